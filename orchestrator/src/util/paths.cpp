@@ -1,0 +1,50 @@
+#include "util/paths.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace rlab::util {
+
+std::filesystem::path cache_dir() {
+  std::filesystem::path dir;
+  if (const char* d = std::getenv("RLAB_CACHE_DIR"); d && *d) {
+    dir = d;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = std::filesystem::path(x) / "rlab";
+  } else {
+    const char* home = std::getenv("HOME");
+    dir = std::filesystem::path(home && *home ? home : "/root") / ".cache" / "rlab";
+  }
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::filesystem::path source_dir() {
+  if (const char* d = std::getenv("RLAB_SOURCE_DIR"); d && *d) return d;
+  return RLAB_SOURCE_DIR;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file_atomic(const std::filesystem::path& p, std::string_view data) {
+  auto tmp = p;
+  tmp += ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, p);
+}
+
+}  // namespace rlab::util

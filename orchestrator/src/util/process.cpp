@@ -1,0 +1,214 @@
+#include "util/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+
+extern char** environ;
+
+namespace rlab::util {
+namespace {
+
+struct Fd {
+  int fd = -1;
+  ~Fd() { reset(); }
+  void reset(int n = -1) {
+    if (fd >= 0) ::close(fd);
+    fd = n;
+  }
+};
+
+std::vector<std::string> merged_env(const std::map<std::string, std::string>& extra) {
+  std::map<std::string, std::string> all;
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv = *e;
+    auto eq = kv.find('=');
+    if (eq != std::string::npos) all[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (const auto& [k, v] : extra) all[k] = v;
+  std::vector<std::string> out;
+  for (const auto& [k, v] : all) out.push_back(k + "=" + v);
+  return out;
+}
+
+std::vector<char*> c_array(std::vector<std::string>& v) {
+  std::vector<char*> out;
+  for (auto& s : v) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+std::string display_command(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out += ' ';
+    if (a.empty() || a.find_first_of(" \t\n'\"\\$`") != std::string::npos) {
+      out += '\'';
+      for (char c : a) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+      out += '\'';
+    } else {
+      out += a;
+    }
+  }
+  return out;
+}
+
+std::string tail(const std::string& text, std::size_t n) {
+  std::size_t pos = text.size();
+  if (pos > 0 && text[pos - 1] == '\n') --pos;
+  for (std::size_t i = 0; i < n && pos > 0; ++i) {
+    auto nl = text.rfind('\n', pos - 1);
+    if (nl == std::string::npos) return text;
+    pos = nl;
+    if (i + 1 == n) return text.substr(pos + 1);
+  }
+  return text.substr(pos == 0 ? 0 : pos + 1);
+}
+
+std::optional<std::filesystem::path> find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos)
+    return ::access(name.c_str(), X_OK) == 0 ? std::optional<std::filesystem::path>(name)
+                                             : std::nullopt;
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    auto end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::filesystem::path cand = std::filesystem::path(p.substr(start, end - start)) / name;
+    if (::access(cand.c_str(), X_OK) == 0) return cand;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& opts) {
+  if (argv.empty()) throw std::invalid_argument("run: empty argv");
+  auto started = std::chrono::steady_clock::now();
+
+  int out_pipe[2], in_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(in_pipe, O_CLOEXEC) != 0)
+    throw std::system_error(errno, std::generic_category(), "pipe");
+  Fd out_r{out_pipe[0]}, out_w{out_pipe[1]}, in_r{in_pipe[0]}, in_w{in_pipe[1]};
+
+  Fd log;
+  if (!opts.log_file.empty()) {
+    log.reset(::open(opts.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+    if (log.fd < 0)
+      throw std::system_error(errno, std::generic_category(), "open " + opts.log_file.string());
+  }
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in_r.fd, 0);
+  posix_spawn_file_actions_adddup2(&fa, out_w.fd, 1);
+  posix_spawn_file_actions_adddup2(&fa, out_w.fd, 2);
+  if (!opts.cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, opts.cwd.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Own process group, so a timeout kills the whole tree (make spawns many children).
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+
+  auto args = argv;
+  auto env = merged_env(opts.env);
+  auto c_args = c_array(args);
+  auto c_env = c_array(env);
+  pid_t pid = -1;
+  int rc = ::posix_spawnp(&pid, c_args[0], &fa, &attr, c_args.data(), c_env.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) throw std::system_error(rc, std::generic_category(), "cannot start " + argv[0]);
+  in_r.reset();
+  out_w.reset();
+
+  // Feed stdin (small inputs only; written before reading output).
+  if (!opts.stdin_data.empty()) {
+    ::signal(SIGPIPE, SIG_IGN);
+    std::size_t off = 0;
+    while (off < opts.stdin_data.size()) {
+      ssize_t n = ::write(in_w.fd, opts.stdin_data.data() + off, opts.stdin_data.size() - off);
+      if (n <= 0) break;
+      off += static_cast<std::size_t>(n);
+    }
+  }
+  in_w.reset();
+
+  ProcessResult res;
+  std::string line_buf;
+  char buf[65536];
+  for (;;) {
+    int wait_ms = -1;
+    if (opts.timeout) {
+      auto left = *opts.timeout - (std::chrono::steady_clock::now() - started);
+      wait_ms = static_cast<int>(std::max<long>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(left).count()));
+    }
+    pollfd p{out_r.fd, POLLIN, 0};
+    int pr = ::poll(&p, 1, wait_ms);
+    if (pr < 0 && errno == EINTR) continue;
+    if (pr == 0) {
+      res.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
+    ssize_t n = ::read(out_r.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    std::string_view chunk(buf, static_cast<std::size_t>(n));
+    if (log.fd >= 0) {
+      if (::write(log.fd, chunk.data(), chunk.size()) < 0) { /* keep draining */ }
+    } else {
+      res.output.append(chunk);
+    }
+    if (opts.echo) {
+      line_buf.append(chunk);
+      auto nl = line_buf.rfind('\n');
+      if (nl != std::string::npos) {
+        std::fwrite(line_buf.data(), 1, nl + 1, stderr);
+        line_buf.erase(0, nl + 1);
+      }
+    }
+  }
+  if (opts.echo && !line_buf.empty()) std::fwrite(line_buf.data(), 1, line_buf.size(), stderr);
+
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) res.exit_code = 128 + WTERMSIG(status);
+  res.elapsed = std::chrono::steady_clock::now() - started;
+  return res;
+}
+
+ProcessResult run_checked(const std::vector<std::string>& argv, const ProcessOptions& opts,
+                          std::size_t tail_lines) {
+  auto res = run(argv, opts);
+  if (res.ok()) return res;
+  std::string msg = display_command(argv) +
+                    (res.timed_out ? " timed out" : " failed with exit code " +
+                                                         std::to_string(res.exit_code));
+  if (!opts.log_file.empty()) {
+    msg += " (log: " + opts.log_file.string() + ")";
+  } else if (!res.output.empty()) {
+    msg += ":\n" + tail(res.output, tail_lines);
+  }
+  ProcessError err(msg);
+  err.result = std::move(res);
+  throw err;
+}
+
+}  // namespace rlab::util
