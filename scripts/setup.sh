@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Prepares a fresh Debian 12 machine (as root) for rlab: installs scripts/packages.txt,
+# starts virtlogd and libvirtd by hand when they are not running (no systemd needed),
+# and builds rlab, the host-native agent and the static aarch64 agent.
+# Idempotent: a second run installs and rebuilds only what changed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup.sh: run as root (it installs packages and starts libvirtd)" >&2
+  exit 2
+fi
+
+mapfile -t pkgs < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/packages.txt | grep -v '^$')
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+bash scripts/start-libvirtd.sh
+
+cmake --preset host >/dev/null
+cmake --build --preset host
+cmake --preset aarch64-agent >/dev/null
+cmake --build --preset aarch64-agent
+echo "setup.sh: built build/host/orchestrator/rlab and build/aarch64/guest-agent/rlab-agent"
