@@ -9,7 +9,7 @@ if ! pgrep -x libvirtd >/dev/null; then
   libvirtd --daemon
 fi
 for _ in $(seq 1 50); do
-  if virsh -c qemu:///system version >/dev/null 2>&1; then exit 0; fi
+  if virsh -c qemu:///system list --all >/dev/null 2>&1; then exit 0; fi
   sleep 0.2
 done
 echo "start-libvirtd.sh: libvirtd did not answer on qemu:///system" >&2
