@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Runs rlab's whole test suite (unit tests and the tests against real components: kernel
+# build, QEMU guests, libvirtd, Prometheus). Expects scripts/setup.sh to have run.
+# The first run on a fresh machine builds a 64K-page arm64 kernel (~10 min on 2 cores);
+# later runs take it from the cache in ${XDG_CACHE_HOME:-~/.cache}/rlab.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/start-libvirtd.sh
+# Tests share the two cores with guests and kernel builds: run them one at a time.
+ctest --preset host --timeout 3600 "$@"
