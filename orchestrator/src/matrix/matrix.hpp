@@ -1,0 +1,136 @@
+#pragma once
+// matrix.yaml: the schema's in-memory form, loading with validation, and expansion into
+// cells. The schema is documented in docs/matrix.md.
+#include "build/kernel_spec.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rlab::matrix {
+
+/// A problem in a matrix file. what() is "<file>:<line>:<col>: <message>" (1-based line and
+/// column of the offending key or value), the form editors and compilers use.
+struct MatrixError : std::runtime_error {
+  MatrixError(std::filesystem::path file, int line, int col, const std::string& message);
+  std::filesystem::path file;
+  int line = 0;  ///< 1-based; 0 when the problem is not tied to a place (e.g. unreadable file)
+  int col = 0;   ///< 1-based
+  std::string message;  ///< the message without the file:line:col prefix
+};
+
+/// One filesystem variant of the `filesystem` axis: a filesystem and one mkfs option set.
+struct Filesystem {
+  std::string fs;                          ///< "xfs" or "ext4"
+  std::vector<std::string> mkfs_options;   ///< argv words after the program, e.g. {"-d", "agcount=4"}
+  std::string mount_options;               ///< `mount -o` value; "" for none
+  /// Short human label of the option set: "defaults" when there are no options, else the
+  /// matrix's `label`, else derived from the words (e.g. "agcount=4").
+  std::string label;
+  /// The part of a cell id naming this variant: "xfs-agcount4", "ext4-defaults"
+  /// (characters outside [A-Za-z0-9.+_-] dropped).
+  std::string id() const;
+};
+
+/// The load one cell runs (UnixBench shell1 semantics, see docs/protocol.md `run`).
+struct Workload {
+  std::string name;               ///< label in cell ids: the matrix's `name`, else "shell1"/"shell8", plus "-c<N>" for a fixed copies count
+  std::string kind;               ///< "shell1" or "shell8"
+  unsigned scripts_per_loop = 1;  ///< 1 (shell1) or 8 (shell8)
+  std::optional<unsigned> copies; ///< parallel loopers; nullopt = the cell's vCPU count (`copies: vcpus`)
+  unsigned passes = 1;            ///< passes per boot (score: geometric mean after dropping the worst passes/3)
+  double duration_s = 60;         ///< seconds per pass
+};
+
+/// Hardware acceleration of the guests.
+enum class Accel { kAuto, kKvm, kTcg };
+
+/// Name of an Accel as written in the matrix and stored: "auto", "kvm", "tcg".
+const char* to_string(Accel a);
+
+/// The `guest:` section.
+struct Guest {
+  unsigned memory_mib = 2048;  ///< guest RAM in MiB
+  std::string cpu_model = "auto";  ///< QEMU CPU model; "auto": "host" under KVM, "max" under TCG
+  Accel accel = Accel::kAuto;
+  unsigned disk_gib = 2;       ///< size of the sparse raw disk holding the filesystem under test
+};
+
+/// Resolves `accel: auto`: KVM when `host_arch` is "aarch64" and `kvm_usable` (/dev/kvm can be
+/// opened read-write), else TCG. kKvm and kTcg are returned unchanged.
+Accel resolve_accel(Accel requested, const std::string& host_arch, bool kvm_usable);
+
+/// resolve_accel() for the machine rlab runs on (uname machine, access("/dev/kvm", R_OK|W_OK)).
+Accel resolve_accel_local(Accel requested);
+
+/// The QEMU CPU model for resolved `accel` (kKvm or kTcg): `cpu_model` unless it is "auto",
+/// then "host" for KVM and "max" for TCG.
+std::string resolve_cpu_model(const Guest& guest, Accel accel);
+
+/// One libvirt host of the `hosts:` section.
+struct Host {
+  std::string uri;          ///< libvirt connection URI, e.g. "qemu:///system", "qemu+ssh://arm-01/system"
+  unsigned vcpu_budget = 0; ///< vCPUs of concurrently running cells on this host, >= 1
+};
+
+/// A loaded, validated matrix file. Relative paths in the file are resolved against the
+/// file's directory; all paths here are absolute.
+struct Matrix {
+  std::filesystem::path path;   ///< the file loaded (absolute)
+  std::string text;             ///< its exact contents (stored with every run)
+  /// Every `kernels:` entry by name, with `extends` applied and paths resolved.
+  std::map<std::string, build::KernelSpec> kernels;
+  std::vector<std::string> kernel_axis;     ///< `axes.kernel`, in file order, each a key of `kernels`
+  std::vector<unsigned> vcpus_axis;         ///< `axes.vcpus`, each in [1, 512]
+  std::vector<Filesystem> filesystem_axis;  ///< `axes.filesystem` flattened: one entry per (fs, mkfs option set)
+  std::vector<Workload> workload_axis;      ///< `axes.workload`
+  unsigned repeats = 1;         ///< fresh boots per cell (`axes.repeats` or top-level `repeats`)
+  std::uint64_t seed = 0;       ///< shuffle seed; when the file has none, chosen at load time
+  bool seed_from_file = false;  ///< whether `seed` came from the file
+  Guest guest;
+  std::vector<Host> hosts;      ///< default: {"qemu:///system", number of online host CPUs}
+  std::filesystem::path results;  ///< SQLite store; default <matrix dir>/results/rlab.db
+  std::optional<std::string> push_url;  ///< Prometheus Pushgateway URL (`push:`), if any
+};
+
+/// One cell: a point of kernel x filesystem variant x vCPUs x workload. Repeats of a cell are
+/// separate boots of the same cell (see store/).
+struct Cell {
+  /// Stable id, "<kernel>/<fs id>/<N>vcpu/<workload name>", e.g.
+  /// "6.12/xfs-agcount4/2vcpu/shell1". Unique within a matrix; the same cell of two runs has
+  /// the same id.
+  std::string id;
+  build::KernelSpec kernel;
+  Filesystem filesystem;
+  unsigned vcpus = 1;
+  Workload workload;
+  unsigned copies = 1;          ///< resolved: workload.copies or vcpus
+  unsigned page_size = 65536;   ///< bytes, from kernel.page_size_kib; the guest must report it
+};
+
+/// Options of load_matrix().
+struct LoadOptions {
+  /// Require that referenced files exist (fragments, patches, git trees). Off only to inspect
+  /// a matrix meant for another machine.
+  bool check_paths = true;
+};
+
+/// Reads, validates and resolves a matrix file. Throws MatrixError (file:line:col) on: YAML
+/// syntax errors, unknown keys, duplicate keys, wrong types, empty axes, vcpus outside
+/// [1, 512], unknown kernel names (axes or `extends`), `extends` cycles, missing files,
+/// duplicate cell ids; MatrixError with line 0 when the file cannot be read.
+Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
+
+/// The same, from text (for tests and for a run's stored matrix); `path` names it in errors
+/// and anchors relative paths.
+Matrix parse_matrix(const std::string& text, const std::filesystem::path& path,
+                    const LoadOptions& options = {});
+
+/// All cells, in axis order: kernel (outermost), filesystem variant, vcpus, workload.
+std::vector<Cell> expand_cells(const Matrix& m);
+
+}  // namespace rlab::matrix

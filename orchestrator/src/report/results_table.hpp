@@ -1,0 +1,60 @@
+#pragma once
+// The results table of one run: kernel x filesystem variant x vCPUs (x workload) -> score
+// (lpm) +- relative stddev over repeats, and inodegc throttle events per 1,000 loops.
+// Text in the style of LKP's comparison tables (kernels side by side, "%stddev", "%change"
+// against the first kernel), and JSON for machines.
+#include "store/store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rlab::report {
+
+/// One cell's aggregate over its repeats (boots).
+struct CellSummary {
+  std::string cell_id;
+  std::string kernel;
+  std::string fs;
+  std::string mkfs_label;
+  unsigned vcpus = 0;
+  std::string workload;
+  unsigned copies = 0;
+  unsigned boots = 0;          ///< boots of the cell in the run
+  unsigned done = 0;           ///< boots with a result
+  unsigned failed = 0;         ///< boots recorded as failed
+  std::vector<double> scores;  ///< lpm of each done boot, by repeat
+  std::optional<double> mean;  ///< arithmetic mean of scores (lpm); nullopt when no score
+  std::optional<double> rel_stddev;  ///< sample stddev / mean (fraction); nullopt when < 2 scores
+  std::uint64_t loops = 0;     ///< loops of all done boots
+  /// xfs:xfs_inodegc_throttle events per 1,000 loops over the done boots; nullopt when no
+  /// pass reported the tracepoint (ext4, or a kernel without it).
+  std::optional<double> throttle_per_kloop;
+};
+
+/// One run's table.
+struct ResultsTable {
+  store::RunInfo run;
+  std::vector<std::string> kernels;  ///< column order: first appearance in the run's cells
+  std::vector<CellSummary> cells;    ///< ordered by fs, mkfs label, vcpus, workload, kernel
+};
+
+/// Aggregates a run's boots (store::Store::boot_results) per cell.
+ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootResult>& boots);
+
+/// Reads run `run` from `st` and summarizes it; throws store::StoreError when absent.
+ResultsTable load_table(const store::Store& st, store::RunId run);
+
+/// Writes the text table: one row per (fs, mkfs, vCPUs, workload), per kernel a column group
+/// "score ± %stddev" and throttle/1k loops, and "%change" of each kernel against the first.
+void render_text(const ResultsTable& t, std::ostream& out);
+
+/// The table as JSON: {"run": {...}, "kernels": [...], "cells": [{cell_id, kernel, fs, mkfs,
+/// vcpus, workload, copies, boots, done, failed, scores, score_lpm, rel_stddev,
+/// throttle_per_1k_loops, loops}]}; absent figures are null.
+nlohmann::json to_json(const ResultsTable& t);
+
+}  // namespace rlab::report

@@ -1,0 +1,224 @@
+#pragma once
+// The results store: one SQLite database (WAL mode, foreign keys on) holding runs, the cells
+// of each run, every boot (one repeat of a cell), its kernel and image identity, the agent's
+// hello, passes, samples, the result with its environment, and failures. The schema is
+// documented in docs/store.md. Every write is one transaction: a failing write rolls back
+// only itself and never loses rows already stored.
+#include "matrix/matrix.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace rlab::store {
+
+/// A store operation failed. what() names the operation, the database file and SQLite's message.
+struct StoreError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using RunId = std::int64_t;
+using BootId = std::int64_t;
+
+/// What create_run() records about a new run.
+struct NewRun {
+  std::string matrix_path;   ///< the matrix file as given
+  std::string matrix_text;   ///< its exact text (resume re-parses it)
+  std::uint64_t seed = 0;    ///< shuffle seed of the cell order
+  std::string kind = "matrix";  ///< "matrix", "bisect", "nightly", ...
+  std::string note;          ///< free text (e.g. the bisect range)
+};
+
+/// A run as stored. Times are ISO 8601 UTC ("2026-11-30T09:01:43.123Z").
+struct RunInfo {
+  RunId id = 0;
+  std::string kind;
+  std::string status;        ///< "running", "done", "failed" (some cell failed), "interrupted"
+  std::string created_at;
+  std::string finished_at;   ///< "" while running
+  std::string matrix_path;
+  std::string matrix_text;
+  std::uint64_t seed = 0;
+  std::string rlab_version;
+  std::string hostname;      ///< machine that ran rlab
+  std::string note;
+};
+
+/// One boot of a run: a (cell, repeat) pair and its state.
+struct BootRef {
+  BootId id = 0;
+  std::string cell_id;       ///< matrix::Cell::id
+  unsigned repeat = 0;       ///< 0-based
+  std::string status;        ///< "pending", "running", "done", "failed"
+  int order_index = -1;      ///< position in the run's shuffled order, -1 if not set
+  unsigned attempts = 0;     ///< how often start_boot() was called (resume restarts count)
+};
+
+/// The identity of a built kernel (image::GuestImages fields).
+struct KernelIdentity {
+  std::string kernel_key;      ///< content key of the build (sha256 hex)
+  std::string name;            ///< the matrix's kernel name
+  std::string kernel_release;  ///< `make kernelrelease`
+  std::string source_commit;   ///< git SHA or Debian package version
+  std::string config_sha256;   ///< sha256 of the final .config
+  unsigned page_size_kib = 64;
+  std::string patchset;        ///< "" for none
+};
+
+/// The agent's `hello`, as the guest reported it.
+struct Hello {
+  unsigned page_size = 0;      ///< bytes
+  unsigned nr_cpus = 0;
+  std::string kernel_release;
+  std::string agent_version;
+  std::uint64_t mem_total_kib = 0;
+  std::string tracepoints_json = "[]";  ///< JSON array of available xfs:* events
+};
+
+/// One `pass` message.
+struct Pass {
+  unsigned index = 0;          ///< 0-based pass number
+  std::uint64_t loops = 0;
+  std::uint64_t failures = 0;
+  double duration_s = 0;       ///< measured
+  double lpm = 0;              ///< loops per minute
+  std::string latency_json = "{}";   ///< {"bounds_s": [...], "counts": [...]}
+  std::string counters_json = "{}";  ///< protocol counters object, totalled over the pass
+};
+
+/// One `sample` message.
+struct Sample {
+  unsigned pass = 0;
+  double t_s = 0;              ///< seconds since the pass started
+  std::uint64_t loops = 0;     ///< completed so far in this pass
+  std::uint64_t failures = 0;
+  std::string counters_json = "{}";  ///< protocol counters object (deltas)
+};
+
+/// Everything a result's comparability depends on (DESIGN "Comparability").
+struct Environment {
+  std::string host;            ///< libvirt URI the cell ran on
+  std::string accel;           ///< "kvm" or "tcg"
+  std::string cpu_model;       ///< QEMU CPU model, e.g. "max"
+  std::string cpu_options;     ///< e.g. "pauth=off"
+  unsigned memory_mib = 0;
+  unsigned vcpus = 0;
+  unsigned page_size = 0;      ///< bytes, as the guest reported
+  std::string kernel_release;
+  std::string config_sha256;
+  std::string fs;              ///< "xfs"/"ext4"
+  std::string mkfs_options;    ///< JSON array of argv words
+  std::string mount_options;
+  std::string agent_version;
+  std::string workload;        ///< "shell1"/"shell8"
+  unsigned copies = 0;
+  unsigned passes = 0;
+  double duration_s = 0;
+  std::string locale = "C";    ///< LANG of the load
+};
+
+/// The `result` message.
+struct Result {
+  double score = 0;            ///< lpm, UnixBench aggregation over the passes
+  std::uint64_t failures = 0;  ///< failed loops, all passes
+  std::string failure_examples_json = "[]";
+};
+
+/// One boot's outcome joined with its cell, for tables and comparisons.
+struct BootResult {
+  BootId boot_id = 0;
+  std::string cell_id;
+  std::string kernel;          ///< matrix kernel name
+  std::string patchset;
+  std::string fs;
+  std::string mkfs_label;      ///< e.g. "agcount=4", "defaults"
+  unsigned vcpus = 0;
+  std::string workload;        ///< cell's workload name
+  unsigned copies = 0;
+  unsigned repeat = 0;
+  std::string status;          ///< boot status
+  std::optional<double> score;        ///< lpm; nullopt unless status == "done"
+  std::uint64_t loops = 0;            ///< sum over passes
+  std::uint64_t loop_failures = 0;    ///< sum over passes
+  std::uint64_t inodegc_throttle = 0; ///< sum of xfs:xfs_inodegc_throttle over passes
+  bool throttle_counted = false;      ///< some pass reported the tracepoint
+  unsigned guest_page_size = 0;       ///< from hello; 0 if none
+  std::string kernel_release;         ///< from hello
+  std::string failure;                ///< last failure's "phase: message", "" if none
+};
+
+/// The SQLite store. Safe to call from several threads (one connection, serialised by a
+/// mutex). Opening the same file from several processes is fine (WAL, busy timeout 10 s).
+class Store {
+ public:
+  /// Opens or creates the database at `path` (parent directories are created), enables WAL
+  /// and foreign keys, and creates or upgrades the schema. Throws StoreError.
+  static std::unique_ptr<Store> open(const std::filesystem::path& path);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+  /// Records a new run (status "running") and returns its id.
+  RunId create_run(const NewRun& run);
+  /// Adds `cells` to `run` and one pending boot per (cell, repeat), repeats 0..repeats-1,
+  /// in one transaction. Throws StoreError on a duplicate cell id.
+  void add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigned repeats);
+  /// Records the position of a boot in the run's shuffled order.
+  void set_boot_order(BootId boot, int order_index);
+  /// Sets the run's final status ("done", "failed", "interrupted") and finish time.
+  void finish_run(RunId run, const std::string& status);
+
+  /// A run; nullopt when there is none with that id.
+  std::optional<RunInfo> run(RunId id) const;
+  /// The newest run (highest id), if any.
+  std::optional<RunId> latest_run() const;
+  /// All runs, newest first (matrix_text left empty).
+  std::vector<RunInfo> runs() const;
+
+  /// All boots of a run, ordered by order_index (unset last), then id.
+  std::vector<BootRef> boots(RunId run) const;
+  /// What `rlab run --resume` must still do: boots that are "pending" or "running" (a run
+  /// killed mid-boot), plus "failed" ones when `include_failed`. Same order as boots().
+  std::vector<BootRef> unfinished_boots(RunId run, bool include_failed = false) const;
+  /// The boot of `cell_id`/`repeat` in `run`; throws StoreError if absent.
+  BootId boot_id(RunId run, const std::string& cell_id, unsigned repeat) const;
+
+  /// Marks a boot running on `host_uri` as libvirt domain `domain` with its console log at
+  /// `console_log`; increments attempts. Discards passes and samples left by an earlier,
+  /// unfinished attempt of the same boot (failures are kept as history).
+  void start_boot(BootId boot, const std::string& host_uri, const std::string& domain,
+                  const std::string& console_log);
+  /// Records the kernel identity (kept once per kernel_key) and the image key of the boot.
+  void record_images(BootId boot, const KernelIdentity& kernel, const std::string& image_key);
+  /// Records the agent's hello facts for the boot.
+  void record_hello(BootId boot, const Hello& hello);
+  void record_sample(BootId boot, const Sample& sample);
+  /// Records one pass; a pass with the same index replaces the earlier row.
+  void record_pass(BootId boot, const Pass& pass);
+  /// Records the result and its environment and marks the boot "done".
+  void record_result(BootId boot, const Result& result, const Environment& env);
+  /// Records a failure (`phase`: "build", "boot", "hello", "prepare", "run", "page-size",
+  /// "timeout", ...) with the tail of the console and marks the boot "failed".
+  void record_failure(BootId boot, const std::string& phase, const std::string& message,
+                      const std::string& console_tail);
+
+  /// Every boot of a run with its cell, score and pass totals, ordered by cell id, repeat.
+  std::vector<BootResult> boot_results(RunId run) const;
+
+ private:
+  explicit Store(std::filesystem::path path);
+  std::filesystem::path path_;
+  sqlite3* db_ = nullptr;
+  mutable std::mutex mu_;
+};
+
+}  // namespace rlab::store
