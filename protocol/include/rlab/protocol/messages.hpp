@@ -1,0 +1,172 @@
+#pragma once
+// Message types of the agent protocol (docs/protocol.md). Plain structs; JSON conversion and
+// validation live in json.hpp / codec.hpp.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace rlab::protocol {
+
+/// The protocol version spoken by this library (hello.protocol).
+inline constexpr int kProtocolVersion = 1;
+
+/// Request id chosen by the host; replies and stream messages echo it.
+using RequestId = std::uint64_t;
+
+// ---------------------------------------------------------------- host -> agent requests
+
+/// `hello` request: asks the agent to (re)send its hello; refused with `incompatible` when
+/// `protocol` is not one the agent speaks.
+struct HelloRequest {
+  RequestId id = 0;
+  int protocol = kProtocolVersion;
+};
+
+/// `prepare`: make a filesystem on the disk under test and mount it.
+/// Exactly one of `device` (a block device path) and `serial` (the disk's virtio serial,
+/// matched against /sys/block/*/serial) is set.
+struct Prepare {
+  RequestId id = 0;
+  std::optional<std::string> device;     ///< e.g. "/dev/vdb"
+  std::optional<std::string> serial;     ///< e.g. "rlab-test"
+  std::string fs;                        ///< "xfs" or "ext4"
+  std::vector<std::string> mkfs_options; ///< argv words, e.g. {"-d", "agcount=4"}
+  std::string mount_options;             ///< comma separated, may be empty
+  std::string mountpoint;                ///< absolute path; created if missing
+};
+
+/// `run`: the shell1/shell8 load. Defaults follow UnixBench except duration_s.
+struct Run {
+  RequestId id = 0;
+  std::string workload = "shell1";       ///< "shell1" or "shell8"
+  std::uint32_t copies = 1;              ///< concurrent loopers (UnixBench -c), >= 1
+  std::uint32_t passes = 3;              ///< >= 1
+  double duration_s = 60.0;              ///< length of one pass, seconds, > 0
+  std::uint32_t scripts_per_loop = 1;    ///< 1 (shell1) or 8 (shell8); from workload if absent
+  std::string workdir;                   ///< absolute directory on the filesystem under test
+  double sample_interval_s = 1.0;        ///< seconds between samples; 0 = no sampling
+  double pause_s = 1.0;                  ///< pause after the sync between passes, seconds
+};
+
+/// `shutdown`: the agent replies `bye`, syncs and powers the guest off (when PID 1, or when
+/// started with --poweroff and `poweroff` is true) or else exits.
+struct Shutdown {
+  RequestId id = 0;
+  bool poweroff = true;
+};
+
+// ---------------------------------------------------------------- agent -> host messages
+
+/// `hello`: sent unprompted when a host connects, and in reply to a HelloRequest (then with
+/// its id).
+struct Hello {
+  std::optional<RequestId> id;
+  int protocol = kProtocolVersion;
+  std::string agent_version;
+  std::string kernel_release;            ///< uname -r
+  std::uint64_t page_size = 0;           ///< bytes, sysconf(_SC_PAGESIZE)
+  std::uint32_t nr_cpus = 0;             ///< online CPUs
+  std::uint64_t mem_total_kib = 0;       ///< /proc/meminfo MemTotal
+  std::vector<std::string> tracepoints;  ///< counted events present, e.g. "xfs:xfs_inodegc_queue"
+  bool hist_triggers = false;            ///< tracefs hist triggers usable (counting method)
+  bool xfs_stats = false;                ///< an XFS stats file is readable
+  bool pid1 = false;                     ///< the agent is the guest's init
+};
+
+/// `prepared`: the filesystem is made and mounted.
+struct Prepared {
+  RequestId id = 0;
+  std::string device;                    ///< resolved block device path
+  std::string fs;
+  std::string mkfs_output;               ///< mkfs's stdout+stderr
+  double elapsed_s = 0;                  ///< mkfs + mount wall time
+};
+
+/// Counter deltas over an interval (a sample) or a pass.
+/// Maps hold only what the guest has: an absent tracepoint is absent, never 0.
+struct Counters {
+  std::map<std::string, std::uint64_t> tracepoints;  ///< "xfs:xfs_inodegc_queue" -> hits
+  /// XFS stats, "<group>.<index>" (0-based, e.g. "ig.0") -> delta; zero deltas omitted.
+  std::map<std::string, std::uint64_t> xfs_stats;
+  /// /proc/stat aggregate "cpu" line: user nice system idle iowait irq softirq steal -> jiffies
+  std::map<std::string, std::uint64_t> cpu;
+  std::uint64_t ctxt = 0;                ///< /proc/stat context switches
+  std::uint64_t forks = 0;               ///< /proc/stat "processes" (forks)
+  /// /proc/pressure: "cpu.some", "io.full", ... -> stall time delta, microseconds ("total=")
+  std::map<std::string, std::uint64_t> pressure;
+  /// /proc/vmstat name -> delta (signed: some entries are gauges); zero deltas omitted.
+  std::map<std::string, std::int64_t> vmstat;
+};
+
+/// Per-loop latency histogram: counts[i] loops took <= bounds_s[i] (and > bounds_s[i-1]);
+/// counts has one more entry than bounds_s, the last for loops longer than every bound.
+struct Histogram {
+  std::vector<double> bounds_s;
+  std::vector<std::uint64_t> counts;
+  double sum_s = 0;                      ///< total latency of the counted loops
+  double max_s = 0;
+};
+
+/// `sample`: periodic progress of a pass (only when sample_interval_s > 0).
+struct Sample {
+  RequestId id = 0;
+  std::uint32_t pass = 0;                ///< 0-based
+  double t_s = 0;                        ///< seconds since the pass started
+  std::uint64_t loops = 0;               ///< completed loops so far in this pass
+  std::uint64_t failures = 0;            ///< failed loops so far in this pass
+  Counters counters;                     ///< deltas since the previous sample (or pass start)
+};
+
+/// `pass`: one finished pass.
+struct PassReport {
+  RequestId id = 0;
+  std::uint32_t pass = 0;
+  std::uint64_t loops = 0;               ///< loops completed inside the pass window
+  std::uint64_t failures = 0;
+  double duration_s = 0;                 ///< measured length of the pass window
+  double lpm = 0;                        ///< loops per minute: loops * 60 / duration_s
+  Histogram latency;
+  Counters counters;                     ///< totalled over the pass window
+};
+
+/// `result`: the run is over.
+struct Result {
+  RequestId id = 0;
+  std::string workload;
+  double score = 0;                      ///< lpm; geometric mean after dropping the worst int(passes/3)
+  std::vector<PassReport> passes;        ///< as sent in the `pass` messages
+  std::uint64_t failures = 0;            ///< failed loops, all passes
+  std::vector<std::string> failure_examples;  ///< stderr of up to 3 failed loops
+  std::uint64_t agent_max_rss_kib = 0;   ///< the agent's own peak RSS (getrusage)
+};
+
+/// Error codes of the `error` message.
+enum class ErrorCode { malformed, oversized, unknown_type, bad_field, incompatible, busy, failed };
+
+/// `error`: a request was refused or failed.
+struct Error {
+  std::optional<RequestId> id;           ///< of the offending request, when it had one
+  ErrorCode code = ErrorCode::failed;
+  std::string message;                   ///< human readable, names the field / tool output
+};
+
+/// `bye`: reply to shutdown, sent before syncing and powering off.
+struct Bye {
+  RequestId id = 0;
+};
+
+/// Everything the host may send.
+using HostMessage = std::variant<HelloRequest, Prepare, Run, Shutdown>;
+/// Everything the agent may send.
+using AgentMessage = std::variant<Hello, Prepared, Sample, PassReport, Result, Error, Bye>;
+
+/// "malformed", "oversized", ...
+const char* to_string(ErrorCode code);
+/// Inverse of to_string; nullopt for an unknown name.
+std::optional<ErrorCode> error_code_from_string(std::string_view name);
+
+}  // namespace rlab::protocol
