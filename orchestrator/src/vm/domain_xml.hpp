@@ -1,0 +1,58 @@
+#pragma once
+// libvirt domain XML for one cell's guest: aarch64 `virt` machine, GICv3, direct kernel boot,
+// serial console logged to a file, the agent's virtio-serial channel on a host unix socket,
+// and the filesystem-under-test disk with a virtio serial number.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace rlab::vm {
+
+/// How the guest CPU is provided.
+enum class Accel {
+  kTcg,  ///< QEMU's software emulation (x86 hosts, CI): `-cpu max`, pointer authentication off
+  kKvm,  ///< hardware virtualisation on an aarch64 host with /dev/kvm: `-cpu host`
+};
+
+/// "tcg" or "kvm".
+std::string_view to_string(Accel a);
+
+/// The agent channel's virtio-serial port name (docs/protocol.md).
+inline constexpr std::string_view kAgentChannel = "org.rlab.agent.0";
+
+/// Everything that goes into one guest's domain XML. Paths must be absolute and reachable
+/// by the QEMU process (user from /etc/libvirt/qemu.conf, typically libvirt-qemu).
+struct DomainSpec {
+  std::string name;                  ///< libvirt domain name (see domain_name())
+  Accel accel = Accel::kTcg;
+  unsigned vcpus = 1;                ///< 1..512
+  std::uint64_t memory_mib = 1024;   ///< guest RAM in MiB
+  /// Guest CPU model. Empty: "max" under TCG, host-passthrough under KVM. Under KVM only
+  /// "host" (or empty) is accepted.
+  std::string cpu_model;
+  std::filesystem::path kernel;      ///< arm64 `Image`
+  std::filesystem::path initramfs;   ///< cpio archive
+  std::string cmdline;               ///< kernel command line
+  std::filesystem::path console_log; ///< serial console (ttyAMA0) copy, rewritten per boot
+  std::filesystem::path agent_socket;///< unix socket QEMU listens on for kAgentChannel
+  std::filesystem::path disk;        ///< raw disk image for the filesystem under test
+  std::string disk_serial = "rlab-fs";  ///< virtio-blk serial: /sys/block/*/serial in the guest
+};
+
+/// The domain XML for `spec`. Under TCG the CPU is `max` with pointer authentication
+/// disabled (`-global max-arm-cpu.pauth=off` through the qemu XML namespace, which libvirt
+/// 9.0 needs because it has no element for it); under KVM it is host-passthrough.
+/// Throws std::invalid_argument naming the field when a field is empty, a path is relative,
+/// vcpus is outside 1..512, memory is below 128 MiB, or the socket path exceeds the 107
+/// bytes a unix socket address holds.
+std::string domain_xml(const DomainSpec& spec);
+
+/// A libvirt-safe domain name `rlab-<run>-<cell>`: every byte outside [A-Za-z0-9._+-] becomes
+/// '-', runs of '-' collapse, and the result is at most 200 bytes.
+std::string domain_name(std::string_view run_id, std::string_view cell_id);
+
+/// Prefix every rlab domain name starts with ("rlab-").
+inline constexpr std::string_view kDomainPrefix = "rlab-";
+
+}  // namespace rlab::vm
