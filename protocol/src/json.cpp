@@ -1,0 +1,352 @@
+// JSON conversion with validation. Every reader takes the place ("run.copies",
+// "result.passes[2].lpm") so errors name exactly what was wrong.
+#include "rlab/protocol/json.hpp"
+
+#include <limits>
+
+namespace rlab::protocol {
+namespace {
+
+using nlohmann::json;
+
+const char* kind(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return "an integer";
+    case json::value_t::number_float: return "a number";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    default: return "an unsupported value";
+  }
+}
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+  throw ProtocolException(ProtocolError{ErrorCode::bad_field, where + ": " + what, {}});
+}
+
+[[noreturn]] void wrong(const std::string& where, const char* expected, const json& v) {
+  std::string got = kind(v);
+  if (v.is_number()) got += " (" + v.dump() + ")";
+  bad(where, std::string("expected ") + expected + ", got " + got);
+}
+
+void read(const json& v, const std::string& w, std::uint64_t& out) {
+  if (v.is_number_unsigned()) out = v.get<std::uint64_t>();
+  else wrong(w, "an unsigned integer", v);
+}
+void read(const json& v, const std::string& w, std::uint32_t& out) {
+  std::uint64_t x = 0;
+  read(v, w, x);
+  if (x > std::numeric_limits<std::uint32_t>::max()) bad(w, "out of range: " + v.dump());
+  out = static_cast<std::uint32_t>(x);
+}
+void read(const json& v, const std::string& w, std::int64_t& out) {
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    bad(w, "out of range: " + v.dump());
+  if (v.is_number_integer()) out = v.get<std::int64_t>();
+  else wrong(w, "an integer", v);
+}
+void read(const json& v, const std::string& w, int& out) {
+  std::int64_t x = 0;
+  read(v, w, x);
+  if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
+    bad(w, "out of range: " + v.dump());
+  out = static_cast<int>(x);
+}
+void read(const json& v, const std::string& w, double& out) {
+  if (v.is_number()) out = v.get<double>();
+  else wrong(w, "a number", v);
+}
+void read(const json& v, const std::string& w, bool& out) {
+  if (v.is_boolean()) out = v.get<bool>();
+  else wrong(w, "a boolean", v);
+}
+void read(const json& v, const std::string& w, std::string& out) {
+  if (v.is_string()) out = v.get<std::string>();
+  else wrong(w, "a string", v);
+}
+void read(const json& v, const std::string& w, Counters& m);
+void read(const json& v, const std::string& w, Histogram& m);
+void read(const json& v, const std::string& w, PassReport& m);
+
+template <class T>
+void read(const json& v, const std::string& w, std::vector<T>& out) {
+  if (!v.is_array()) wrong(w, "an array", v);
+  out.clear();
+  out.resize(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) read(v[i], w + "[" + std::to_string(i) + "]", out[i]);
+}
+template <class T>
+void read(const json& v, const std::string& w, std::map<std::string, T>& out) {
+  if (!v.is_object()) wrong(w, "an object", v);
+  out.clear();
+  for (auto it = v.begin(); it != v.end(); ++it) read(it.value(), w + "." + it.key(), out[it.key()]);
+}
+
+/// Field access on one object, naming fields "<where>.<key>".
+class Fields {
+ public:
+  Fields(const json& j, std::string where) : j_(j), where_(std::move(where)) {
+    if (!j_.is_object()) wrong(where_, "an object", j_);
+  }
+  template <class T>
+  void req(const char* key, T& out) const {
+    const json* v = find(key);
+    if (!v) bad(at(key), "missing");
+    read(*v, at(key), out);
+  }
+  /// Leaves `out` as is (the default) when the key is absent or null.
+  template <class T>
+  void opt(const char* key, T& out) const {
+    if (const json* v = find(key)) read(*v, at(key), out);
+  }
+  template <class T>
+  void opt(const char* key, std::optional<T>& out) const {
+    out.reset();
+    if (const json* v = find(key)) read(*v, at(key), out.emplace());
+  }
+  std::string at(const char* key) const { return where_ + "." + key; }
+
+ private:
+  const json* find(const char* key) const {
+    auto it = j_.find(key);
+    return it == j_.end() || it->is_null() ? nullptr : &*it;
+  }
+  const json& j_;
+  std::string where_;
+};
+
+void read(const json& v, const std::string& w, Counters& m) {
+  Fields f(v, w);
+  m = Counters{};
+  f.opt("tracepoints", m.tracepoints);
+  f.opt("xfs_stats", m.xfs_stats);
+  f.opt("cpu", m.cpu);
+  f.opt("ctxt", m.ctxt);
+  f.opt("forks", m.forks);
+  f.opt("pressure", m.pressure);
+  f.opt("vmstat", m.vmstat);
+}
+
+void read(const json& v, const std::string& w, Histogram& m) {
+  Fields f(v, w);
+  f.req("bounds_s", m.bounds_s);
+  f.req("counts", m.counts);
+  f.opt("sum_s", m.sum_s);
+  f.opt("max_s", m.max_s);
+  if (m.counts.size() != m.bounds_s.size() + 1)
+    bad(f.at("counts"), "expected " + std::to_string(m.bounds_s.size() + 1) + " entries (bounds + 1), got " +
+                            std::to_string(m.counts.size()));
+}
+
+void read(const json& v, const std::string& w, PassReport& m) {
+  Fields f(v, w);
+  f.req("id", m.id);
+  f.req("pass", m.pass);
+  f.req("loops", m.loops);
+  f.req("failures", m.failures);
+  f.req("duration_s", m.duration_s);
+  f.req("lpm", m.lpm);
+  f.req("latency", m.latency);
+  f.req("counters", m.counters);
+}
+
+void require_positive(const Fields& f, const char* key, double v) {
+  if (!(v > 0)) bad(f.at(key), "must be > 0, got " + std::to_string(v));
+}
+
+json counters_json(const Counters& m) {
+  json j = json::object();
+  j["tracepoints"] = m.tracepoints;
+  j["xfs_stats"] = m.xfs_stats;
+  j["cpu"] = m.cpu;
+  j["ctxt"] = m.ctxt;
+  j["forks"] = m.forks;
+  j["pressure"] = m.pressure;
+  j["vmstat"] = m.vmstat;
+  return j;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------ to_json
+
+void to_json(json& j, const HelloRequest& m) {
+  j = {{"type", "hello"}, {"id", m.id}, {"protocol", m.protocol}};
+}
+void to_json(json& j, const Prepare& m) {
+  j = {{"type", "prepare"}, {"id", m.id}, {"fs", m.fs}, {"mkfs_options", m.mkfs_options},
+       {"mount_options", m.mount_options}, {"mountpoint", m.mountpoint}};
+  if (m.device) j["device"] = *m.device;
+  if (m.serial) j["serial"] = *m.serial;
+}
+void to_json(json& j, const Run& m) {
+  j = {{"type", "run"}, {"id", m.id}, {"workload", m.workload}, {"copies", m.copies},
+       {"passes", m.passes}, {"duration_s", m.duration_s}, {"scripts_per_loop", m.scripts_per_loop},
+       {"workdir", m.workdir}, {"sample_interval_s", m.sample_interval_s}, {"pause_s", m.pause_s}};
+}
+void to_json(json& j, const Shutdown& m) {
+  j = {{"type", "shutdown"}, {"id", m.id}, {"poweroff", m.poweroff}};
+}
+void to_json(json& j, const Hello& m) {
+  j = {{"type", "hello"}, {"protocol", m.protocol}, {"agent_version", m.agent_version},
+       {"kernel_release", m.kernel_release}, {"page_size", m.page_size}, {"nr_cpus", m.nr_cpus},
+       {"mem_total_kib", m.mem_total_kib}, {"tracepoints", m.tracepoints},
+       {"hist_triggers", m.hist_triggers}, {"xfs_stats", m.xfs_stats}, {"pid1", m.pid1}};
+  if (m.id) j["id"] = *m.id;
+}
+void to_json(json& j, const Prepared& m) {
+  j = {{"type", "prepared"}, {"id", m.id}, {"device", m.device}, {"fs", m.fs},
+       {"mkfs_output", m.mkfs_output}, {"elapsed_s", m.elapsed_s}};
+}
+void to_json(json& j, const Counters& m) { j = counters_json(m); }
+void to_json(json& j, const Histogram& m) {
+  j = {{"bounds_s", m.bounds_s}, {"counts", m.counts}, {"sum_s", m.sum_s}, {"max_s", m.max_s}};
+}
+void to_json(json& j, const Sample& m) {
+  j = {{"type", "sample"}, {"id", m.id}, {"pass", m.pass}, {"t_s", m.t_s}, {"loops", m.loops},
+       {"failures", m.failures}, {"counters", m.counters}};
+}
+void to_json(json& j, const PassReport& m) {
+  j = {{"type", "pass"}, {"id", m.id}, {"pass", m.pass}, {"loops", m.loops},
+       {"failures", m.failures}, {"duration_s", m.duration_s}, {"lpm", m.lpm},
+       {"latency", m.latency}, {"counters", m.counters}};
+}
+void to_json(json& j, const Result& m) {
+  json passes = json::array();
+  for (const auto& p : m.passes) {
+    json pj = p;
+    pj.erase("type");
+    passes.push_back(std::move(pj));
+  }
+  j = {{"type", "result"}, {"id", m.id}, {"workload", m.workload}, {"score", m.score},
+       {"passes", std::move(passes)}, {"failures", m.failures},
+       {"failure_examples", m.failure_examples}, {"agent_max_rss_kib", m.agent_max_rss_kib}};
+}
+void to_json(json& j, const Error& m) {
+  j = {{"type", "error"}, {"code", to_string(m.code)}, {"message", m.message}};
+  if (m.id) j["id"] = *m.id;
+}
+void to_json(json& j, const Bye& m) { j = {{"type", "bye"}, {"id", m.id}}; }
+
+// ---------------------------------------------------------------------------- from_json
+
+void from_json(const json& j, HelloRequest& m) {
+  Fields f(j, "hello");
+  f.req("id", m.id);
+  f.req("protocol", m.protocol);
+}
+void from_json(const json& j, Prepare& m) {
+  Fields f(j, "prepare");
+  f.req("id", m.id);
+  f.opt("device", m.device);
+  f.opt("serial", m.serial);
+  if (m.device.has_value() == m.serial.has_value())
+    bad("prepare.device", "exactly one of \"device\" and \"serial\" is required");
+  if (m.device && (m.device->empty() || m.device->front() != '/'))
+    bad("prepare.device", "expected an absolute path, got \"" + *m.device + "\"");
+  if (m.serial && m.serial->empty()) bad("prepare.serial", "must not be empty");
+  f.req("fs", m.fs);
+  if (m.fs != "xfs" && m.fs != "ext4") bad(f.at("fs"), "expected \"xfs\" or \"ext4\", got \"" + m.fs + "\"");
+  m.mkfs_options.clear();
+  f.opt("mkfs_options", m.mkfs_options);
+  m.mount_options.clear();
+  f.opt("mount_options", m.mount_options);
+  f.req("mountpoint", m.mountpoint);
+  if (m.mountpoint.empty() || m.mountpoint.front() != '/')
+    bad(f.at("mountpoint"), "expected an absolute path, got \"" + m.mountpoint + "\"");
+}
+void from_json(const json& j, Run& m) {
+  Fields f(j, "run");
+  m = Run{};
+  f.req("id", m.id);
+  f.req("workload", m.workload);
+  if (m.workload != "shell1" && m.workload != "shell8")
+    bad(f.at("workload"), "expected \"shell1\" or \"shell8\", got \"" + m.workload + "\"");
+  m.scripts_per_loop = m.workload == "shell8" ? 8 : 1;
+  f.req("copies", m.copies);
+  if (m.copies < 1 || m.copies > 4096) bad(f.at("copies"), "must be 1..4096, got " + std::to_string(m.copies));
+  f.opt("passes", m.passes);
+  if (m.passes < 1 || m.passes > 1000) bad(f.at("passes"), "must be 1..1000, got " + std::to_string(m.passes));
+  f.req("duration_s", m.duration_s);
+  require_positive(f, "duration_s", m.duration_s);
+  f.opt("scripts_per_loop", m.scripts_per_loop);
+  if (m.scripts_per_loop < 1 || m.scripts_per_loop > 64)
+    bad(f.at("scripts_per_loop"), "must be 1..64, got " + std::to_string(m.scripts_per_loop));
+  f.req("workdir", m.workdir);
+  if (m.workdir.empty() || m.workdir.front() != '/')
+    bad(f.at("workdir"), "expected an absolute path, got \"" + m.workdir + "\"");
+  f.opt("sample_interval_s", m.sample_interval_s);
+  if (m.sample_interval_s < 0) bad(f.at("sample_interval_s"), "must be >= 0");
+  f.opt("pause_s", m.pause_s);
+  if (m.pause_s < 0) bad(f.at("pause_s"), "must be >= 0");
+}
+void from_json(const json& j, Shutdown& m) {
+  Fields f(j, "shutdown");
+  f.req("id", m.id);
+  m.poweroff = true;
+  f.opt("poweroff", m.poweroff);
+}
+void from_json(const json& j, Hello& m) {
+  Fields f(j, "hello");
+  f.opt("id", m.id);
+  f.req("protocol", m.protocol);
+  f.req("agent_version", m.agent_version);
+  f.req("kernel_release", m.kernel_release);
+  f.req("page_size", m.page_size);
+  f.req("nr_cpus", m.nr_cpus);
+  f.opt("mem_total_kib", m.mem_total_kib);
+  f.req("tracepoints", m.tracepoints);
+  f.opt("hist_triggers", m.hist_triggers);
+  f.req("xfs_stats", m.xfs_stats);
+  f.opt("pid1", m.pid1);
+}
+void from_json(const json& j, Prepared& m) {
+  Fields f(j, "prepared");
+  f.req("id", m.id);
+  f.req("device", m.device);
+  f.opt("fs", m.fs);
+  f.req("mkfs_output", m.mkfs_output);
+  f.req("elapsed_s", m.elapsed_s);
+}
+void from_json(const json& j, Counters& m) { read(j, "counters", m); }
+void from_json(const json& j, Histogram& m) { read(j, "latency", m); }
+void from_json(const json& j, Sample& m) {
+  Fields f(j, "sample");
+  f.req("id", m.id);
+  f.req("pass", m.pass);
+  f.req("t_s", m.t_s);
+  f.req("loops", m.loops);
+  f.req("failures", m.failures);
+  f.req("counters", m.counters);
+}
+void from_json(const json& j, PassReport& m) { read(j, "pass", m); }
+void from_json(const json& j, Result& m) {
+  Fields f(j, "result");
+  f.req("id", m.id);
+  f.opt("workload", m.workload);
+  f.req("score", m.score);
+  f.req("passes", m.passes);
+  f.req("failures", m.failures);
+  f.opt("failure_examples", m.failure_examples);
+  f.opt("agent_max_rss_kib", m.agent_max_rss_kib);
+}
+void from_json(const json& j, Error& m) {
+  Fields f(j, "error");
+  f.opt("id", m.id);
+  std::string code;
+  f.req("code", code);
+  auto c = error_code_from_string(code);
+  if (!c) bad(f.at("code"), "unknown error code \"" + code + "\"");
+  m.code = *c;
+  f.req("message", m.message);
+}
+void from_json(const json& j, Bye& m) {
+  Fields f(j, "bye");
+  f.req("id", m.id);
+}
+
+}  // namespace rlab::protocol

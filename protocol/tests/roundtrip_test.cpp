@@ -1,0 +1,179 @@
+// Every message survives encode -> frame -> parse unchanged.
+#include <gtest/gtest.h>
+
+#include "rlab/protocol/protocol.hpp"
+
+namespace rp = rlab::protocol;
+
+namespace {
+
+template <class Msg, class Variant>
+Msg round_trip(const Msg& in) {
+  const std::string line = rp::encode(Variant{in});
+  EXPECT_EQ(line.back(), '\n');
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << "one message, one line";
+  rp::LineFramer framer;
+  auto frames = framer.feed(line);
+  EXPECT_EQ(frames.size(), 1u);
+  const auto& text = std::get<std::string>(frames.at(0));
+  if constexpr (std::is_same_v<Variant, rp::HostMessage>) {
+    auto r = rp::parse_host_message(text);
+    if (auto* e = std::get_if<rp::ProtocolError>(&r)) ADD_FAILURE() << e->message;
+    return std::get<Msg>(std::get<rp::HostMessage>(r));
+  } else {
+    auto r = rp::parse_agent_message(text);
+    if (auto* e = std::get_if<rp::ProtocolError>(&r)) ADD_FAILURE() << e->message;
+    return std::get<Msg>(std::get<rp::AgentMessage>(r));
+  }
+}
+
+rp::Counters sample_counters() {
+  rp::Counters c;
+  c.tracepoints = {{"xfs:xfs_inodegc_queue", 1234}, {"xfs:xfs_inodegc_worker", 0}};
+  c.xfs_stats = {{"ig.0", 812}, {"vnodes.1", 40}};
+  c.cpu = {{"user", 120}, {"system", 80}, {"idle", 3}};
+  c.ctxt = 52000;
+  c.forks = 3100;
+  c.pressure = {{"cpu.some", 81234}};
+  c.vmstat = {{"pgfault", 812345}, {"nr_free_pages", -120}};
+  return c;
+}
+
+bool operator_eq(const rp::Counters& a, const rp::Counters& b) {
+  return a.tracepoints == b.tracepoints && a.xfs_stats == b.xfs_stats && a.cpu == b.cpu && a.ctxt == b.ctxt &&
+         a.forks == b.forks && a.pressure == b.pressure && a.vmstat == b.vmstat;
+}
+
+}  // namespace
+
+TEST(RoundTrip, HostRequests) {
+  auto h = round_trip<rp::HelloRequest, rp::HostMessage>({7, 1});
+  EXPECT_EQ(h.id, 7u);
+  EXPECT_EQ(h.protocol, 1);
+
+  rp::Prepare p;
+  p.id = 8;
+  p.serial = "rlab-test";
+  p.fs = "xfs";
+  p.mkfs_options = {"-d", "agcount=4"};
+  p.mount_options = "noatime,inode64";
+  p.mountpoint = "/mnt/test";
+  auto p2 = round_trip<rp::Prepare, rp::HostMessage>(p);
+  EXPECT_EQ(p2.id, 8u);
+  EXPECT_FALSE(p2.device.has_value());
+  EXPECT_EQ(p2.serial, "rlab-test");
+  EXPECT_EQ(p2.mkfs_options, p.mkfs_options);
+  EXPECT_EQ(p2.mount_options, p.mount_options);
+  EXPECT_EQ(p2.mountpoint, p.mountpoint);
+
+  rp::Run r;
+  r.id = 9;
+  r.workload = "shell8";
+  r.copies = 144;
+  r.passes = 5;
+  r.duration_s = 2.5;
+  r.scripts_per_loop = 8;
+  r.workdir = "/mnt/test/work";
+  r.sample_interval_s = 0;
+  r.pause_s = 0.25;
+  auto r2 = round_trip<rp::Run, rp::HostMessage>(r);
+  EXPECT_EQ(r2.id, 9u);
+  EXPECT_EQ(r2.workload, "shell8");
+  EXPECT_EQ(r2.copies, 144u);
+  EXPECT_EQ(r2.passes, 5u);
+  EXPECT_DOUBLE_EQ(r2.duration_s, 2.5);
+  EXPECT_EQ(r2.scripts_per_loop, 8u);
+  EXPECT_EQ(r2.workdir, r.workdir);
+  EXPECT_DOUBLE_EQ(r2.sample_interval_s, 0);
+  EXPECT_DOUBLE_EQ(r2.pause_s, 0.25);
+
+  auto s = round_trip<rp::Shutdown, rp::HostMessage>({10, false});
+  EXPECT_EQ(s.id, 10u);
+  EXPECT_FALSE(s.poweroff);
+}
+
+TEST(RoundTrip, AgentMessages) {
+  rp::Hello h;
+  h.id = 3;
+  h.agent_version = "0.1.0";
+  h.kernel_release = "6.12.0-rlab";
+  h.page_size = 65536;
+  h.nr_cpus = 2;
+  h.mem_total_kib = 2000000;
+  h.tracepoints = {"xfs:xfs_inodegc_queue", "xfs:xfs_inodegc_worker"};
+  h.hist_triggers = true;
+  h.xfs_stats = true;
+  h.pid1 = true;
+  auto h2 = round_trip<rp::Hello, rp::AgentMessage>(h);
+  EXPECT_EQ(h2.id, 3u);
+  EXPECT_EQ(h2.page_size, 65536u);
+  EXPECT_EQ(h2.tracepoints, h.tracepoints);
+  EXPECT_TRUE(h2.hist_triggers && h2.xfs_stats && h2.pid1);
+  h.id.reset();
+  EXPECT_FALSE((round_trip<rp::Hello, rp::AgentMessage>(h).id.has_value()));
+
+  rp::Sample s{5, 1, 2.5, 17, 1, sample_counters()};
+  auto s2 = round_trip<rp::Sample, rp::AgentMessage>(s);
+  EXPECT_EQ(s2.pass, 1u);
+  EXPECT_EQ(s2.loops, 17u);
+  EXPECT_TRUE(operator_eq(s2.counters, s.counters));
+
+  rp::PassReport p;
+  p.id = 5;
+  p.pass = 2;
+  p.loops = 300;
+  p.duration_s = 3.0;
+  p.lpm = 6000;
+  p.latency = {{0.01, 0.1}, {1, 2, 3}, 4.5, 0.3};
+  p.counters = sample_counters();
+  rp::Result res;
+  res.id = 5;
+  res.workload = "shell1";
+  res.score = 5999.5;
+  res.passes = {p, p};
+  res.failures = 2;
+  res.failure_examples = {"sort: cannot read: sort.src: No such file or directory\n"};
+  res.agent_max_rss_kib = 4096;
+  auto res2 = round_trip<rp::Result, rp::AgentMessage>(res);
+  ASSERT_EQ(res2.passes.size(), 2u);
+  EXPECT_EQ(res2.passes[1].latency.counts, p.latency.counts);
+  EXPECT_EQ(res2.passes[1].latency.bounds_s, p.latency.bounds_s);
+  EXPECT_TRUE(operator_eq(res2.passes[1].counters, p.counters));
+  EXPECT_DOUBLE_EQ(res2.score, 5999.5);
+  EXPECT_EQ(res2.failure_examples, res.failure_examples);
+  EXPECT_EQ(res2.agent_max_rss_kib, 4096u);
+  auto p2 = round_trip<rp::PassReport, rp::AgentMessage>(p);
+  EXPECT_DOUBLE_EQ(p2.lpm, 6000);
+
+  auto e = round_trip<rp::Error, rp::AgentMessage>({11, rp::ErrorCode::busy, "a run is in progress"});
+  EXPECT_EQ(e.code, rp::ErrorCode::busy);
+  EXPECT_EQ(e.id, 11u);
+  auto pr = round_trip<rp::Prepared, rp::AgentMessage>({12, "/dev/vdb", "xfs", "meta-data=...", 0.5});
+  EXPECT_EQ(pr.device, "/dev/vdb");
+  EXPECT_EQ((round_trip<rp::Bye, rp::AgentMessage>({13}).id), 13u);
+}
+
+TEST(RoundTrip, RunDefaultsFollowWorkload) {
+  auto r = rp::parse_host_message(R"({"type":"run","id":1,"workload":"shell8","copies":2,"duration_s":3,"workdir":"/w"})");
+  const auto& run = std::get<rp::Run>(std::get<rp::HostMessage>(r));
+  EXPECT_EQ(run.scripts_per_loop, 8u);
+  EXPECT_EQ(run.passes, 3u);
+  EXPECT_DOUBLE_EQ(run.sample_interval_s, 1.0);
+  EXPECT_DOUBLE_EQ(run.pause_s, 1.0);
+}
+
+TEST(RoundTrip, InvalidUtf8InTextIsReplacedNotThrown) {
+  rp::Error e{1, rp::ErrorCode::failed, std::string("mkfs said \xff\xfe")};
+  const std::string line = rp::encode(rp::AgentMessage{e});
+  auto r = rp::parse_agent_message(line.substr(0, line.size() - 1));
+  ASSERT_TRUE(std::holds_alternative<rp::AgentMessage>(r));
+}
+
+TEST(Protocol, VersionCheck) {
+  EXPECT_FALSE(rp::check_protocol(rp::kProtocolVersion).has_value());
+  auto e = rp::check_protocol(2, 4);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->code, rp::ErrorCode::incompatible);
+  EXPECT_EQ(e->id, 4u);
+  EXPECT_NE(e->message.find("2"), std::string::npos);
+}
