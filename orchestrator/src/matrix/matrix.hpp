@@ -88,7 +88,7 @@ struct Matrix {
   std::vector<unsigned> vcpus_axis;         ///< `axes.vcpus`, each in [1, 512]
   std::vector<Filesystem> filesystem_axis;  ///< `axes.filesystem` flattened: one entry per (fs, mkfs option set)
   std::vector<Workload> workload_axis;      ///< `axes.workload`
-  unsigned repeats = 1;         ///< fresh boots per cell (`axes.repeats` or top-level `repeats`)
+  unsigned repeats = 1;         ///< fresh boots per cell (`axes.repeats`)
   std::uint64_t seed = 0;       ///< shuffle seed; when the file has none, chosen at load time
   bool seed_from_file = false;  ///< whether `seed` came from the file
   Guest guest;

@@ -33,6 +33,8 @@ struct CellSummary {
   /// xfs:xfs_inodegc_throttle events per 1,000 loops over the done boots; nullopt when no
   /// pass reported the tracepoint (ext4, or a kernel without it).
   std::optional<double> throttle_per_kloop;
+  /// "repeat <r>: <phase>: <message>" of each failed boot.
+  std::vector<std::string> failures;
 };
 
 /// One run's table.

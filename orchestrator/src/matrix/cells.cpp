@@ -1,0 +1,72 @@
+// Cells, labels, accel resolution and the error type of matrix/.
+#include "matrix/matrix.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cctype>
+
+namespace rlab::matrix {
+
+MatrixError::MatrixError(std::filesystem::path f, int l, int c, const std::string& msg)
+    : std::runtime_error(f.string() + ":" + std::to_string(l) + ":" + std::to_string(c) + ": " +
+                         msg),
+      file(std::move(f)), line(l), col(c), message(msg) {}
+
+std::string Filesystem::id() const {
+  std::string out = fs + "-";
+  for (char ch : label)
+    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '+' || ch == '_' ||
+        ch == '-')
+      out += ch;
+  return out;
+}
+
+const char* to_string(Accel a) {
+  switch (a) {
+    case Accel::kKvm: return "kvm";
+    case Accel::kTcg: return "tcg";
+    default: return "auto";
+  }
+}
+
+Accel resolve_accel(Accel requested, const std::string& host_arch, bool kvm_usable) {
+  if (requested != Accel::kAuto) return requested;
+  return host_arch == "aarch64" && kvm_usable ? Accel::kKvm : Accel::kTcg;
+}
+
+Accel resolve_accel_local(Accel requested) {
+  struct utsname u {};
+  std::string arch = ::uname(&u) == 0 ? u.machine : "";
+  return resolve_accel(requested, arch, ::access("/dev/kvm", R_OK | W_OK) == 0);
+}
+
+std::string resolve_cpu_model(const Guest& guest, Accel accel) {
+  if (guest.cpu_model != "auto") return guest.cpu_model;
+  return accel == Accel::kKvm ? "host" : "max";
+}
+
+std::vector<Cell> expand_cells(const Matrix& m) {
+  std::vector<Cell> cells;
+  for (const auto& kname : m.kernel_axis) {
+    const build::KernelSpec& k = m.kernels.at(kname);
+    for (const auto& fs : m.filesystem_axis) {
+      for (unsigned v : m.vcpus_axis) {
+        for (const auto& w : m.workload_axis) {
+          Cell c;
+          c.id = kname + "/" + fs.id() + "/" + std::to_string(v) + "vcpu/" + w.name;
+          c.kernel = k;
+          c.filesystem = fs;
+          c.vcpus = v;
+          c.workload = w;
+          c.copies = w.copies.value_or(v);
+          c.page_size = k.page_size_kib * 1024;
+          cells.push_back(std::move(c));
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+}  // namespace rlab::matrix

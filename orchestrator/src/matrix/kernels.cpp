@@ -1,0 +1,169 @@
+#include "matrix/kernels.hpp"
+
+#include <cctype>
+#include <functional>
+#include <set>
+
+namespace rlab::matrix::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A parsed but not yet resolved entry.
+struct Entry {
+  YAML::Node node;
+  YAML::Mark mark;  ///< of the name
+  std::string extends;
+  YAML::Node extends_node;
+};
+
+fs::path resolve_path(const Checker& ck, const YAML::Node& n, const std::string& what,
+                      const fs::path& base_dir, bool check, bool directory) {
+  fs::path p = ck.string(n, what);
+  if (p.empty()) ck.fail(n, what + ": empty path");
+  if (p.is_relative()) p = base_dir / p;
+  p = p.lexically_normal();
+  if (check) {
+    std::error_code ec;
+    if (!fs::exists(p, ec)) ck.fail(n, what + ": " + p.string() + " does not exist");
+    if (directory && !fs::is_directory(p, ec))
+      ck.fail(n, what + ": " + p.string() + " is not a directory");
+    if (!directory && !fs::is_regular_file(p, ec))
+      ck.fail(n, what + ": " + p.string() + " is not a regular file");
+  }
+  return p;
+}
+
+unsigned page_size_kib(const Checker& ck, const YAML::Node& n, const std::string& what) {
+  const std::string s = ck.string(n, what);
+  if (s == "4k" || s == "4K" || s == "4096") return 4;
+  if (s == "16k" || s == "16K" || s == "16384") return 16;
+  if (s == "64k" || s == "64K" || s == "65536") return 64;
+  ck.fail(n, what + ": '" + s + "' is not an arm64 page size (4k, 16k or 64k)");
+}
+
+build::KernelSource parse_source(const Checker& ck, const YAML::Node& n, const std::string& what,
+                                 const fs::path& base_dir, bool check) {
+  ck.check_map(n, what, {"debian", "suite", "git", "ref"});
+  build::KernelSource src;
+  const bool deb = static_cast<bool>(n["debian"]);
+  const bool git = static_cast<bool>(n["git"]);
+  if (deb == git)
+    ck.fail(n, what + ": give exactly one of 'debian' (a linux-source version) or 'git' (a tree)");
+  if (deb) {
+    if (n["ref"]) ck.fail(ck.key_mark(n, "ref"), what + ": 'ref' belongs to a 'git' source");
+    src.kind = build::KernelSource::Kind::kDebianPackage;
+    src.debian_version = ck.string(ck.required(n, what, "debian"), what + ".debian");
+    src.debian_suite = ck.string(ck.required(n, what, "suite"), what + ".suite");
+    for (char c : src.debian_version)
+      if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.')
+        ck.fail(n["debian"], what + ".debian: '" + src.debian_version +
+                                 "' is not a linux-source version such as 6.12");
+  } else {
+    if (n["suite"]) ck.fail(ck.key_mark(n, "suite"), what + ": 'suite' belongs to a 'debian' source");
+    src.kind = build::KernelSource::Kind::kGitTree;
+    src.git_tree = resolve_path(ck, ck.required(n, what, "git"), what + ".git", base_dir, check,
+                                true);
+    src.git_ref = ck.string(ck.required(n, what, "ref"), what + ".ref");
+    if (src.git_ref.empty() || src.git_ref[0] == '-')
+      ck.fail(n["ref"], what + ".ref: '" + src.git_ref + "' is not a git ref");
+  }
+  return src;
+}
+
+}  // namespace
+
+bool valid_kernel_name(const std::string& name) {
+  if (name.empty() || !std::isalnum(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '+' &&
+        c != '-')
+      return false;
+  return true;
+}
+
+std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const YAML::Node& node,
+                                                       const fs::path& base_dir,
+                                                       bool check_paths) {
+  if (!node.IsMap()) ck.fail(node, "kernels: expected a mapping of kernel names to entries");
+  if (node.size() == 0) ck.fail(node, "kernels: must not be empty");
+  std::map<std::string, Entry> entries;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string name = ck.string(it->first, "kernels");
+    if (!valid_kernel_name(name))
+      ck.fail(it->first, "kernels: '" + name +
+                             "' is not a valid kernel name (letters, digits, . _ + -)");
+    if (entries.count(name)) ck.fail(it->first, "kernels: duplicate key '" + name + "'");
+    const std::string what = "kernels." + name;
+    const YAML::Node& e = it->second;
+    if (!e.IsMap()) ck.fail(e.IsNull() ? it->first.Mark() : e.Mark(),
+                            what + ": expected a mapping (source, page_size, ...)");
+    ck.check_map(e, what, {"extends", "source", "page_size", "fragments", "patches", "patchset"});
+    Entry en{e, it->first.Mark(), "", {}};
+    if (e["extends"]) {
+      en.extends_node = e["extends"];
+      en.extends = ck.string(en.extends_node, what + ".extends");
+    } else if (!e["source"]) {
+      ck.fail(it->first, what + ": needs 'source' (or 'extends' of another kernel)");
+    }
+    entries.emplace(name, std::move(en));
+  }
+
+  std::map<std::string, build::KernelSpec> done;
+  // Resolves one entry after its base; `chain` detects cycles.
+  std::function<const build::KernelSpec&(const std::string&, std::set<std::string>&)> resolve =
+      [&](const std::string& name, std::set<std::string>& chain) -> const build::KernelSpec& {
+    if (auto d = done.find(name); d != done.end()) return d->second;
+    const Entry& en = entries.at(name);
+    const std::string what = "kernels." + name;
+    build::KernelSpec spec;
+    std::string base_patchset;
+    if (!en.extends.empty() || en.extends_node) {
+      if (!entries.count(en.extends))
+        ck.fail(en.extends_node, what + ".extends: unknown kernel '" + en.extends + "'");
+      if (!chain.insert(name).second || en.extends == name)
+        ck.fail(en.extends_node, what + ".extends: cycle through '" + en.extends + "'");
+
+      spec = resolve(en.extends, chain);
+      base_patchset = spec.patchset;
+    }
+    spec.name = name;
+    const YAML::Node& e = en.node;
+    if (e["source"]) spec.source = parse_source(ck, e["source"], what + ".source", base_dir, check_paths);
+    if (e["page_size"]) spec.page_size_kib = page_size_kib(ck, e["page_size"], what + ".page_size");
+    if (e["fragments"]) {
+      const YAML::Node& l = e["fragments"];
+      ck.strings(l, what + ".fragments");
+      for (std::size_t i = 0; i < l.size(); ++i)
+        spec.fragments.push_back(resolve_path(ck, l[i], what + ".fragments[" + std::to_string(i) + "]",
+                                              base_dir, check_paths, false));
+    }
+    bool own_patches = false;
+    if (e["patches"]) {
+      const YAML::Node& l = e["patches"];
+      ck.strings(l, what + ".patches");
+      for (std::size_t i = 0; i < l.size(); ++i)
+        spec.patches.push_back(resolve_path(ck, l[i], what + ".patches[" + std::to_string(i) + "]",
+                                            base_dir, check_paths, false));
+      own_patches = l.size() > 0;
+    }
+    if (e["patchset"]) {
+      spec.patchset = ck.string(e["patchset"], what + ".patchset");
+    } else if (own_patches) {
+      // "6.12+inline-inactivation" extending "6.12" -> "inline-inactivation".
+      std::string own = name;
+      if (!en.extends.empty() && name.rfind(en.extends + "+", 0) == 0)
+        own = name.substr(en.extends.size() + 1);
+      spec.patchset = base_patchset.empty() ? own : base_patchset + "+" + own;
+    }
+    chain.erase(name);
+    return done.emplace(name, std::move(spec)).first->second;
+  };
+  for (const auto& [name, en] : entries) {
+    std::set<std::string> chain;
+    resolve(name, chain);
+  }
+  return done;
+}
+
+}  // namespace rlab::matrix::detail

@@ -1,0 +1,244 @@
+// load_matrix(): the top level of the schema (docs/matrix.md).
+#include "matrix/kernels.hpp"
+#include "matrix/yaml_check.hpp"
+#include "util/paths.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace rlab::matrix {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::Checker;
+
+std::string derive_label(const std::vector<std::string>& words) {
+  if (words.empty()) return "defaults";
+  std::string values, all;
+  for (const auto& w : words) {
+    all += (all.empty() ? "" : ",") + w;
+    if (!w.empty() && w[0] != '-') values += (values.empty() ? "" : ",") + w;
+  }
+  return values.empty() ? all : values;
+}
+
+std::vector<Filesystem> parse_filesystems(const Checker& ck, const YAML::Node& n) {
+  ck.check_list(n, "axes.filesystem");
+  std::vector<Filesystem> out;
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const std::string what = "axes.filesystem[" + std::to_string(i) + "]";
+    const YAML::Node& e = n[i];
+    ck.check_map(e, what, {"fs", "mkfs", "mount"});
+    Filesystem base;
+    const YAML::Node fsn = ck.required(e, what, "fs");
+    base.fs = ck.string(fsn, what + ".fs");
+    if (base.fs != "xfs" && base.fs != "ext4")
+      ck.fail(fsn, what + ".fs: '" + base.fs + "' is not supported (xfs, ext4)");
+    if (e["mount"]) base.mount_options = ck.string(e["mount"], what + ".mount");
+    std::vector<std::pair<Filesystem, YAML::Node>> variants;
+    if (!e["mkfs"]) {
+      Filesystem f = base;
+      f.label = "defaults";
+      variants.emplace_back(f, e);
+    } else {
+      const YAML::Node& sets = e["mkfs"];
+      ck.check_list(sets, what + ".mkfs");
+      for (std::size_t j = 0; j < sets.size(); ++j) {
+        const std::string sw = what + ".mkfs[" + std::to_string(j) + "]";
+        const YAML::Node& s = sets[j];
+        Filesystem f = base;
+        if (s.IsMap()) {
+          ck.check_map(s, sw, {"label", "options"});
+          f.mkfs_options = ck.strings(ck.required(s, sw, "options"), sw + ".options");
+          f.label = s["label"] ? ck.string(s["label"], sw + ".label") : derive_label(f.mkfs_options);
+        } else if (s.IsSequence()) {
+          f.mkfs_options = ck.strings(s, sw);
+          f.label = derive_label(f.mkfs_options);
+        } else {
+          ck.fail(s, sw + ": expected a list of mkfs argv words (e.g. [-d, agcount=4]) or "
+                          "{label, options}");
+        }
+        if (f.label.empty()) ck.fail(s, sw + ": empty label");
+        variants.emplace_back(f, s);
+      }
+    }
+    for (auto& [f, node] : variants) {
+      if (!ids.insert(f.id()).second)
+        ck.fail(node, what + ": filesystem variant '" + f.id() + "' appears twice");
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
+  ck.check_list(n, "axes.workload");
+  std::vector<Workload> out;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const std::string what = "axes.workload[" + std::to_string(i) + "]";
+    const YAML::Node& e = n[i];
+    ck.check_map(e, what, {"type", "name", "copies", "passes", "duration_s"});
+    Workload w;
+    const YAML::Node t = ck.required(e, what, "type");
+    w.kind = ck.string(t, what + ".type");
+    if (w.kind == "shell1") w.scripts_per_loop = 1;
+    else if (w.kind == "shell8") w.scripts_per_loop = 8;
+    else ck.fail(t, what + ".type: '" + w.kind + "' is not a workload (shell1, shell8)");
+    if (const YAML::Node c = e["copies"]) {
+      if (c.IsScalar() && c.Scalar() == "vcpus") w.copies.reset();
+      else w.copies = static_cast<unsigned>(ck.integer(c, what + ".copies (a number or 'vcpus')", 1, 4096));
+    }
+    if (e["passes"]) w.passes = static_cast<unsigned>(ck.integer(e["passes"], what + ".passes", 1, 100));
+    if (e["duration_s"]) w.duration_s = ck.number(e["duration_s"], what + ".duration_s", 0, 86400);
+    if (e["name"]) {
+      w.name = ck.string(e["name"], what + ".name");
+      if (!detail::valid_kernel_name(w.name))
+        ck.fail(e["name"], what + ".name: '" + w.name + "' is not a valid name (letters, digits, . _ + -)");
+    } else {
+      w.name = w.kind + (w.copies ? "-c" + std::to_string(*w.copies) : "");
+    }
+    if (!names.insert(w.name).second)
+      ck.fail(e, what + ": workload '" + w.name + "' appears twice (give each a distinct 'name')");
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m) {
+  ck.check_map(a, "axes", {"kernel", "vcpus", "filesystem", "workload", "repeats"});
+  const YAML::Node k = ck.required(a, "axes", "kernel");
+  ck.check_list(k, "axes.kernel");
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    const std::string name = ck.string(k[i], "axes.kernel[" + std::to_string(i) + "]");
+    if (!m.kernels.count(name)) {
+      std::string known;
+      for (const auto& [n, s] : m.kernels) known += (known.empty() ? "" : ", ") + n;
+      ck.fail(k[i], "axes.kernel: unknown kernel '" + name + "' (defined: " + known + ")");
+    }
+    if (std::find(m.kernel_axis.begin(), m.kernel_axis.end(), name) != m.kernel_axis.end())
+      ck.fail(k[i], "axes.kernel: '" + name + "' appears twice");
+    m.kernel_axis.push_back(name);
+  }
+  const YAML::Node v = ck.required(a, "axes", "vcpus");
+  ck.check_list(v, "axes.vcpus");
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    auto n = static_cast<unsigned>(ck.integer(v[i], "axes.vcpus[" + std::to_string(i) + "]", 1, 512));
+    if (std::find(m.vcpus_axis.begin(), m.vcpus_axis.end(), n) != m.vcpus_axis.end())
+      ck.fail(v[i], "axes.vcpus: " + std::to_string(n) + " appears twice");
+    m.vcpus_axis.push_back(n);
+  }
+  m.filesystem_axis = parse_filesystems(ck, ck.required(a, "axes", "filesystem"));
+  m.workload_axis = parse_workloads(ck, ck.required(a, "axes", "workload"));
+  if (a["repeats"]) m.repeats = static_cast<unsigned>(ck.integer(a["repeats"], "axes.repeats", 1, 1000));
+}
+
+void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
+  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib"});
+  if (g["memory_mib"]) guest.memory_mib = static_cast<unsigned>(ck.integer(g["memory_mib"], "guest.memory_mib", 128, 1 << 22));
+  if (g["cpu"]) {
+    guest.cpu_model = ck.string(g["cpu"], "guest.cpu");
+    if (guest.cpu_model.empty()) ck.fail(g["cpu"], "guest.cpu: empty CPU model");
+  }
+  if (g["accel"]) {
+    const std::string s = ck.string(g["accel"], "guest.accel");
+    if (s == "auto") guest.accel = Accel::kAuto;
+    else if (s == "kvm") guest.accel = Accel::kKvm;
+    else if (s == "tcg") guest.accel = Accel::kTcg;
+    else ck.fail(g["accel"], "guest.accel: '" + s + "' is not one of auto, kvm, tcg");
+  }
+  if (g["disk_gib"]) guest.disk_gib = static_cast<unsigned>(ck.integer(g["disk_gib"], "guest.disk_gib", 1, 4096));
+}
+
+unsigned local_cpus() {
+  long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1;
+}
+
+bool local_uri(const std::string& uri) {
+  return uri == "qemu:///system" || uri == "qemu:///session";
+}
+
+std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
+  ck.check_list(h, "hosts");
+  std::vector<Host> out;
+  std::set<std::string> uris;
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const std::string what = "hosts[" + std::to_string(i) + "]";
+    const YAML::Node& e = h[i];
+    ck.check_map(e, what, {"uri", "vcpus"});
+    Host host;
+    const YAML::Node u = ck.required(e, what, "uri");
+    host.uri = ck.string(u, what + ".uri");
+    if (host.uri.find(":/") == std::string::npos)
+      ck.fail(u, what + ".uri: '" + host.uri + "' is not a libvirt URI (e.g. qemu:///system)");
+    if (!uris.insert(host.uri).second) ck.fail(u, what + ".uri: '" + host.uri + "' appears twice");
+    if (e["vcpus"]) host.vcpu_budget = static_cast<unsigned>(ck.integer(e["vcpus"], what + ".vcpus", 1, 4096));
+    else if (local_uri(host.uri)) host.vcpu_budget = local_cpus();
+    else ck.fail(e, what + ": a remote host needs 'vcpus' (its vCPU budget)");
+    out.push_back(std::move(host));
+  }
+  return out;
+}
+
+}  // namespace
+
+Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOptions& opt) {
+  Checker ck(path);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw MatrixError(path, e.mark.line + 1, e.mark.column + 1, e.msg);
+  }
+  if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
+  ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed"});
+
+  Matrix m;
+  m.path = fs::absolute(path).lexically_normal();
+  m.text = text;
+  const fs::path base_dir = m.path.parent_path();
+  m.kernels = detail::parse_kernels(ck, ck.required(root, "matrix", "kernels"), base_dir, opt.check_paths);
+  parse_axes(ck, ck.required(root, "matrix", "axes"), m);
+  if (root["guest"]) parse_guest(ck, root["guest"], m.guest);
+  if (root["hosts"]) m.hosts = parse_hosts(ck, root["hosts"]);
+  else m.hosts = {Host{"qemu:///system", local_cpus()}};
+  m.results = base_dir / "results" / "rlab.db";
+  if (root["results"]) {
+    fs::path r = ck.string(root["results"], "results");
+    if (r.empty()) ck.fail(root["results"], "results: empty path");
+    m.results = (r.is_relative() ? base_dir / r : r).lexically_normal();
+  }
+  if (root["push"]) {
+    std::string u = ck.string(root["push"], "push");
+    if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0)
+      ck.fail(root["push"], "push: '" + u + "' is not an http(s) Pushgateway URL");
+    m.push_url = u;
+  }
+  if (root["seed"]) {
+    m.seed = static_cast<std::uint64_t>(ck.integer(root["seed"], "seed", 0, INT64_MAX));
+    m.seed_from_file = true;
+  } else {
+    std::random_device rd;
+    m.seed = (static_cast<std::uint64_t>(rd()) << 31) ^ rd();
+    m.seed &= static_cast<std::uint64_t>(INT64_MAX);  // SQLite integers are signed
+  }
+  return m;
+}
+
+Matrix load_matrix(const fs::path& path, const LoadOptions& opt) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw MatrixError(path, 0, 0, "cannot read the matrix file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_matrix(ss.str(), path, opt);
+}
+
+}  // namespace rlab::matrix

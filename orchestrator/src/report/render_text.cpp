@@ -1,0 +1,115 @@
+// The text table, laid out like LKP's comparison tables: the first kernel is the base
+// column ("value ± %stddev"); every other kernel adds "%change" against it and its own
+// "value ± %stddev"; the row's name is on the right.
+#include "report/results_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace rlab::report {
+namespace {
+
+using Key = std::tuple<std::string, std::string, unsigned, std::string>;  // fs, mkfs, vcpus, workload
+
+std::string value_col(const std::optional<double>& v, const std::optional<double>& rel) {
+  if (!v) return fmt::format("{:>10}      ", "-");
+  std::string num = fmt::format("{:>10.2f}", *v);
+  if (!rel) return num + "      ";
+  return num + fmt::format(" ±{:>3.0f}%", *rel * 100.0);
+}
+
+std::string change_col(const std::optional<double>& base, const std::optional<double>& v) {
+  if (!base || !v || *base == 0) return fmt::format("{:>11}", "");
+  return fmt::format("{:>+10.1f}%", (*v - *base) / *base * 100.0);
+}
+
+std::string pad_left(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+
+}  // namespace
+
+void render_text(const ResultsTable& t, std::ostream& out) {
+  out << fmt::format("run {}  {}  {}  seed {}\n", t.run.id, t.run.status, t.run.matrix_path,
+                     t.run.seed);
+  out << fmt::format("started {}{}\n\n", t.run.created_at,
+                     t.run.finished_at.empty() ? "" : "  finished " + t.run.finished_at);
+  if (t.cells.empty()) {
+    out << "no cells\n";
+    return;
+  }
+  out << "kernels:\n";
+  for (const auto& k : t.kernels) out << "  " << k << "\n";
+  out << "\n";
+
+  // Column widths: base group 16, other groups 1 + 11 (%change) + 16 (value), widened to fit
+  // the kernel's name.
+  std::vector<std::size_t> width;
+  for (std::size_t i = 0; i < t.kernels.size(); ++i)
+    width.push_back(std::max<std::size_t>(i == 0 ? 16 : 27, t.kernels[i].size()));
+  std::string names, rule, head1, head2;
+  for (std::size_t i = 0; i < t.kernels.size(); ++i) {
+    const std::string sep = i == 0 ? "" : " ";
+    names += sep + pad_left(t.kernels[i], width[i]);
+    rule += sep + std::string(width[i], '-');
+    if (i == 0) {
+      head1 += pad_left("%stddev", width[i]);
+      head2 += pad_left("\\", width[i] - 3) + "   ";
+    } else {
+      head1 += sep + pad_left("%change         %stddev", width[i]);
+      head2 += sep + pad_left("|                \\", width[i] - 3) + "   ";
+    }
+  }
+  out << names << "\n" << rule << "\n" << head1 << "\n" << head2 << "\n";
+
+  std::map<Key, std::map<std::string, const CellSummary*>> rows;
+  std::vector<Key> order;
+  for (const auto& c : t.cells) {
+    Key k{c.fs, c.mkfs_label, c.vcpus, c.workload};
+    if (!rows.count(k)) order.push_back(k);
+    rows[k][c.kernel] = &c;
+  }
+  auto line = [&](const Key& k, const std::string& metric, bool with_stddev, auto get) {
+    const auto& byk = rows[k];
+    auto cell = [&](std::size_t i) -> const CellSummary* {
+      auto it = byk.find(t.kernels[i]);
+      return it == byk.end() ? nullptr : it->second;
+    };
+    std::optional<double> base = cell(0) ? get(*cell(0)) : std::nullopt;
+    std::string s;
+    for (std::size_t i = 0; i < t.kernels.size(); ++i) {
+      const CellSummary* c = cell(i);
+      std::optional<double> v = c ? get(*c) : std::nullopt;
+      std::optional<double> rel = c && with_stddev ? c->rel_stddev : std::nullopt;
+      std::string group = value_col(v, rel);
+      if (i > 0) group = change_col(base, v) + group;
+      s += (i == 0 ? "" : " ") + pad_left(group, width[i]);
+    }
+    out << s << "  " << fmt::format("{}({}).{}vcpu.{}.{}", std::get<0>(k), std::get<1>(k),
+                                    std::get<2>(k), std::get<3>(k), metric)
+        << "\n";
+  };
+  for (const auto& k : order) {
+    line(k, "score_lpm", true, [](const CellSummary& c) { return c.mean; });
+    bool any_throttle = false;
+    for (const auto& [kn, c] : rows[k]) any_throttle |= c->throttle_per_kloop.has_value();
+    if (any_throttle)
+      line(k, "inodegc_throttle_per_1k_loops", false,
+           [](const CellSummary& c) { return c.throttle_per_kloop; });
+  }
+
+  bool header = false;
+  for (const auto& c : t.cells) {
+    if (c.failures.empty() && c.done == c.boots) continue;
+    if (!header) out << "\nincomplete cells:\n";
+    header = true;
+    out << fmt::format("  {}: {}/{} boots done, {} failed\n", c.cell_id, c.done, c.boots,
+                       c.failed);
+    for (const auto& f : c.failures) out << "    " << f << "\n";
+  }
+}
+
+}  // namespace rlab::report

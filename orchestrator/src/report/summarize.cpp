@@ -1,0 +1,112 @@
+// Aggregation of a run's boots into per-cell summaries, and the JSON form.
+#include "report/results_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace rlab::report {
+
+ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootResult>& boots) {
+  ResultsTable t;
+  t.run = run;
+  std::map<std::string, CellSummary> by_cell;
+  std::map<std::string, std::uint64_t> throttle;
+  std::map<std::string, std::uint64_t> throttle_loops;
+  for (const auto& b : boots) {
+    if (std::find(t.kernels.begin(), t.kernels.end(), b.kernel) == t.kernels.end())
+      t.kernels.push_back(b.kernel);
+    CellSummary& c = by_cell[b.cell_id];
+    if (c.cell_id.empty()) {
+      c.cell_id = b.cell_id;
+      c.kernel = b.kernel;
+      c.fs = b.fs;
+      c.mkfs_label = b.mkfs_label;
+      c.vcpus = b.vcpus;
+      c.workload = b.workload;
+      c.copies = b.copies;
+    }
+    ++c.boots;
+    if (b.status == "failed") {
+      ++c.failed;
+      c.failures.push_back("repeat " + std::to_string(b.repeat) + ": " +
+                           (b.failure.empty() ? "failed" : b.failure));
+    }
+    if (b.status != "done" || !b.score) continue;
+    ++c.done;
+    c.scores.push_back(*b.score);
+    c.loops += b.loops;
+    if (b.throttle_counted) {
+      throttle[b.cell_id] += b.inodegc_throttle;
+      throttle_loops[b.cell_id] += b.loops;
+    }
+  }
+  for (auto& [id, c] : by_cell) {
+    if (!c.scores.empty()) {
+      double sum = 0;
+      for (double s : c.scores) sum += s;
+      c.mean = sum / static_cast<double>(c.scores.size());
+      if (c.scores.size() >= 2 && *c.mean > 0) {
+        double ss = 0;
+        for (double s : c.scores) ss += (s - *c.mean) * (s - *c.mean);
+        c.rel_stddev = std::sqrt(ss / static_cast<double>(c.scores.size() - 1)) / *c.mean;
+      }
+    }
+    if (auto it = throttle_loops.find(id); it != throttle_loops.end() && it->second > 0)
+      c.throttle_per_kloop = 1000.0 * static_cast<double>(throttle[id]) /
+                             static_cast<double>(it->second);
+    t.cells.push_back(c);
+  }
+  auto kernel_pos = [&](const std::string& k) {
+    return std::find(t.kernels.begin(), t.kernels.end(), k) - t.kernels.begin();
+  };
+  std::sort(t.cells.begin(), t.cells.end(), [&](const CellSummary& a, const CellSummary& b) {
+    return std::make_tuple(a.fs, a.mkfs_label, a.vcpus, a.workload, kernel_pos(a.kernel)) <
+           std::make_tuple(b.fs, b.mkfs_label, b.vcpus, b.workload, kernel_pos(b.kernel));
+  });
+  return t;
+}
+
+ResultsTable load_table(const store::Store& st, store::RunId run) {
+  auto info = st.run(run);
+  if (!info)
+    throw store::StoreError(st.path().string() + ": no run " + std::to_string(run));
+  return summarize(*info, st.boot_results(run));
+}
+
+nlohmann::json to_json(const ResultsTable& t) {
+  using nlohmann::json;
+  auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  json cells = json::array();
+  for (const auto& c : t.cells) {
+    cells.push_back({{"cell_id", c.cell_id},
+                     {"kernel", c.kernel},
+                     {"fs", c.fs},
+                     {"mkfs", c.mkfs_label},
+                     {"vcpus", c.vcpus},
+                     {"workload", c.workload},
+                     {"copies", c.copies},
+                     {"boots", c.boots},
+                     {"done", c.done},
+                     {"failed", c.failed},
+                     {"scores", c.scores},
+                     {"score_lpm", opt(c.mean)},
+                     {"rel_stddev", opt(c.rel_stddev)},
+                     {"loops", c.loops},
+                     {"throttle_per_1k_loops", opt(c.throttle_per_kloop)},
+                     {"failures", c.failures}});
+  }
+  return {{"run",
+           {{"id", t.run.id},
+            {"status", t.run.status},
+            {"kind", t.run.kind},
+            {"created_at", t.run.created_at},
+            {"finished_at", t.run.finished_at},
+            {"matrix_path", t.run.matrix_path},
+            {"seed", t.run.seed}}},
+          {"kernels", t.kernels},
+          {"cells", cells}};
+}
+
+}  // namespace rlab::report

@@ -1,0 +1,173 @@
+#include "store/schema.hpp"
+
+namespace rlab::store::detail {
+
+const char* const kSchemaSql = R"SQL(
+CREATE TABLE IF NOT EXISTS runs (
+  id            INTEGER PRIMARY KEY,
+  kind          TEXT NOT NULL DEFAULT 'matrix',
+  status        TEXT NOT NULL DEFAULT 'running'
+                CHECK (status IN ('running', 'done', 'failed', 'interrupted')),
+  created_at    TEXT NOT NULL,
+  finished_at   TEXT,
+  matrix_path   TEXT NOT NULL,
+  matrix_text   TEXT NOT NULL,
+  matrix_sha256 TEXT NOT NULL,
+  seed          INTEGER NOT NULL,
+  rlab_version  TEXT NOT NULL,
+  hostname      TEXT NOT NULL,
+  note          TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE IF NOT EXISTS kernels (
+  kernel_key     TEXT PRIMARY KEY,
+  name           TEXT NOT NULL,
+  kernel_release TEXT NOT NULL,
+  source_commit  TEXT NOT NULL,
+  config_sha256  TEXT NOT NULL,
+  page_size_kib  INTEGER NOT NULL,
+  patchset       TEXT NOT NULL DEFAULT '',
+  first_seen     TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS images (
+  image_key  TEXT PRIMARY KEY,
+  first_seen TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS cells (
+  id               INTEGER PRIMARY KEY,
+  run_id           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  cell_key         TEXT NOT NULL,
+  kernel           TEXT NOT NULL,
+  patchset         TEXT NOT NULL,
+  page_size        INTEGER NOT NULL,
+  fs               TEXT NOT NULL,
+  mkfs_label       TEXT NOT NULL,
+  mkfs_options     TEXT NOT NULL,
+  mount_options    TEXT NOT NULL,
+  vcpus            INTEGER NOT NULL,
+  workload         TEXT NOT NULL,
+  workload_kind    TEXT NOT NULL,
+  scripts_per_loop INTEGER NOT NULL,
+  copies           INTEGER NOT NULL,
+  passes           INTEGER NOT NULL,
+  duration_s       REAL NOT NULL,
+  UNIQUE (run_id, cell_key)
+);
+
+CREATE TABLE IF NOT EXISTS boots (
+  id             INTEGER PRIMARY KEY,
+  cell_id        INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,
+  repeat         INTEGER NOT NULL,
+  order_index    INTEGER,
+  status         TEXT NOT NULL DEFAULT 'pending'
+                 CHECK (status IN ('pending', 'running', 'done', 'failed')),
+  attempts       INTEGER NOT NULL DEFAULT 0,
+  host_uri       TEXT,
+  domain         TEXT,
+  console_log    TEXT,
+  started_at     TEXT,
+  finished_at    TEXT,
+  kernel_key     TEXT REFERENCES kernels(kernel_key),
+  image_key      TEXT REFERENCES images(image_key),
+  guest_page_size      INTEGER,
+  guest_nr_cpus        INTEGER,
+  guest_kernel_release TEXT,
+  agent_version        TEXT,
+  guest_mem_total_kib  INTEGER,
+  guest_tracepoints    TEXT,
+  UNIQUE (cell_id, repeat)
+);
+
+CREATE TABLE IF NOT EXISTS passes (
+  id            INTEGER PRIMARY KEY,
+  boot_id       INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,
+  pass          INTEGER NOT NULL,
+  loops         INTEGER NOT NULL,
+  failures      INTEGER NOT NULL,
+  duration_s    REAL NOT NULL,
+  lpm           REAL NOT NULL,
+  latency_json  TEXT NOT NULL,
+  counters_json TEXT NOT NULL,
+  UNIQUE (boot_id, pass)
+);
+
+CREATE TABLE IF NOT EXISTS samples (
+  id            INTEGER PRIMARY KEY,
+  boot_id       INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,
+  pass          INTEGER NOT NULL,
+  t_s           REAL NOT NULL,
+  loops         INTEGER NOT NULL,
+  failures      INTEGER NOT NULL,
+  counters_json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS samples_boot ON samples(boot_id, pass, t_s);
+
+CREATE TABLE IF NOT EXISTS results (
+  boot_id               INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,
+  score                 REAL NOT NULL,
+  failures              INTEGER NOT NULL,
+  failure_examples_json TEXT NOT NULL,
+  recorded_at           TEXT NOT NULL,
+  env_host              TEXT NOT NULL,
+  env_accel             TEXT NOT NULL,
+  env_cpu_model         TEXT NOT NULL,
+  env_cpu_options       TEXT NOT NULL,
+  env_memory_mib        INTEGER NOT NULL,
+  env_vcpus             INTEGER NOT NULL,
+  env_page_size         INTEGER NOT NULL,
+  env_kernel_release    TEXT NOT NULL,
+  env_config_sha256     TEXT NOT NULL,
+  env_fs                TEXT NOT NULL,
+  env_mkfs_options      TEXT NOT NULL,
+  env_mount_options     TEXT NOT NULL,
+  env_agent_version     TEXT NOT NULL,
+  env_workload          TEXT NOT NULL,
+  env_copies            INTEGER NOT NULL,
+  env_passes            INTEGER NOT NULL,
+  env_duration_s        REAL NOT NULL,
+  env_locale            TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS failures (
+  id           INTEGER PRIMARY KEY,
+  boot_id      INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,
+  phase        TEXT NOT NULL,
+  message      TEXT NOT NULL,
+  console_tail TEXT NOT NULL,
+  recorded_at  TEXT NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS cells_run ON cells(run_id);
+CREATE INDEX IF NOT EXISTS cells_key ON cells(cell_key);
+CREATE INDEX IF NOT EXISTS boots_cell ON boots(cell_id, status);
+CREATE INDEX IF NOT EXISTS failures_boot ON failures(boot_id);
+
+-- One row per boot with its cell, identity and totals: the base of every report.
+CREATE VIEW IF NOT EXISTS boot_results AS
+SELECT b.id AS boot_id, c.run_id, c.cell_key, c.kernel, c.patchset, c.page_size, c.fs,
+       c.mkfs_label, c.mkfs_options, c.vcpus, c.workload, c.copies, c.passes, c.duration_s,
+       b.repeat, b.order_index, b.status, b.host_uri, b.kernel_key, b.image_key,
+       k.source_commit, k.config_sha256,
+       b.guest_page_size, b.guest_kernel_release, b.agent_version,
+       r.score, r.recorded_at,
+       (SELECT COALESCE(SUM(p.loops), 0) FROM passes p WHERE p.boot_id = b.id) AS loops,
+       (SELECT COALESCE(SUM(p.failures), 0) FROM passes p WHERE p.boot_id = b.id) AS loop_failures,
+       (SELECT SUM(json_extract(p.counters_json, '$.tracepoints."xfs:xfs_inodegc_throttle"'))
+          FROM passes p WHERE p.boot_id = b.id) AS inodegc_throttle
+FROM boots b
+JOIN cells c ON c.id = b.cell_id
+LEFT JOIN kernels k ON k.kernel_key = b.kernel_key
+LEFT JOIN results r ON r.boot_id = b.id;
+
+-- The newest result of every cell key over all runs (for metrics and nightly history).
+CREATE VIEW IF NOT EXISTS latest_cell_results AS
+SELECT * FROM boot_results br
+WHERE br.score IS NOT NULL
+  AND br.boot_id = (SELECT b2.boot_id FROM boot_results b2
+                    WHERE b2.cell_key = br.cell_key AND b2.score IS NOT NULL
+                    ORDER BY b2.recorded_at DESC, b2.boot_id DESC LIMIT 1);
+)SQL";
+
+}  // namespace rlab::store::detail

@@ -1,0 +1,63 @@
+#pragma once
+// Thin RAII helpers over the SQLite C API. Internal to store/.
+#include "store/store.hpp"
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rlab::store::detail {
+
+/// Throws StoreError "<db file>: <what>: <sqlite message>".
+[[noreturn]] void throw_error(sqlite3* db, const std::string& what);
+
+/// Runs one or more statements without results.
+void exec(sqlite3* db, const char* sql, const std::string& what);
+
+/// A prepared statement; binds are 1-based, columns 0-based.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql);
+  ~Stmt();
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, std::int64_t v);
+  Stmt& bind(int i, double v);
+  Stmt& bind(int i, std::string_view v);
+  Stmt& bind_null(int i);
+  /// Steps once: true when a row is available, false when done. Throws StoreError.
+  bool step();
+  /// step() that must finish without rows (INSERT/UPDATE/DELETE).
+  void run();
+
+  std::int64_t i64(int col) const;
+  double real(int col) const;
+  std::string text(int col) const;
+  bool is_null(int col) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* st_ = nullptr;
+  std::string sql_;
+};
+
+/// BEGIN IMMEDIATE ... COMMIT; rolls back in the destructor unless commit() ran.
+class Tx {
+ public:
+  explicit Tx(sqlite3* db);
+  ~Tx();
+  void commit();
+
+ private:
+  sqlite3* db_;
+  bool done_ = false;
+};
+
+/// Current UTC time as ISO 8601 with milliseconds.
+std::string now_iso();
+
+}  // namespace rlab::store::detail

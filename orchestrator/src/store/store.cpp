@@ -1,0 +1,360 @@
+// Store: runs, cells, boots and their records (schema in schema.cpp, docs/store.md).
+#include "store/store.hpp"
+
+#include "store/schema.hpp"
+#include "store/sqlite.hpp"
+#include "util/hash.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#ifndef RLAB_VERSION
+#define RLAB_VERSION "unknown"
+#endif
+
+namespace rlab::store {
+
+using detail::exec;
+using detail::now_iso;
+using detail::Stmt;
+using detail::Tx;
+using Lock = std::lock_guard<std::mutex>;
+
+Store::Store(std::filesystem::path path) : path_(std::move(path)) {}
+
+Store::~Store() { sqlite3_close_v2(db_); }
+
+std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
+  std::unique_ptr<Store> s(new Store(path));
+  if (path.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) throw StoreError(path.string() + ": cannot create its directory: " + ec.message());
+  }
+  int rc = sqlite3_open_v2(path.c_str(), &s->db_,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                           nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = s->db_ ? sqlite3_errmsg(s->db_) : "out of memory";
+    throw StoreError(path.string() + ": cannot open: " + msg);
+  }
+  sqlite3_busy_timeout(s->db_, 10000);
+  Stmt wal(s->db_, "PRAGMA journal_mode=WAL");
+  if (!wal.step() || wal.text(0) != "wal")
+    throw StoreError(path.string() + ": cannot switch to WAL mode");
+  exec(s->db_, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", "setting pragmas");
+  Stmt ver(s->db_, "PRAGMA user_version");
+  ver.step();
+  const auto version = ver.i64(0);
+  if (version > detail::kSchemaVersion)
+    throw StoreError(path.string() + ": schema version " + std::to_string(version) +
+                     " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");
+  Tx tx(s->db_);
+  exec(s->db_, detail::kSchemaSql, "creating the schema");
+  exec(s->db_, ("PRAGMA user_version=" + std::to_string(detail::kSchemaVersion)).c_str(),
+       "setting the schema version");
+  tx.commit();
+  return s;
+}
+
+RunId Store::create_run(const NewRun& r) {
+  Lock l(mu_);
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  Stmt st(db_,
+          "INSERT INTO runs (kind, status, created_at, matrix_path, matrix_text, matrix_sha256,"
+          " seed, rlab_version, hostname, note) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)");
+  st.bind(1, r.kind).bind(2, now_iso()).bind(3, r.matrix_path).bind(4, r.matrix_text)
+      .bind(5, util::sha256_hex(r.matrix_text)).bind(6, static_cast<std::int64_t>(r.seed))
+      .bind(7, std::string_view(RLAB_VERSION)).bind(8, std::string_view(host)).bind(9, r.note);
+  st.run();
+  return static_cast<RunId>(sqlite3_last_insert_rowid(db_));
+}
+
+void Store::add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigned repeats) {
+  Lock l(mu_);
+  Tx tx(db_);
+  for (const auto& c : cells) {
+    Stmt st(db_,
+            "INSERT INTO cells (run_id, cell_key, kernel, patchset, page_size, fs, mkfs_label,"
+            " mkfs_options, mount_options, vcpus, workload, workload_kind, scripts_per_loop,"
+            " copies, passes, duration_s) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    st.bind(1, run).bind(2, c.id).bind(3, c.kernel.name).bind(4, c.kernel.patchset)
+        .bind(5, static_cast<std::int64_t>(c.page_size)).bind(6, c.filesystem.fs)
+        .bind(7, c.filesystem.label).bind(8, nlohmann::json(c.filesystem.mkfs_options).dump())
+        .bind(9, c.filesystem.mount_options).bind(10, static_cast<std::int64_t>(c.vcpus))
+        .bind(11, c.workload.name).bind(12, c.workload.kind)
+        .bind(13, static_cast<std::int64_t>(c.workload.scripts_per_loop))
+        .bind(14, static_cast<std::int64_t>(c.copies))
+        .bind(15, static_cast<std::int64_t>(c.workload.passes)).bind(16, c.workload.duration_s);
+    st.run();
+    const std::int64_t cell_row = sqlite3_last_insert_rowid(db_);
+    for (unsigned r = 0; r < repeats; ++r) {
+      Stmt b(db_, "INSERT INTO boots (cell_id, repeat) VALUES (?, ?)");
+      b.bind(1, cell_row).bind(2, static_cast<std::int64_t>(r)).run();
+    }
+  }
+  tx.commit();
+}
+
+void Store::set_boot_order(BootId boot, int order_index) {
+  Lock l(mu_);
+  Stmt st(db_, "UPDATE boots SET order_index = ? WHERE id = ?");
+  st.bind(1, static_cast<std::int64_t>(order_index)).bind(2, boot).run();
+  if (sqlite3_changes(db_) != 1) throw StoreError("no boot " + std::to_string(boot));
+}
+
+void Store::finish_run(RunId run, const std::string& status) {
+  Lock l(mu_);
+  Stmt st(db_, "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?");
+  st.bind(1, status).bind(2, now_iso()).bind(3, run).run();
+  if (sqlite3_changes(db_) != 1) throw StoreError("no run " + std::to_string(run));
+}
+
+namespace {
+constexpr const char* kRunCols =
+    "id, kind, status, created_at, COALESCE(finished_at, ''), matrix_path, matrix_text, seed,"
+    " rlab_version, hostname, note";
+
+RunInfo read_run(const Stmt& st, bool with_text) {
+  RunInfo r;
+  r.id = st.i64(0);
+  r.kind = st.text(1);
+  r.status = st.text(2);
+  r.created_at = st.text(3);
+  r.finished_at = st.text(4);
+  r.matrix_path = st.text(5);
+  if (with_text) r.matrix_text = st.text(6);
+  r.seed = static_cast<std::uint64_t>(st.i64(7));
+  r.rlab_version = st.text(8);
+  r.hostname = st.text(9);
+  r.note = st.text(10);
+  return r;
+}
+}  // namespace
+
+std::optional<RunInfo> Store::run(RunId id) const {
+  Lock l(mu_);
+  Stmt st(db_, (std::string("SELECT ") + kRunCols + " FROM runs WHERE id = ?").c_str());
+  st.bind(1, id);
+  if (!st.step()) return std::nullopt;
+  return read_run(st, true);
+}
+
+std::optional<RunId> Store::latest_run() const {
+  Lock l(mu_);
+  Stmt st(db_, "SELECT MAX(id) FROM runs");
+  if (!st.step() || st.is_null(0)) return std::nullopt;
+  return st.i64(0);
+}
+
+std::vector<RunInfo> Store::runs() const {
+  Lock l(mu_);
+  Stmt st(db_, (std::string("SELECT ") + kRunCols + " FROM runs ORDER BY id DESC").c_str());
+  std::vector<RunInfo> out;
+  while (st.step()) out.push_back(read_run(st, false));
+  return out;
+}
+
+namespace {
+std::vector<BootRef> query_boots(sqlite3* db, RunId run, const char* status_filter) {
+  std::string sql =
+      "SELECT b.id, c.cell_key, b.repeat, b.status, COALESCE(b.order_index, -1), b.attempts"
+      " FROM boots b JOIN cells c ON c.id = b.cell_id WHERE c.run_id = ?";
+  if (status_filter) sql += std::string(" AND b.status IN ") + status_filter;
+  sql += " ORDER BY b.order_index IS NULL, b.order_index, b.id";
+  Stmt st(db, sql.c_str());
+  st.bind(1, run);
+  std::vector<BootRef> out;
+  while (st.step()) {
+    BootRef b;
+    b.id = st.i64(0);
+    b.cell_id = st.text(1);
+    b.repeat = static_cast<unsigned>(st.i64(2));
+    b.status = st.text(3);
+    b.order_index = static_cast<int>(st.i64(4));
+    b.attempts = static_cast<unsigned>(st.i64(5));
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<BootRef> Store::boots(RunId run) const {
+  Lock l(mu_);
+  return query_boots(db_, run, nullptr);
+}
+
+std::vector<BootRef> Store::unfinished_boots(RunId run, bool include_failed) const {
+  Lock l(mu_);
+  return query_boots(db_, run,
+                     include_failed ? "('pending','running','failed')" : "('pending','running')");
+}
+
+BootId Store::boot_id(RunId run, const std::string& cell_id, unsigned repeat) const {
+  Lock l(mu_);
+  Stmt st(db_,
+          "SELECT b.id FROM boots b JOIN cells c ON c.id = b.cell_id"
+          " WHERE c.run_id = ? AND c.cell_key = ? AND b.repeat = ?");
+  st.bind(1, run).bind(2, cell_id).bind(3, static_cast<std::int64_t>(repeat));
+  if (!st.step())
+    throw StoreError("run " + std::to_string(run) + " has no boot " + cell_id + " repeat " +
+                     std::to_string(repeat));
+  return st.i64(0);
+}
+
+namespace {
+void require_changed(sqlite3* db, BootId boot) {
+  if (sqlite3_changes(db) != 1) throw StoreError("no boot " + std::to_string(boot));
+}
+}  // namespace
+
+void Store::start_boot(BootId boot, const std::string& host_uri, const std::string& domain,
+                       const std::string& console_log) {
+  Lock l(mu_);
+  Tx tx(db_);
+  Stmt(db_, "DELETE FROM passes WHERE boot_id = ?").bind(1, boot).run();
+  Stmt(db_, "DELETE FROM samples WHERE boot_id = ?").bind(1, boot).run();
+  Stmt(db_, "DELETE FROM results WHERE boot_id = ?").bind(1, boot).run();
+  Stmt st(db_,
+          "UPDATE boots SET status = 'running', attempts = attempts + 1, host_uri = ?,"
+          " domain = ?, console_log = ?, started_at = ?, finished_at = NULL WHERE id = ?");
+  st.bind(1, host_uri).bind(2, domain).bind(3, console_log).bind(4, now_iso()).bind(5, boot).run();
+  require_changed(db_, boot);
+  tx.commit();
+}
+
+void Store::record_images(BootId boot, const KernelIdentity& k, const std::string& image_key) {
+  Lock l(mu_);
+  Tx tx(db_);
+  const std::string now = now_iso();
+  Stmt(db_,
+       "INSERT INTO kernels (kernel_key, name, kernel_release, source_commit, config_sha256,"
+       " page_size_kib, patchset, first_seen) VALUES (?,?,?,?,?,?,?,?)"
+       " ON CONFLICT(kernel_key) DO NOTHING")
+      .bind(1, k.kernel_key).bind(2, k.name).bind(3, k.kernel_release).bind(4, k.source_commit)
+      .bind(5, k.config_sha256).bind(6, static_cast<std::int64_t>(k.page_size_kib))
+      .bind(7, k.patchset).bind(8, now).run();
+  Stmt(db_, "INSERT INTO images (image_key, first_seen) VALUES (?, ?) ON CONFLICT DO NOTHING")
+      .bind(1, image_key).bind(2, now).run();
+  Stmt(db_, "UPDATE boots SET kernel_key = ?, image_key = ? WHERE id = ?")
+      .bind(1, k.kernel_key).bind(2, image_key).bind(3, boot).run();
+  require_changed(db_, boot);
+  tx.commit();
+}
+
+void Store::record_hello(BootId boot, const Hello& h) {
+  Lock l(mu_);
+  Stmt(db_,
+       "UPDATE boots SET guest_page_size = ?, guest_nr_cpus = ?, guest_kernel_release = ?,"
+       " agent_version = ?, guest_mem_total_kib = ?, guest_tracepoints = ? WHERE id = ?")
+      .bind(1, static_cast<std::int64_t>(h.page_size)).bind(2, static_cast<std::int64_t>(h.nr_cpus))
+      .bind(3, h.kernel_release).bind(4, h.agent_version)
+      .bind(5, static_cast<std::int64_t>(h.mem_total_kib)).bind(6, h.tracepoints_json)
+      .bind(7, boot).run();
+  require_changed(db_, boot);
+}
+
+void Store::record_sample(BootId boot, const Sample& s) {
+  Lock l(mu_);
+  Stmt(db_,
+       "INSERT INTO samples (boot_id, pass, t_s, loops, failures, counters_json)"
+       " VALUES (?,?,?,?,?,?)")
+      .bind(1, boot).bind(2, static_cast<std::int64_t>(s.pass)).bind(3, s.t_s)
+      .bind(4, static_cast<std::int64_t>(s.loops)).bind(5, static_cast<std::int64_t>(s.failures))
+      .bind(6, s.counters_json).run();
+}
+
+void Store::record_pass(BootId boot, const Pass& p) {
+  Lock l(mu_);
+  Stmt(db_,
+       "INSERT INTO passes (boot_id, pass, loops, failures, duration_s, lpm, latency_json,"
+       " counters_json) VALUES (?,?,?,?,?,?,?,?)"
+       " ON CONFLICT(boot_id, pass) DO UPDATE SET loops = excluded.loops,"
+       " failures = excluded.failures, duration_s = excluded.duration_s, lpm = excluded.lpm,"
+       " latency_json = excluded.latency_json, counters_json = excluded.counters_json")
+      .bind(1, boot).bind(2, static_cast<std::int64_t>(p.index))
+      .bind(3, static_cast<std::int64_t>(p.loops)).bind(4, static_cast<std::int64_t>(p.failures))
+      .bind(5, p.duration_s).bind(6, p.lpm).bind(7, p.latency_json).bind(8, p.counters_json)
+      .run();
+}
+
+void Store::record_result(BootId boot, const Result& r, const Environment& e) {
+  Lock l(mu_);
+  Tx tx(db_);
+  Stmt(db_,
+       "INSERT OR REPLACE INTO results (boot_id, score, failures, failure_examples_json,"
+       " recorded_at, env_host, env_accel, env_cpu_model, env_cpu_options, env_memory_mib,"
+       " env_vcpus, env_page_size, env_kernel_release, env_config_sha256, env_fs,"
+       " env_mkfs_options, env_mount_options, env_agent_version, env_workload, env_copies,"
+       " env_passes, env_duration_s, env_locale)"
+       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+      .bind(1, boot).bind(2, r.score).bind(3, static_cast<std::int64_t>(r.failures))
+      .bind(4, r.failure_examples_json).bind(5, now_iso()).bind(6, e.host).bind(7, e.accel)
+      .bind(8, e.cpu_model).bind(9, e.cpu_options)
+      .bind(10, static_cast<std::int64_t>(e.memory_mib)).bind(11, static_cast<std::int64_t>(e.vcpus))
+      .bind(12, static_cast<std::int64_t>(e.page_size)).bind(13, e.kernel_release)
+      .bind(14, e.config_sha256).bind(15, e.fs).bind(16, e.mkfs_options).bind(17, e.mount_options)
+      .bind(18, e.agent_version).bind(19, e.workload).bind(20, static_cast<std::int64_t>(e.copies))
+      .bind(21, static_cast<std::int64_t>(e.passes)).bind(22, e.duration_s).bind(23, e.locale)
+      .run();
+  Stmt(db_, "UPDATE boots SET status = 'done', finished_at = ? WHERE id = ?")
+      .bind(1, now_iso()).bind(2, boot).run();
+  require_changed(db_, boot);
+  tx.commit();
+}
+
+void Store::record_failure(BootId boot, const std::string& phase, const std::string& message,
+                           const std::string& console_tail) {
+  Lock l(mu_);
+  Tx tx(db_);
+  const std::string now = now_iso();
+  Stmt(db_,
+       "INSERT INTO failures (boot_id, phase, message, console_tail, recorded_at)"
+       " VALUES (?,?,?,?,?)")
+      .bind(1, boot).bind(2, phase).bind(3, message).bind(4, console_tail).bind(5, now).run();
+  Stmt(db_, "UPDATE boots SET status = 'failed', finished_at = ? WHERE id = ?")
+      .bind(1, now).bind(2, boot).run();
+  require_changed(db_, boot);
+  tx.commit();
+}
+
+std::vector<BootResult> Store::boot_results(RunId run) const {
+  Lock l(mu_);
+  Stmt st(db_,
+          "SELECT br.boot_id, br.cell_key, br.kernel, br.patchset, br.fs, br.mkfs_label,"
+          " br.vcpus, br.workload, br.copies, br.repeat, br.status, br.score, br.loops,"
+          " br.loop_failures, br.inodegc_throttle, COALESCE(br.guest_page_size, 0),"
+          " COALESCE(br.guest_kernel_release, ''),"
+          " (SELECT f.phase || ': ' || f.message FROM failures f WHERE f.boot_id = br.boot_id"
+          "  ORDER BY f.id DESC LIMIT 1)"
+          " FROM boot_results br WHERE br.run_id = ? ORDER BY br.cell_key, br.repeat");
+  st.bind(1, run);
+  std::vector<BootResult> out;
+  while (st.step()) {
+    BootResult b;
+    b.boot_id = st.i64(0);
+    b.cell_id = st.text(1);
+    b.kernel = st.text(2);
+    b.patchset = st.text(3);
+    b.fs = st.text(4);
+    b.mkfs_label = st.text(5);
+    b.vcpus = static_cast<unsigned>(st.i64(6));
+    b.workload = st.text(7);
+    b.copies = static_cast<unsigned>(st.i64(8));
+    b.repeat = static_cast<unsigned>(st.i64(9));
+    b.status = st.text(10);
+    if (!st.is_null(11) && b.status == "done") b.score = st.real(11);
+    b.loops = static_cast<std::uint64_t>(st.i64(12));
+    b.loop_failures = static_cast<std::uint64_t>(st.i64(13));
+    b.throttle_counted = !st.is_null(14);
+    b.inodegc_throttle = static_cast<std::uint64_t>(st.i64(14));
+    b.guest_page_size = static_cast<unsigned>(st.i64(15));
+    b.kernel_release = st.text(16);
+    b.failure = st.text(17);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace rlab::store
