@@ -13,6 +13,7 @@ namespace fs = std::filesystem;
 struct Entry {
   YAML::Node node;
   YAML::Mark mark;  ///< of the name
+  bool has_extends = false;
   std::string extends;
   YAML::Node extends_node;
 };
@@ -23,6 +24,7 @@ fs::path resolve_path(const Checker& ck, const YAML::Node& n, const std::string&
   if (p.empty()) ck.fail(n, what + ": empty path");
   if (p.is_relative()) p = base_dir / p;
   p = p.lexically_normal();
+  if (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();  // "dir/" -> "dir"
   if (check) {
     std::error_code ec;
     if (!fs::exists(p, ec)) ck.fail(n, what + ": " + p.string() + " does not exist");
@@ -99,8 +101,9 @@ std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const 
     if (!e.IsMap()) ck.fail(e.IsNull() ? it->first.Mark() : e.Mark(),
                             what + ": expected a mapping (source, page_size, ...)");
     ck.check_map(e, what, {"extends", "source", "page_size", "fragments", "patches", "patchset"});
-    Entry en{e, it->first.Mark(), "", {}};
+    Entry en{e, it->first.Mark(), false, "", {}};
     if (e["extends"]) {
+      en.has_extends = true;
       en.extends_node = e["extends"];
       en.extends = ck.string(en.extends_node, what + ".extends");
     } else if (!e["source"]) {
@@ -118,7 +121,7 @@ std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const 
     const std::string what = "kernels." + name;
     build::KernelSpec spec;
     std::string base_patchset;
-    if (!en.extends.empty() || en.extends_node) {
+    if (en.has_extends) {
       if (!entries.count(en.extends))
         ck.fail(en.extends_node, what + ".extends: unknown kernel '" + en.extends + "'");
       if (!chain.insert(name).second || en.extends == name)

@@ -1,0 +1,136 @@
+// A valid matrix: resolution of kernels (extends, paths, patch sets), defaults, cells.
+#include "matrix/matrix.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <set>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rlab::matrix;
+
+const fs::path kData = RLAB_TEST_DATA;
+
+TEST(LoadMatrix, ResolvesKernelsWithExtends) {
+  const Matrix m = load_matrix(kData / "good.yaml");
+  ASSERT_EQ(m.kernels.size(), 3u);
+  const auto& base = m.kernels.at("6.12");
+  EXPECT_EQ(base.source.kind, rlab::build::KernelSource::Kind::kDebianPackage);
+  EXPECT_EQ(base.source.debian_version, "6.12");
+  EXPECT_EQ(base.source.debian_suite, "trixie");
+  EXPECT_EQ(base.page_size_kib, 64u);
+  ASSERT_EQ(base.fragments.size(), 1u);
+  EXPECT_EQ(base.fragments[0], kData / "fragments" / "xfs-debug.config");
+  EXPECT_TRUE(base.patches.empty());
+  EXPECT_EQ(base.patchset, "");
+
+  const auto& child = m.kernels.at("6.12+inline-inactivation");
+  EXPECT_EQ(child.name, "6.12+inline-inactivation");
+  EXPECT_EQ(child.source.debian_version, "6.12");    // inherited
+  EXPECT_EQ(child.fragments, base.fragments);         // inherited
+  ASSERT_EQ(child.patches.size(), 1u);
+  EXPECT_EQ(child.patches[0], kData / "patches" / "one-line.patch");
+  EXPECT_EQ(child.patchset, "inline-inactivation");  // the name after "<base>+"
+
+  const auto& git = m.kernels.at("stable-4k");
+  EXPECT_EQ(git.source.kind, rlab::build::KernelSource::Kind::kGitTree);
+  EXPECT_EQ(git.source.git_tree, kData);
+  EXPECT_EQ(git.source.git_ref, "v6.6.60");
+  EXPECT_EQ(git.page_size_kib, 4u);
+}
+
+TEST(LoadMatrix, ReadsEverySection) {
+  const Matrix m = load_matrix(kData / "good.yaml");
+  EXPECT_TRUE(m.path.is_absolute());
+  EXPECT_NE(m.text.find("seed: 1234"), std::string::npos);
+  EXPECT_EQ(m.kernel_axis, (std::vector<std::string>{"6.12", "6.12+inline-inactivation"}));
+  EXPECT_EQ(m.vcpus_axis, (std::vector<unsigned>{1, 2}));
+  ASSERT_EQ(m.filesystem_axis.size(), 4u);
+  EXPECT_EQ(m.filesystem_axis[0].label, "defaults");
+  EXPECT_EQ(m.filesystem_axis[0].id(), "xfs-defaults");
+  EXPECT_EQ(m.filesystem_axis[1].mkfs_options, (std::vector<std::string>{"-d", "agcount=4"}));
+  EXPECT_EQ(m.filesystem_axis[1].label, "agcount=4");
+  EXPECT_EQ(m.filesystem_axis[1].id(), "xfs-agcount4");
+  EXPECT_EQ(m.filesystem_axis[2].label, "ag20");
+  EXPECT_EQ(m.filesystem_axis[2].mkfs_options, (std::vector<std::string>{"-d", "agcount=20"}));
+  EXPECT_EQ(m.filesystem_axis[3].fs, "ext4");
+  EXPECT_EQ(m.filesystem_axis[3].mount_options, "noatime");
+  ASSERT_EQ(m.workload_axis.size(), 2u);
+  EXPECT_EQ(m.workload_axis[0].name, "shell1");
+  EXPECT_FALSE(m.workload_axis[0].copies.has_value());
+  EXPECT_EQ(m.workload_axis[0].passes, 2u);
+  EXPECT_DOUBLE_EQ(m.workload_axis[0].duration_s, 20.0);
+  EXPECT_EQ(m.workload_axis[1].name, "shell8-c8");
+  EXPECT_EQ(m.workload_axis[1].scripts_per_loop, 8u);
+  EXPECT_EQ(m.workload_axis[1].copies, 8u);
+  EXPECT_DOUBLE_EQ(m.workload_axis[1].duration_s, 1.5);
+  EXPECT_EQ(m.repeats, 3u);
+  EXPECT_EQ(m.guest.memory_mib, 3072u);
+  EXPECT_EQ(m.guest.accel, Accel::kTcg);
+  ASSERT_EQ(m.hosts.size(), 2u);
+  EXPECT_EQ(m.hosts[1].uri, "qemu+ssh://arm-01/system");
+  EXPECT_EQ(m.hosts[1].vcpu_budget, 144u);
+  EXPECT_EQ(m.results, kData / "out" / "test.db");
+  EXPECT_EQ(m.push_url, "http://pushgateway:9091");
+  EXPECT_EQ(m.seed, 1234u);
+  EXPECT_TRUE(m.seed_from_file);
+}
+
+TEST(LoadMatrix, DefaultsForOptionalSections) {
+  const Matrix m = load_matrix(kData / "minimal.yaml");
+  ASSERT_EQ(m.hosts.size(), 1u);
+  EXPECT_EQ(m.hosts[0].uri, "qemu:///system");
+  EXPECT_EQ(m.hosts[0].vcpu_budget, static_cast<unsigned>(::sysconf(_SC_NPROCESSORS_ONLN)));
+  EXPECT_EQ(m.results, kData / "results" / "rlab.db");
+  EXPECT_EQ(m.guest.accel, Accel::kAuto);
+  EXPECT_EQ(m.guest.cpu_model, "auto");
+  EXPECT_EQ(m.repeats, 1u);
+  EXPECT_FALSE(m.push_url.has_value());
+  EXPECT_FALSE(m.seed_from_file);
+  EXPECT_EQ(m.workload_axis[0].passes, 1u);
+  EXPECT_DOUBLE_EQ(m.workload_axis[0].duration_s, 60.0);
+}
+
+TEST(ExpandCells, CrossProductWithStableIds) {
+  const Matrix m = load_matrix(kData / "good.yaml");
+  const auto cells = expand_cells(m);
+  ASSERT_EQ(cells.size(), 2u * 4u * 2u * 2u);
+  std::set<std::string> ids;
+  for (const auto& c : cells) ids.insert(c.id);
+  EXPECT_EQ(ids.size(), cells.size());
+  EXPECT_EQ(cells.front().id, "6.12/xfs-defaults/1vcpu/shell1");
+  EXPECT_TRUE(ids.count("6.12+inline-inactivation/xfs-agcount4/2vcpu/shell8-c8"));
+  EXPECT_TRUE(ids.count("6.12/ext4-defaults/2vcpu/shell1"));
+  for (const auto& c : cells) {
+    EXPECT_EQ(c.copies, c.workload.copies ? 8u : c.vcpus) << c.id;
+    EXPECT_EQ(c.page_size, 65536u);
+    EXPECT_EQ(c.kernel.name + "/", c.id.substr(0, c.kernel.name.size() + 1));
+  }
+  // Loading the same text again gives the same ids in the same order (resume relies on it).
+  const Matrix again = parse_matrix(m.text, m.path);
+  const auto cells2 = expand_cells(again);
+  ASSERT_EQ(cells2.size(), cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) EXPECT_EQ(cells2[i].id, cells[i].id);
+}
+
+TEST(Accel, AutoMeansKvmOnlyOnAarch64WithKvm) {
+  EXPECT_EQ(resolve_accel(Accel::kAuto, "aarch64", true), Accel::kKvm);
+  EXPECT_EQ(resolve_accel(Accel::kAuto, "aarch64", false), Accel::kTcg);
+  EXPECT_EQ(resolve_accel(Accel::kAuto, "x86_64", true), Accel::kTcg);
+  EXPECT_EQ(resolve_accel(Accel::kTcg, "aarch64", true), Accel::kTcg);
+  EXPECT_EQ(resolve_accel(Accel::kKvm, "x86_64", false), Accel::kKvm);
+  Guest g;
+  EXPECT_EQ(resolve_cpu_model(g, Accel::kKvm), "host");
+  EXPECT_EQ(resolve_cpu_model(g, Accel::kTcg), "max");
+  g.cpu_model = "neoverse-n1";
+  EXPECT_EQ(resolve_cpu_model(g, Accel::kTcg), "neoverse-n1");
+  const Accel local = resolve_accel_local(Accel::kAuto);
+  EXPECT_NE(local, Accel::kAuto);
+#if !defined(__aarch64__)
+  EXPECT_EQ(local, Accel::kTcg);
+#endif
+}
+
+}  // namespace

@@ -1,0 +1,101 @@
+// One bad matrix file per validation rule, each with the place the error must name.
+#include "matrix/matrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+struct BadCase {
+  const char* file;  ///< data/bad/<file>.yaml
+  int line;          ///< expected 1-based line; 0: only "a position inside the file"
+  int col;
+  const char* message;  ///< a part the message must contain
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.file; }
+
+class BadMatrix : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadMatrix, FailsWithFileLineCol) {
+  const BadCase& c = GetParam();
+  const std::filesystem::path path =
+      std::filesystem::path(RLAB_TEST_DATA) / "bad" / (std::string(c.file) + ".yaml");
+  try {
+    rlab::matrix::load_matrix(path);
+    FAIL() << c.file << " loaded without error";
+  } catch (const rlab::matrix::MatrixError& e) {
+    const std::string what = e.what();
+    if (c.line > 0) {
+      EXPECT_EQ(e.line, c.line) << what;
+      EXPECT_EQ(e.col, c.col) << what;
+      const std::string prefix =
+          path.string() + ":" + std::to_string(c.line) + ":" + std::to_string(c.col) + ": ";
+      EXPECT_EQ(what.rfind(prefix, 0), 0u) << what;
+    } else {
+      EXPECT_GT(e.line, 0) << what;
+      EXPECT_GT(e.col, 0) << what;
+    }
+    EXPECT_NE(what.find(c.message), std::string::npos) << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, BadMatrix,
+    ::testing::Values(
+        BadCase{"unknown_key_top", 8, 1, "unknown key 'resluts'"},
+        BadCase{"unknown_key_guest", 9, 3, "unknown key 'memroy_mib'"},
+        BadCase{"unknown_key_kernel", 2, 48, "unknown key 'patchez'"},
+        BadCase{"wrong_type_vcpus", 5, 11, "expected an integer"},
+        BadCase{"wrong_type_axes", 4, 3, "axes: expected a mapping"},
+        BadCase{"wrong_type_memory", 9, 15, "expected an integer"},
+        BadCase{"wrong_type_mkfs", 6, 33, "expected a list of mkfs argv words"},
+        BadCase{"empty_axis", 5, 10, "axes.vcpus: must not be empty"},
+        BadCase{"empty_filesystem_axis", 6, 15, "axes.filesystem: must not be empty"},
+        BadCase{"vcpus_zero", 5, 14, "out of range [1, 512]"},
+        BadCase{"vcpus_too_many", 5, 14, "out of range [1, 512]"},
+        BadCase{"vcpus_twice", 5, 14, "appears twice"},
+        BadCase{"unknown_kernel", 4, 15, "unknown kernel '6.13'"},
+        BadCase{"unknown_extends", 3, 17, "unknown kernel 'nope'"},
+        BadCase{"extends_cycle", 2, 16, "cycle"},
+        BadCase{"missing_source", 2, 3, "needs 'source'"},
+        BadCase{"missing_patch", 3, 30, "does not exist"},
+        BadCase{"missing_fragment", 3, 32, "does not exist"},
+        BadCase{"missing_git_tree", 3, 22, "does not exist"},
+        BadCase{"missing_axis", 4, 3, "missing key 'vcpus'"},
+        BadCase{"duplicate_key", 9, 1, "duplicate key 'guest'"},
+        BadCase{"duplicate_kernel", 3, 3, "duplicate key 'k'"},
+        BadCase{"duplicate_nested_key", 7, 40, "duplicate key 'passes'"},
+        BadCase{"bad_accel", 8, 16, "not one of auto, kvm, tcg"},
+        BadCase{"bad_copies", 7, 37, "a number or 'vcpus'"},
+        BadCase{"bad_workload", 7, 21, "not a workload"},
+        BadCase{"bad_page_size", 2, 59, "not an arm64 page size"},
+        BadCase{"bad_fs", 6, 21, "not supported"},
+        BadCase{"bad_kernel_name", 2, 3, "not a valid kernel name"},
+        BadCase{"remote_host_budget", 9, 5, "needs 'vcpus'"},
+        BadCase{"quoted_duration", 7, 41, "expected a number"},
+        BadCase{"syntax_error", 0, 0, "end of sequence flow not found"},
+        BadCase{"empty_file", 1, 1, "empty matrix"}),
+    [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
+
+TEST(BadMatrix, UnreadableFileNamesThePath) {
+  try {
+    rlab::matrix::load_matrix("/nonexistent/matrix.yaml");
+    FAIL();
+  } catch (const rlab::matrix::MatrixError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/matrix.yaml:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot read"), std::string::npos);
+  }
+}
+
+TEST(BadMatrix, PathChecksCanBeSkippedForForeignMatrices) {
+  const auto path = std::filesystem::path(RLAB_TEST_DATA) / "bad" / "missing_git_tree.yaml";
+  rlab::matrix::LoadOptions opt;
+  opt.check_paths = false;
+  auto m = rlab::matrix::load_matrix(path, opt);
+  EXPECT_EQ(m.kernels.at("k2").source.git_tree, "/nonexistent/linux");
+  EXPECT_EQ(m.kernels.at("k2").source.git_ref, "v6.6.60");
+}
+
+}  // namespace
