@@ -195,7 +195,8 @@ void to_json(json& j, const Hello& m) {
   j = {{"type", "hello"}, {"protocol", m.protocol}, {"agent_version", m.agent_version},
        {"kernel_release", m.kernel_release}, {"page_size", m.page_size}, {"nr_cpus", m.nr_cpus},
        {"mem_total_kib", m.mem_total_kib}, {"tracepoints", m.tracepoints},
-       {"hist_triggers", m.hist_triggers}, {"xfs_stats", m.xfs_stats}, {"pid1", m.pid1}};
+       {"hist_triggers", m.hist_triggers},
+       {"tracepoint_counting", m.tracepoint_counting}, {"xfs_stats", m.xfs_stats}, {"pid1", m.pid1}};
   if (m.id) j["id"] = *m.id;
 }
 void to_json(json& j, const Prepared& m) {
@@ -301,6 +302,7 @@ void from_json(const json& j, Hello& m) {
   f.opt("mem_total_kib", m.mem_total_kib);
   f.req("tracepoints", m.tracepoints);
   f.opt("hist_triggers", m.hist_triggers);
+  f.opt("tracepoint_counting", m.tracepoint_counting);
   f.req("xfs_stats", m.xfs_stats);
   f.opt("pid1", m.pid1);
 }

@@ -102,6 +102,7 @@ TEST(RoundTrip, AgentMessages) {
   h.mem_total_kib = 2000000;
   h.tracepoints = {"xfs:xfs_inodegc_queue", "xfs:xfs_inodegc_worker"};
   h.hist_triggers = true;
+  h.tracepoint_counting = "hist";
   h.xfs_stats = true;
   h.pid1 = true;
   auto h2 = round_trip<rp::Hello, rp::AgentMessage>(h);
@@ -109,6 +110,7 @@ TEST(RoundTrip, AgentMessages) {
   EXPECT_EQ(h2.page_size, 65536u);
   EXPECT_EQ(h2.tracepoints, h.tracepoints);
   EXPECT_TRUE(h2.hist_triggers && h2.xfs_stats && h2.pid1);
+  EXPECT_EQ(h2.tracepoint_counting, "hist");
   h.id.reset();
   EXPECT_FALSE((round_trip<rp::Hello, rp::AgentMessage>(h).id.has_value()));
 

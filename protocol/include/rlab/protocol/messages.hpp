@@ -72,7 +72,10 @@ struct Hello {
   std::uint32_t nr_cpus = 0;             ///< online CPUs
   std::uint64_t mem_total_kib = 0;       ///< /proc/meminfo MemTotal
   std::vector<std::string> tracepoints;  ///< counted events present, e.g. "xfs:xfs_inodegc_queue"
-  bool hist_triggers = false;            ///< tracefs hist triggers usable (counting method)
+  bool hist_triggers = false;            ///< tracefs hist triggers usable
+  /// How tracepoints are counted: "hist" (tracefs hist triggers), "perf" (perf_event_open
+  /// counting mode, PERF_TYPE_TRACEPOINT, one counter per CPU) or "none".
+  std::string tracepoint_counting = "none";
   bool xfs_stats = false;                ///< an XFS stats file is readable
   bool pid1 = false;                     ///< the agent is the guest's init
 };

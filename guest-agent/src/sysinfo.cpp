@@ -1,0 +1,51 @@
+#include "sysinfo.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "fileio.hpp"
+#include "tracepoints.hpp"
+
+#ifndef RLAB_VERSION
+#define RLAB_VERSION "0.0.0"
+#endif
+
+namespace rlab::agent {
+
+const char* const kAgentVersion = RLAB_VERSION;
+
+std::uint64_t parse_mem_total_kib(const std::string& meminfo) {
+  std::istringstream in(meminfo);
+  std::string key;
+  std::uint64_t v = 0;
+  while (in >> key >> v) {
+    if (key == "MemTotal:") return v;
+    in.ignore(1 << 20, '\n');
+  }
+  return 0;
+}
+
+protocol::Hello collect_hello() {
+  protocol::Hello h;
+  h.agent_version = kAgentVersion;
+  utsname u{};
+  if (::uname(&u) == 0) h.kernel_release = u.release;
+  h.page_size = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  h.nr_cpus = static_cast<std::uint32_t>(::sysconf(_SC_NPROCESSORS_ONLN));
+  if (auto m = read_file("/proc/meminfo")) h.mem_total_kib = parse_mem_total_kib(*m);
+  if (auto t = find_tracefs()) {
+    auto events = discover_events(*t);
+    for (const auto& e : events) h.tracepoints.push_back("xfs:" + e);
+    h.hist_triggers = hist_available(*t, events);
+    if (!events.empty()) h.tracepoint_counting = h.hist_triggers ? "hist" : "perf";
+  }
+  std::error_code ec;
+  h.xfs_stats = std::filesystem::exists("/sys/fs/xfs/stats/stats", ec) || std::filesystem::exists("/proc/fs/xfs/stat", ec);
+  h.pid1 = ::getpid() == 1;
+  return h;
+}
+
+}  // namespace rlab::agent
