@@ -1,0 +1,182 @@
+// The host-native agent runs the shell1 load for real in a temporary directory.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <thread>
+
+#include "harness.hpp"
+
+namespace rp = rlab::protocol;
+using namespace rlab::agent::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct RunOutcome {
+  std::vector<rp::Sample> samples;
+  std::vector<rp::PassReport> passes;
+  std::optional<rp::Result> result;
+  std::vector<rp::Error> errors;
+};
+
+RunOutcome collect(Client& c, std::chrono::seconds timeout, const std::function<void(const rp::Sample&)>& on_sample = {}) {
+  RunOutcome out;
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  while (!out.result && std::chrono::steady_clock::now() < end) {
+    auto m = c.next(60s);
+    if (!m) break;
+    if (auto* s = std::get_if<rp::Sample>(&*m)) {
+      out.samples.push_back(*s);
+      if (on_sample) on_sample(*s);
+    } else if (auto* p = std::get_if<rp::PassReport>(&*m)) {
+      out.passes.push_back(*p);
+    } else if (auto* r = std::get_if<rp::Result>(&*m)) {
+      out.result = *r;
+    } else if (auto* e = std::get_if<rp::Error>(&*m)) {
+      out.errors.push_back(*e);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(Run, Shell1TwoCopiesThreePasses) {
+  TempDir dir;
+  Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
+  Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
+  ASSERT_TRUE(c.next_of<rp::Hello>().has_value());
+  rp::Run r;
+  r.id = 77;
+  r.workload = "shell1";
+  r.copies = 2;
+  r.passes = 3;
+  r.duration_s = 3;
+  r.scripts_per_loop = 1;
+  r.workdir = (dir.path / "work").string();
+  r.sample_interval_s = 1;
+  r.pause_s = 0.5;
+  c.send(r);
+  bool busy_checked = false;
+  auto out = collect(c, 120s, [&](const rp::Sample&) {
+    if (busy_checked) return;
+    busy_checked = true;
+    rp::Run again = r;
+    again.id = 78;
+    c.send(again);  // answered busy; the error arrives among the samples
+  });
+  ASSERT_TRUE(out.result.has_value());
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_EQ(out.errors[0].code, rp::ErrorCode::busy);
+  EXPECT_EQ(out.errors[0].id, 78u);
+
+  const auto& res = *out.result;
+  EXPECT_EQ(res.id, 77u);
+  EXPECT_EQ(res.workload, "shell1");
+  ASSERT_EQ(res.passes.size(), 3u);
+  ASSERT_EQ(out.passes.size(), 3u);
+  EXPECT_EQ(res.failures, 0u) << (res.failure_examples.empty() ? "" : res.failure_examples[0]);
+  std::vector<double> lpm;
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    const auto& p = res.passes[i];
+    EXPECT_EQ(p.pass, i);
+    EXPECT_EQ(p.id, 77u);
+    EXPECT_GT(p.loops, 0u);
+    EXPECT_NEAR(p.duration_s, 3.0, 0.25);
+    EXPECT_NEAR(p.lpm, double(p.loops) * 60.0 / p.duration_s, 1e-6);
+    std::uint64_t hist_total = 0;
+    for (auto n : p.latency.counts) hist_total += n;
+    EXPECT_EQ(hist_total, p.loops) << "every counted loop is in the histogram";
+    EXPECT_GT(p.latency.sum_s, 0);
+    // Two loopers, back to back: their loops cannot take more than 2 x the window.
+    EXPECT_LE(p.latency.sum_s, 2 * p.duration_s + 0.1);
+    EXPECT_EQ(p.loops, out.passes[i].loops);
+    EXPECT_EQ(p.counters.cpu.size(), 8u);
+    EXPECT_GT(p.counters.forks, p.loops * 4) << "each loop forks sh + sort/od/sort/grep/tee/wc/rm";
+    EXPECT_GT(p.counters.ctxt, 0u);
+    EXPECT_FALSE(p.counters.vmstat.empty());
+    lpm.push_back(p.lpm);
+  }
+  // Score: drop the worst int(3/3) = 1 pass, geometric mean of the other two.
+  std::sort(lpm.begin(), lpm.end());
+  EXPECT_NEAR(res.score, std::sqrt(lpm[1] * lpm[2]), 1e-6 * res.score);
+  EXPECT_GT(res.agent_max_rss_kib, 0u);
+  EXPECT_LE(res.agent_max_rss_kib, 16u * 1024) << "agent peak RSS target";
+
+  // About one sample per second per pass, counting up within each pass.
+  EXPECT_GE(out.samples.size(), 6u);
+  EXPECT_LE(out.samples.size(), 9u);
+  for (std::size_t i = 1; i < out.samples.size(); ++i)
+    if (out.samples[i].pass == out.samples[i - 1].pass) {
+      EXPECT_GE(out.samples[i].loops, out.samples[i - 1].loops);
+      EXPECT_GT(out.samples[i].t_s, out.samples[i - 1].t_s);
+    }
+  // The work directories are the loopers' own.
+  EXPECT_TRUE(std::filesystem::exists(dir.path / "work" / "copy0" / "sort.src"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path / "work" / "copy1" / "loop.sh"));
+}
+
+TEST(Run, FailingLoopsAreCountedAndReportedNeverAsLoops) {
+  TempDir dir;
+  Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
+  Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
+  ASSERT_TRUE(c.next_of<rp::Hello>().has_value());
+  rp::Run r;
+  r.id = 5;
+  r.copies = 1;
+  r.passes = 1;
+  r.duration_s = 3;
+  r.workdir = (dir.path / "work").string();
+  r.sample_interval_s = 0.5;
+  r.pause_s = 0;
+  c.send(r);
+  std::uint64_t loops_before_break = 0;
+  bool broken = false;
+  auto out = collect(c, 60s, [&](const rp::Sample& s) {
+    if (broken) return;
+    broken = true;
+    loops_before_break = s.loops;
+    std::filesystem::remove(dir.path / "work" / "copy0" / "sort.src");  // every later loop fails
+  });
+  ASSERT_TRUE(out.result.has_value());
+  const auto& res = *out.result;
+  ASSERT_EQ(res.passes.size(), 1u);
+  EXPECT_GT(res.failures, 0u);
+  EXPECT_EQ(res.passes[0].failures, res.failures);
+  // Loops after the break all failed: at most those in flight while the sample travelled also counted.
+  EXPECT_LE(res.passes[0].loops, loops_before_break + 2);
+  ASSERT_FALSE(res.failure_examples.empty());
+  EXPECT_LE(res.failure_examples.size(), 3u);
+  EXPECT_NE(res.failure_examples[0].find("sort.src"), std::string::npos) << res.failure_examples[0];
+  EXPECT_NE(res.failure_examples[0].find("exit 1"), std::string::npos) << res.failure_examples[0];
+}
+
+TEST(Run, NoSamplingStillTotalsPasses) {
+  TempDir dir;
+  Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
+  Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
+  ASSERT_TRUE(c.next_of<rp::Hello>().has_value());
+  rp::Run r;
+  r.id = 6;
+  r.workload = "shell8";
+  r.scripts_per_loop = 8;
+  r.copies = 1;
+  r.passes = 2;
+  r.duration_s = 2;
+  r.workdir = (dir.path / "work").string();
+  r.sample_interval_s = 0;
+  r.pause_s = 0;
+  c.send(r);
+  auto out = collect(c, 60s);
+  ASSERT_TRUE(out.result.has_value());
+  EXPECT_TRUE(out.samples.empty());
+  ASSERT_EQ(out.result->passes.size(), 2u);
+  for (const auto& p : out.result->passes) {
+    EXPECT_GT(p.loops, 0u);
+    EXPECT_GT(p.counters.forks, p.loops * 8 * 4) << "8 copies per loop";
+  }
+  // Two passes: nothing dropped, geometric mean of both.
+  EXPECT_NEAR(out.result->score, std::sqrt(out.result->passes[0].lpm * out.result->passes[1].lpm),
+              1e-6 * out.result->score);
+}
