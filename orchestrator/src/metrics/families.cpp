@@ -1,0 +1,95 @@
+// Snapshot -> prometheus-cpp families (see families.hpp for the list).
+#include "metrics/families.hpp"
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+
+namespace rlab::metrics {
+namespace {
+
+prometheus::Labels with(prometheus::Labels l, const std::string& k, const std::string& v) {
+  l.emplace(k, v);
+  return l;
+}
+
+}  // namespace
+
+void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
+  using prometheus::BuildCounter;
+  using prometheus::BuildGauge;
+  using prometheus::BuildHistogram;
+
+  auto& score = BuildGauge().Name("rlab_cell_score_lpm")
+      .Help("Score of the cell's latest result in loops per minute (UnixBench aggregation: "
+            "geometric mean of the passes after dropping the worst third)")
+      .Register(reg);
+  auto& pass = BuildGauge().Name("rlab_cell_pass_lpm")
+      .Help("Loops per minute of each pass of the cell's latest result").Register(reg);
+  auto& loops = BuildGauge().Name("rlab_cell_loops")
+      .Help("Loops completed by the cell's latest result, all passes").Register(reg);
+  auto& latency = BuildHistogram().Name("rlab_cell_loop_duration_seconds")
+      .Help("Duration of one loop of the load in the cell's latest result, all passes")
+      .Register(reg);
+  auto& stamp = BuildGauge().Name("rlab_cell_result_timestamp_seconds")
+      .Help("Unix time the cell's latest result was recorded").Register(reg);
+  for (const auto& r : s.results) {
+    auto l = r.labels.to_labels();
+    score.Add(l).Set(r.score_lpm);
+    loops.Add(l).Set(static_cast<double>(r.loops));
+    stamp.Add(l).Set(r.recorded_at_s);
+    for (const auto& [idx, lpm] : r.pass_lpm) pass.Add(with(l, "pass", std::to_string(idx))).Set(lpm);
+    if (r.latency) {
+      auto& h = latency.Add(l, prometheus::Histogram::BucketBoundaries(r.latency->bounds_s));
+      h.ObserveMultiple(r.latency->counts, r.latency->sum_s);
+    }
+  }
+
+  auto& load = BuildCounter().Name("rlab_cell_load_seconds_total")
+      .Help("Measured load time of the cell over all its stored results, seconds").Register(reg);
+  auto& loops_total = BuildCounter().Name("rlab_cell_loops_total")
+      .Help("Loops of the cell over all its stored results").Register(reg);
+  auto& gc = BuildCounter().Name("rlab_xfs_inodegc_events_total")
+      .Help("Hits of the xfs:xfs_inodegc_<event> tracepoints during the load, over all the "
+            "cell's stored results").Register(reg);
+  auto& inact = BuildCounter().Name("rlab_xfs_inode_inactivation_events_total")
+      .Help("Hits of xfs:xfs_inode_set_need_inactive and xfs:xfs_inode_inactivating during the "
+            "load, over all the cell's stored results").Register(reg);
+  auto& stats = BuildCounter().Name("rlab_xfs_stats_total")
+      .Help("Deltas of selected XFS stats (<group>_<field> of /sys/fs/xfs/<dev>/stats/stats) "
+            "during the load, over all the cell's stored results").Register(reg);
+  for (const auto& [key, t] : s.totals) {
+    auto l = t.labels.to_labels();
+    load.Add(l).Increment(t.load_seconds);
+    loops_total.Add(l).Increment(static_cast<double>(t.loops));
+    for (const auto& [ev, v] : t.inodegc_events) gc.Add(with(l, "event", ev)).Increment(v);
+    for (const auto& [ev, v] : t.inactivation_events) inact.Add(with(l, "event", ev)).Increment(v);
+    for (const auto& [st, v] : t.xfs_stats) stats.Add(with(l, "stat", st)).Increment(v);
+  }
+
+  auto& cells = BuildCounter().Name("rlab_cells_total")
+      .Help("Boots of the cell (one per repeat) by outcome: done or failed").Register(reg);
+  for (const auto& [key, n] : s.outcomes)
+    cells.Add(with(std::get<1>(key).to_labels(), "status", std::get<2>(key)))
+        .Increment(static_cast<double>(n));
+
+  auto& info = BuildGauge().Name("rlab_kernel_info")
+      .Help("Identity of the kernel behind a kernel name's newest result (always 1)")
+      .Register(reg);
+  for (const auto& k : s.kernels)
+    info.Add({{"kernel", k.kernel}, {"commit", k.commit}, {"release", k.release},
+              {"patchset", k.patchset.empty() ? "none" : k.patchset}}).Set(1);
+
+  auto& active = BuildGauge().Name("rlab_runs_active")
+      .Help("Runs in progress (store status running)").Register(reg);
+  auto& boots = BuildGauge().Name("rlab_run_boots")
+      .Help("Boots of the runs in progress (or of the pushed run) by state: planned (all), "
+            "pending, running, done, failed").Register(reg);
+  for (const auto& p : s.runs) {
+    prometheus::Labels l{{"kind", p.kind}, {"host", p.host}};
+    active.Add(l).Set(p.active_runs);
+    for (const auto& [state, n] : p.boots) boots.Add(with(l, "state", state)).Set(static_cast<double>(n));
+  }
+}
+
+}  // namespace rlab::metrics

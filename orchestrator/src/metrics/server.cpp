@@ -1,0 +1,52 @@
+// `rlab serve`'s endpoint (see server.hpp).
+#include "metrics/server.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+namespace rlab::metrics {
+
+std::string check_listen_address(const std::string& listen) {
+  auto bad = [&](const std::string& why) {
+    return ListenError(fmt::format("--listen '{}': {}", listen, why));
+  };
+  std::string host, port;
+  if (!listen.empty() && listen.front() == '[') {
+    auto close = listen.find("]:");
+    if (close == std::string::npos) throw bad("expected [address]:port");
+    host = listen.substr(1, close - 1);
+    port = listen.substr(close + 2);
+  } else {
+    auto colon = listen.rfind(':');
+    if (colon == std::string::npos) throw bad("expected host:port, e.g. 127.0.0.1:9464");
+    host = listen.substr(0, colon);
+    port = listen.substr(colon + 1);
+    if (host.find(':') != std::string::npos) throw bad("write an IPv6 address as [address]:port");
+  }
+  if (host.empty()) throw bad("missing address (use 127.0.0.1, or 0.0.0.0 for every interface)");
+  unsigned p = 0;
+  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
+  if (port.empty() || ec != std::errc{} || end != port.data() + port.size() || p > 65535)
+    throw bad("port must be 0-65535");
+  return listen;
+}
+
+Server::Server(const std::string& listen, const std::filesystem::path& db,
+               std::shared_ptr<LiveMetrics> live)
+    : store_(std::make_shared<StoreCollector>(db)), live_(std::move(live)) {
+  const std::string addr = check_listen_address(listen);
+  try {
+    exposer_ = std::make_unique<prometheus::Exposer>(addr, 2);
+  } catch (const std::exception& e) {
+    throw ListenError(fmt::format("--listen '{}': cannot listen: {}", listen, e.what()));
+  }
+  exposer_->RegisterCollectable(store_);
+  exposer_->RegisterCollectable(live_->registry());
+}
+
+Server::~Server() = default;
+
+std::vector<int> Server::ports() const { return exposer_->GetListeningPorts(); }
+
+}  // namespace rlab::metrics

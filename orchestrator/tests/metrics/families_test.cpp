@@ -1,0 +1,209 @@
+// Store -> snapshot -> exposition, over stores filled like real runs.
+#include "fixture.hpp"
+#include "metrics/families.hpp"
+#include "metrics/store_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+namespace rlab::metrics {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StoreMetrics : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("rlab-metrics-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    store_ = store::Store::open(dir_ / "rlab.db");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string exposition(std::optional<store::RunId> run = std::nullopt) {
+    StoreReader reader(store_->path());
+    prometheus::Registry reg;
+    add_snapshot(reg, reader.read(run));
+    return prometheus::TextSerializer().Serialize(reg.Collect());
+  }
+  // Every sample line's series (name + labels), without the value.
+  static std::multiset<std::string> series(const std::string& text) {
+    std::multiset<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      out.insert(line.substr(0, line.rfind(' ')));
+    }
+    return out;
+  }
+  static double value(const std::string& text, const std::string& series_prefix) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(series_prefix, 0) == 0) return std::stod(line.substr(line.rfind(' ') + 1));
+    ADD_FAILURE() << "no series " << series_prefix;
+    return -1;
+  }
+
+  fs::path dir_;
+  std::unique_ptr<store::Store> store_;
+};
+
+TEST_F(StoreMetrics, LatestResultOfEveryCellWithItsLabelsAndNoRunIdOrCommitLabels) {
+  test::fill_run(*store_, {});
+  const auto text = exposition();
+  const auto s = series(text);
+  // 2 kernels x 2 fs x 2 vCPU counts = 8 cells, each with one score series.
+  EXPECT_EQ(std::count_if(s.begin(), s.end(), [](auto& l) { return l.rfind("rlab_cell_score_lpm{", 0) == 0; }), 8);
+  for (const auto& l : s) {
+    if (l.rfind("rlab_kernel_info", 0) == 0) continue;
+    EXPECT_EQ(l.find("commit="), std::string::npos) << l;
+    EXPECT_EQ(l.find("run=\""), std::string::npos) << l;
+    EXPECT_EQ(l.find("run_id=\""), std::string::npos) << l;
+  }
+  EXPECT_NE(text.find("rlab_cell_score_lpm{copies=\"2\",fs=\"xfs\",host=\""), std::string::npos);
+  EXPECT_NE(text.find("mkfs=\"agcount=4\""), std::string::npos);
+  EXPECT_NE(text.find("patchset=\"inline-inactivation\""), std::string::npos);
+  EXPECT_NE(text.find("page_size=\"65536\""), std::string::npos);
+  EXPECT_NE(text.find("rlab_kernel_info{commit=\"4f1c2d3ea4\",kernel=\"6.12\""), std::string::npos);
+}
+
+TEST_F(StoreMetrics, ScoreMatchesTheStoredResultAndPassesAndLatencyAddUp) {
+  const auto run = test::fill_run(*store_, {});
+  double stored = 0;
+  std::uint64_t loops = 0;
+  for (const auto& b : store_->boot_results(run))
+    if (b.cell_id == "6.12/ext4-defaults/2vcpu/shell1" && b.repeat == 1) {
+      stored = *b.score;
+      loops = b.loops;
+    }
+  ASSERT_GT(stored, 200);
+  const auto text = exposition();
+  const std::string sel = "{copies=\"2\",fs=\"ext4\",host=\"" + local_hostname() +
+      "\",kernel=\"6.12\",mkfs=\"defaults\",page_size=\"65536\",patchset=\"none\",vcpus=\"2\",workload=\"shell1\"";
+  EXPECT_NEAR(value(text, "rlab_cell_score_lpm" + sel + "}"), stored, 1e-6);
+  EXPECT_EQ(value(text, "rlab_cell_loops" + sel + "}"), static_cast<double>(loops));
+  EXPECT_EQ(value(text, "rlab_cell_loop_duration_seconds_count" + sel + "}"), static_cast<double>(loops));
+  EXPECT_EQ(value(text, "rlab_cell_loop_duration_seconds_bucket" + sel + ",le=\"+Inf\"}"),
+            static_cast<double>(loops));
+  EXPECT_GT(value(text, "rlab_cell_pass_lpm" + sel + ",pass=\"2\"}"), 150);
+  // Totals sum both repeats: 2 boots x 3 passes of ~30 s.
+  EXPECT_NEAR(value(text, "rlab_cell_load_seconds_total" + sel + "}"), 2 * (90 + 0.15), 1e-6);
+  EXPECT_EQ(value(text, "rlab_cells_total" + sel + ",status=\"done\"}"), 2);
+}
+
+TEST_F(StoreMetrics, InodegcAndXfsStatsOnlyOnXfsCellsAndOnlySelectedStats) {
+  test::fill_run(*store_, {});
+  const auto text = exposition();
+  EXPECT_NE(text.find("rlab_xfs_inodegc_events_total{copies=\"1\",event=\"throttle\",fs=\"xfs\""), std::string::npos);
+  EXPECT_NE(text.find("rlab_xfs_inode_inactivation_events_total{copies=\"1\",event=\"set_need_inactive\",fs=\"xfs\""), std::string::npos);
+  EXPECT_NE(text.find("stat=\"vnodes_reclaim\""), std::string::npos);
+  EXPECT_EQ(text.find("extent_alloc"), std::string::npos);
+  for (const auto& l : series(text)) {
+    if (l.rfind("rlab_xfs_", 0) == 0) {
+      EXPECT_NE(l.find("fs=\"xfs\""), std::string::npos) << l;
+    }
+  }
+}
+
+TEST_F(StoreMetrics, FailedBootIsCountedAndTheCellKeepsItsOtherResult) {
+  test::fill_run(*store_, {});
+  const auto text = exposition();
+  // The last cell (6.12+inline-inactivation, ext4, 2 vCPUs): repeat 0 failed, repeat 1 done.
+  const std::string sel = "{copies=\"2\",fs=\"ext4\",host=\"" + local_hostname() +
+      "\",kernel=\"6.12+inline-inactivation\",mkfs=\"defaults\",page_size=\"65536\","
+      "patchset=\"inline-inactivation\",vcpus=\"2\",workload=\"shell1\"";
+  EXPECT_EQ(value(text, "rlab_cells_total" + sel + ",status=\"failed\"}"), 1);
+  EXPECT_EQ(value(text, "rlab_cells_total" + sel + ",status=\"done\"}"), 1);
+  EXPECT_GT(value(text, "rlab_cell_score_lpm" + sel + "}"), 200);
+}
+
+TEST_F(StoreMetrics, SeriesCountDoesNotGrowOverRepeatedRunsOfTheSameMatrix) {
+  test::RunShape night;
+  test::fill_run(*store_, night);
+  const auto first = series(exposition());
+  double first_load = value(exposition(), "rlab_cell_load_seconds_total{copies=\"1\",fs=\"xfs\"");
+  for (int n = 0; n < 4; ++n) {
+    night.seed += 1;
+    night.commit_suffix = std::string(1, static_cast<char>('b' + n));  // a new commit each night
+    test::fill_run(*store_, night);
+  }
+  const auto text = exposition();
+  const auto later = series(text);
+  EXPECT_EQ(later.size(), first.size());
+  std::multiset<std::string> a, b;
+  for (const auto& l : first) if (l.rfind("rlab_kernel_info", 0) != 0) a.insert(l);
+  for (const auto& l : later) if (l.rfind("rlab_kernel_info", 0) != 0) b.insert(l);
+  EXPECT_EQ(a, b);
+  // The newest commit is the one in the info gauge; counters kept growing.
+  EXPECT_NE(text.find("commit=\"4f1c2d3ee4\""), std::string::npos);
+  EXPECT_EQ(text.find("commit=\"4f1c2d3ea4\""), std::string::npos);
+  EXPECT_NEAR(value(text, "rlab_cell_load_seconds_total{copies=\"1\",fs=\"xfs\""), 5 * first_load, 1e-6);
+}
+
+TEST_F(StoreMetrics, RunningRunShowsItsProgressAndFinishedRunsShowZero) {
+  test::fill_run(*store_, {});
+  auto text = exposition();
+  const std::string l = "{host=\"" + local_hostname() + "\",kind=\"matrix\"";
+  EXPECT_EQ(value(text, "rlab_runs_active" + l + "}"), 0);
+  EXPECT_EQ(value(text, "rlab_run_boots" + l + ",state=\"planned\"}"), 0);
+  test::RunShape live;
+  live.finish = false;
+  live.fail_one = false;
+  live.cells = test::cells({"6.13"});
+  store::NewRun nr{"m.yaml", "", 2, "matrix", ""};
+  auto run = store_->create_run(nr);
+  store_->add_cells(run, live.cells, 2);
+  text = exposition();
+  EXPECT_EQ(value(text, "rlab_runs_active" + l + "}"), 1);
+  EXPECT_EQ(value(text, "rlab_run_boots" + l + ",state=\"planned\"}"), 8);
+  EXPECT_EQ(value(text, "rlab_run_boots" + l + ",state=\"pending\"}"), 8);
+  test::fill_boot(*store_, store_->boot_id(run, live.cells[0].id, 0), live.cells[0], "c0ffee", 7, "qemu:///system");
+  store_->start_boot(store_->boot_id(run, live.cells[1].id, 0), "qemu:///system", "d", "/tmp/c");
+  text = exposition();
+  EXPECT_EQ(value(text, "rlab_run_boots" + l + ",state=\"done\"}"), 1);
+  EXPECT_EQ(value(text, "rlab_run_boots" + l + ",state=\"running\"}"), 1);
+  EXPECT_EQ(value(text, "rlab_run_boots" + l + ",state=\"pending\"}"), 6);
+}
+
+TEST_F(StoreMetrics, ARunsSnapshotHoldsOnlyItsCellsWithTotalsOverAllRuns) {
+  test::fill_run(*store_, {});
+  test::RunShape other;
+  other.cells = test::cells({"6.13"});
+  other.fail_one = false;
+  const auto run = test::fill_run(*store_, other);
+  StoreReader reader(store_->path());
+  const auto s = reader.read(run);
+  ASSERT_EQ(s.results.size(), 4u);
+  for (const auto& r : s.results) EXPECT_EQ(r.labels.kernel, "6.13");
+  ASSERT_EQ(s.runs.size(), 1u);
+  EXPECT_EQ(s.runs[0].boots.at("done"), 8u);
+}
+
+TEST(StoreReaderErrors, NameTheFile) {
+  try {
+    StoreReader r("/nonexistent/rlab.db");
+    FAIL();
+  } catch (const store::StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/rlab.db"), std::string::npos);
+  }
+}
+
+TEST(ParseLatency, RejectsInconsistentHistograms) {
+  EXPECT_FALSE(parse_latency("{}"));
+  EXPECT_FALSE(parse_latency(R"({"bounds_s":[1,2],"counts":[1,2]})"));
+  EXPECT_FALSE(parse_latency(R"({"bounds_s":[2,1],"counts":[1,2,3]})"));
+  EXPECT_FALSE(parse_latency("not json"));
+  auto h = parse_latency(R"({"bounds_s":[0.1,1],"counts":[3,2,1],"sum_s":2.5})");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->counts.size(), 3u);
+  EXPECT_DOUBLE_EQ(h->sum_s, 2.5);
+}
+
+}  // namespace
+}  // namespace rlab::metrics
