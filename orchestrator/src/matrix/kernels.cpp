@@ -97,7 +97,7 @@ std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const 
                              "' is not a valid kernel name (letters, digits, . _ + -)");
     if (entries.count(name)) ck.fail(it->first, "kernels: duplicate key '" + name + "'");
     const std::string what = "kernels." + name;
-    const YAML::Node& e = it->second;
+    const YAML::Node e = it->second;
     if (!e.IsMap()) ck.fail(e.IsNull() ? it->first.Mark() : e.Mark(),
                             what + ": expected a mapping (source, page_size, ...)");
     ck.check_map(e, what, {"extends", "source", "page_size", "fragments", "patches", "patchset"});

@@ -36,7 +36,7 @@ void Checker::check_map(const YAML::Node& n, const std::string& what,
   if (!n.IsMap()) fail(n, what + ": expected a mapping, found " + type_name(n));
   std::set<std::string> seen;
   for (auto it = n.begin(); it != n.end(); ++it) {
-    const YAML::Node& k = it->first;
+    const YAML::Node k = it->first;
     if (!k.IsScalar()) fail(k, what + ": keys must be plain names");
     const std::string key = k.Scalar();
     if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {

@@ -26,8 +26,16 @@ std::string change_col(const std::optional<double>& base, const std::optional<do
   return fmt::format("{:>+10.1f}%", (*v - *base) / *base * 100.0);
 }
 
+/// Display width of UTF-8 text (code points; the table uses no wide characters).
+std::size_t width_of(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
 std::string pad_left(const std::string& s, std::size_t w) {
-  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+  const std::size_t n = width_of(s);
+  return n >= w ? s : std::string(w - n, ' ') + s;
 }
 
 }  // namespace

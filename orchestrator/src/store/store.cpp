@@ -39,13 +39,17 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
     throw StoreError(path.string() + ": cannot open: " + msg);
   }
   sqlite3_busy_timeout(s->db_, 10000);
-  Stmt wal(s->db_, "PRAGMA journal_mode=WAL");
-  if (!wal.step() || wal.text(0) != "wal")
-    throw StoreError(path.string() + ": cannot switch to WAL mode");
+  {
+    Stmt wal(s->db_, "PRAGMA journal_mode=WAL");
+    if (!wal.step() || wal.text(0) != "wal")
+      throw StoreError(path.string() + ": cannot switch to WAL mode");
+  }
   exec(s->db_, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", "setting pragmas");
-  Stmt ver(s->db_, "PRAGMA user_version");
-  ver.step();
-  const auto version = ver.i64(0);
+  std::int64_t version = 0;
+  {
+    Stmt ver(s->db_, "PRAGMA user_version");
+    if (ver.step()) version = ver.i64(0);
+  }
   if (version > detail::kSchemaVersion)
     throw StoreError(path.string() + ": schema version " + std::to_string(version) +
                      " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");

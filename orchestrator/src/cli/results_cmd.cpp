@@ -1,0 +1,101 @@
+// `rlab results [run-id]`: prints a stored run's table again (text or --json), or lists runs.
+#include "cli/command.hpp"
+#include "matrix/matrix.hpp"
+#include "report/results_table.hpp"
+#include "store/store.hpp"
+#include "util/paths.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <memory>
+
+namespace rlab::cli {
+namespace {
+
+struct ResultsArgs {
+  std::int64_t run_id = 0;  ///< 0: the latest run
+  std::string db;           ///< store path; "" -> the matrix's `results:`
+  std::string matrix = (util::source_dir() / "matrix.yaml").string();
+  bool json = false;
+  bool list = false;
+};
+
+/// The store to read: --db, else the matrix's `results:` path.
+std::filesystem::path store_path(const ResultsArgs& a) {
+  if (!a.db.empty()) return a.db;
+  matrix::LoadOptions opt;
+  opt.check_paths = false;  // only `results:` is needed
+  return matrix::load_matrix(a.matrix, opt).results;
+}
+
+void list_runs(const store::Store& st) {
+  std::cout << fmt::format("{:>5}  {:<11}  {:<24}  {:>5}  {:>5}  {}\n", "RUN", "STATUS", "STARTED",
+                           "BOOTS", "DONE", "MATRIX");
+  for (const auto& r : st.runs()) {
+    const auto boots = st.boots(r.id);
+    std::size_t done = 0;
+    for (const auto& b : boots) done += b.status == "done";
+    std::cout << fmt::format("{:>5}  {:<11}  {:<24}  {:>5}  {:>5}  {}\n", r.id, r.status,
+                             r.created_at, boots.size(), done, r.matrix_path);
+  }
+}
+
+int results(const ResultsArgs& a) {
+  std::filesystem::path path;
+  try {
+    path = store_path(a);
+  } catch (const matrix::MatrixError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  }
+  if (!std::filesystem::exists(path)) {
+    spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
+    return kUsage;
+  }
+  try {
+    auto st = store::Store::open(path);
+    if (a.list) {
+      list_runs(*st);
+      return kOk;
+    }
+    store::RunId id = a.run_id;
+    if (id == 0) {
+      auto latest = st->latest_run();
+      if (!latest) {
+        spdlog::error("{}: the store holds no runs yet", path.string());
+        return kUsage;
+      }
+      id = *latest;
+    } else if (!st->run(id)) {
+      spdlog::error("{}: no run {} (see `rlab results --list`)", path.string(), id);
+      return kUsage;
+    }
+    const auto table = report::load_table(*st, id);
+    if (a.json) std::cout << report::to_json(table).dump(2) << "\n";
+    else report::render_text(table, std::cout);
+    return kOk;
+  } catch (const store::StoreError& e) {
+    spdlog::error("{}", e.what());
+    return kInfrastructure;
+  }
+}
+
+Registrar results_registrar(20, [](CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<ResultsArgs>();
+  auto* cmd = app.add_subcommand(
+      "results", "Print a stored run's table: kernel x fs x vCPUs -> score (lpm) ± %stddev over "
+                 "repeats, inodegc throttle events per 1,000 loops");
+  cmd->add_option("run-id", args->run_id, "Run to show (default: the latest)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--db", args->db, "SQLite store (default: the matrix's `results:`)");
+  cmd->add_option("--matrix", args->matrix, "Matrix whose `results:` names the store")
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the table");
+  cmd->add_flag("--list", args->list, "List the store's runs instead");
+  cmd->final_callback([args, exit_code] { *exit_code = results(*args); });
+});
+
+}  // namespace
+}  // namespace rlab::cli

@@ -1,0 +1,285 @@
+// Store round trips against a real SQLite file: schema, records, resume, transactions.
+#include "store/store.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rlab;
+
+const char* kMatrix = R"(kernels:
+  "6.12": {source: {debian: "6.12", suite: trixie}}
+  6.12+x: {extends: "6.12", patchset: x}
+axes:
+  kernel: ["6.12", 6.12+x]
+  vcpus: [1, 2]
+  filesystem: [{fs: xfs, mkfs: [[], [-d, agcount=4]]}, {fs: ext4}]
+  workload: [{type: shell1, passes: 2, duration_s: 10}]
+  repeats: 2
+seed: 7
+)";
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("rlab-store-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    db_ = dir_ / "sub" / "rlab.db";
+    m_ = matrix::parse_matrix(kMatrix, dir_ / "matrix.yaml");
+    cells_ = matrix::expand_cells(m_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  store::RunId new_run(store::Store& st) {
+    store::NewRun r;
+    r.matrix_path = m_.path.string();
+    r.matrix_text = m_.text;
+    r.seed = m_.seed;
+    auto id = st.create_run(r);
+    st.add_cells(id, cells_, m_.repeats);
+    return id;
+  }
+
+  /// Runs one boot to a result: hello, images, 2 samples, 2 passes, result.
+  void complete(store::Store& st, store::BootId b, double lpm, int throttle) {
+    st.start_boot(b, "qemu:///system", "rlab-1-x", "/tmp/console.log");
+    st.record_images(b, {"kkey", "6.12", "6.12.57", "6.12.57-1", "cfgsha", 64, ""}, "ikey");
+    st.record_hello(b, {65536, 2, "6.12.57", "0.1.0", 1000000, R"(["xfs:xfs_inodegc_throttle"])"});
+    for (unsigned p = 0; p < 2; ++p) {
+      st.record_sample(b, {p, 1.0, 10, 0, R"({"ctxt": 5})"});
+      nlohmann::json counters = {{"tracepoints", {{"xfs:xfs_inodegc_throttle", throttle}}}};
+      st.record_pass(b, {p, 100, 1, 10.0, lpm, R"({"bounds_s":[0.1],"counts":[100]})",
+                         counters.dump()});
+    }
+    store::Environment env;
+    env.host = "qemu:///system";
+    env.accel = "tcg";
+    env.page_size = 65536;
+    st.record_result(b, {lpm, 2, "[]"}, env);
+  }
+
+  fs::path dir_, db_;
+  matrix::Matrix m_;
+  std::vector<matrix::Cell> cells_;
+};
+
+std::string pragma(const fs::path& db, const char* sql) {
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(h, sql, -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
+  std::string out;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return out;
+}
+
+TEST_F(StoreTest, OpenCreatesWalDatabaseWithSchema) {
+  auto st = store::Store::open(db_);
+  EXPECT_TRUE(fs::exists(db_));
+  EXPECT_EQ(pragma(db_, "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(pragma(db_, "PRAGMA user_version"), "1");
+  for (const char* t : {"runs", "cells", "boots", "passes", "samples", "results", "failures",
+                        "kernels", "images", "boot_results", "latest_cell_results"}) {
+    EXPECT_EQ(pragma(db_, (std::string("SELECT name FROM sqlite_master WHERE name = '") + t + "'").c_str()), t);
+  }
+  // Opening again keeps the schema and the data.
+  auto id = st->create_run({"m.yaml", "text", 1, "matrix", ""});
+  st.reset();
+  auto again = store::Store::open(db_);
+  EXPECT_EQ(again->latest_run(), id);
+}
+
+TEST_F(StoreTest, RoundTripOfARun) {
+  auto st = store::Store::open(db_);
+  const auto run = new_run(*st);
+  auto info = st->run(run);
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->matrix_text, m_.text);
+  EXPECT_EQ(info->seed, 7u);
+  EXPECT_EQ(info->status, "running");
+  EXPECT_FALSE(info->created_at.empty());
+  EXPECT_FALSE(info->hostname.empty());
+
+  const auto boots = st->boots(run);
+  ASSERT_EQ(boots.size(), cells_.size() * 2);
+  for (const auto& b : boots) EXPECT_EQ(b.status, "pending");
+
+  const auto b0 = st->boot_id(run, "6.12/xfs-agcount4/2vcpu/shell1", 1);
+  complete(*st, b0, 250.0, 30);
+  const auto b1 = st->boot_id(run, "6.12/xfs-agcount4/2vcpu/shell1", 0);
+  complete(*st, b1, 270.0, 10);
+  const auto b2 = st->boot_id(run, "6.12+x/ext4-defaults/1vcpu/shell1", 0);
+  st->start_boot(b2, "qemu:///system", "rlab-1-y", "/tmp/c2.log");
+  st->record_failure(b2, "hello", "no hello within 120 s", "[   1.0] Booting Linux...\n");
+  st->finish_run(run, "failed");
+
+  EXPECT_EQ(st->run(run)->status, "failed");
+  EXPECT_FALSE(st->run(run)->finished_at.empty());
+  const auto rows = st->boot_results(run);
+  ASSERT_EQ(rows.size(), boots.size());
+  int done = 0, failed = 0;
+  for (const auto& r : rows) {
+    if (r.boot_id == b0 || r.boot_id == b1) {
+      ++done;
+      EXPECT_EQ(r.status, "done");
+      ASSERT_TRUE(r.score);
+      EXPECT_DOUBLE_EQ(*r.score, r.boot_id == b0 ? 250.0 : 270.0);
+      EXPECT_EQ(r.loops, 200u);
+      EXPECT_EQ(r.loop_failures, 2u);
+      EXPECT_TRUE(r.throttle_counted);
+      EXPECT_EQ(r.inodegc_throttle, r.boot_id == b0 ? 60u : 20u);
+      EXPECT_EQ(r.guest_page_size, 65536u);
+      EXPECT_EQ(r.kernel, "6.12");
+      EXPECT_EQ(r.fs, "xfs");
+      EXPECT_EQ(r.mkfs_label, "agcount=4");
+      EXPECT_EQ(r.vcpus, 2u);
+      EXPECT_EQ(r.copies, 2u);
+    } else if (r.boot_id == b2) {
+      ++failed;
+      EXPECT_EQ(r.status, "failed");
+      EXPECT_FALSE(r.score);
+      EXPECT_EQ(r.failure, "hello: no hello within 120 s");
+      EXPECT_EQ(r.patchset, "x");
+    } else {
+      EXPECT_EQ(r.status, "pending");
+      EXPECT_FALSE(r.throttle_counted);
+    }
+  }
+  EXPECT_EQ(done, 2);
+  EXPECT_EQ(failed, 1);
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM samples"), "4");
+  EXPECT_EQ(pragma(db_, "SELECT console_tail FROM failures"), "[   1.0] Booting Linux...\n");
+  EXPECT_EQ(pragma(db_, "SELECT env_accel FROM results LIMIT 1"), "tcg");
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM kernels"), "1");
+  EXPECT_EQ(pragma(db_, "SELECT mkfs_options FROM cells WHERE cell_key = '6.12/xfs-agcount4/1vcpu/shell1'"),
+            R"(["-d","agcount=4"])");
+}
+
+TEST_F(StoreTest, ResumeListsOnlyUnfinishedBootsAndRestartsThemClean) {
+  store::RunId run = 0;
+  store::BootId done = 0, failed = 0, interrupted = 0;
+  {
+    auto st = store::Store::open(db_);
+    run = new_run(*st);
+    const auto boots = st->boots(run);
+    for (std::size_t i = 0; i < boots.size(); ++i)
+      st->set_boot_order(boots[i].id, static_cast<int>(boots.size() - i));
+    done = boots[0].id;
+    failed = boots[1].id;
+    interrupted = boots[2].id;
+    complete(*st, done, 100.0, 0);
+    st->start_boot(failed, "qemu:///system", "d", "c");
+    st->record_failure(failed, "page-size", "guest reports 4096, cell needs 65536", "");
+    st->start_boot(interrupted, "qemu:///system", "d", "c");
+    st->record_pass(interrupted, {0, 5, 0, 10.0, 30.0, "{}", "{}"});
+    // The process dies here: no finish_run, boot still "running".
+  }
+  auto st = store::Store::open(db_);
+  EXPECT_EQ(st->run(run)->status, "running");
+  const auto all = st->boots(run);
+  const auto todo = st->unfinished_boots(run);
+  EXPECT_EQ(todo.size(), all.size() - 2);
+  for (const auto& b : todo) {
+    EXPECT_NE(b.id, done);
+    EXPECT_NE(b.id, failed);
+    EXPECT_TRUE(b.status == "pending" || b.status == "running");
+  }
+  // Same order as the recorded shuffle (order_index ascending).
+  for (std::size_t i = 1; i < todo.size(); ++i) EXPECT_LT(todo[i - 1].order_index, todo[i].order_index);
+  const auto with_failed = st->unfinished_boots(run, true);
+  EXPECT_EQ(with_failed.size(), all.size() - 1);
+
+  // Restarting the interrupted boot discards its partial pass; its attempt count goes up.
+  EXPECT_EQ(pragma(db_, ("SELECT COUNT(*) FROM passes WHERE boot_id = " + std::to_string(interrupted)).c_str()), "1");
+  st->start_boot(interrupted, "qemu:///system", "d2", "c2");
+  EXPECT_EQ(pragma(db_, ("SELECT COUNT(*) FROM passes WHERE boot_id = " + std::to_string(interrupted)).c_str()), "0");
+  for (const auto& b : st->boots(run))
+    if (b.id == interrupted) EXPECT_EQ(b.attempts, 2u);
+  // The finished boot's data is untouched.
+  EXPECT_EQ(pragma(db_, ("SELECT COUNT(*) FROM passes WHERE boot_id = " + std::to_string(done)).c_str()), "2");
+  // The failure stays as history after a retry.
+  st->start_boot(failed, "qemu:///system", "d3", "c3");
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM failures"), "1");
+}
+
+TEST_F(StoreTest, AFailedWriteLosesNothingAlreadyStored) {
+  auto st = store::Store::open(db_);
+  const auto run = new_run(*st);
+  const auto b = st->boots(run).front().id;
+  complete(*st, b, 123.0, 0);
+  const auto cells_before = pragma(db_, "SELECT COUNT(*) FROM cells");
+  // A batch whose second cell duplicates an existing id: the whole batch rolls back.
+  std::vector<matrix::Cell> batch = {cells_[0], cells_[0]};
+  batch[0].id = "brand/new/1vcpu/shell1";
+  EXPECT_THROW(st->add_cells(run, batch, 1), store::StoreError);
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM cells"), cells_before);
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM cells WHERE cell_key = 'brand/new/1vcpu/shell1'"), "0");
+  // Writes for a boot that does not exist fail (foreign keys) and change nothing.
+  EXPECT_THROW(st->record_result(999999, {1.0, 0, "[]"}, {}), store::StoreError);
+  EXPECT_THROW(st->record_failure(999999, "boot", "x", ""), store::StoreError);
+  EXPECT_THROW(st->record_pass(999999, {0, 1, 0, 1.0, 60.0, "{}", "{}"}), store::StoreError);
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM failures"), "0");
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM results"), "1");
+  EXPECT_EQ(pragma(db_, "SELECT score FROM results"), "123.0");
+}
+
+TEST_F(StoreTest, ConcurrentWritersFromTwoConnections) {
+  auto a = store::Store::open(db_);
+  auto b = store::Store::open(db_);
+  const auto run = new_run(*a);
+  const auto boots = a->boots(run);
+  auto work = [&](store::Store& st, std::size_t from) {
+    for (std::size_t i = from; i < boots.size(); i += 2) complete(st, boots[i].id, 10.0 + i, 1);
+  };
+  std::thread t1(work, std::ref(*a), 0), t2(work, std::ref(*b), 1);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM results"), std::to_string(boots.size()));
+  EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM passes"), std::to_string(boots.size() * 2));
+  EXPECT_TRUE(a->unfinished_boots(run).empty());
+}
+
+TEST_F(StoreTest, LatestResultOfEveryCellAcrossRuns) {
+  auto st = store::Store::open(db_);
+  const auto r1 = new_run(*st);
+  const auto r2 = new_run(*st);
+  const std::string cell = "6.12/xfs-defaults/1vcpu/shell1";
+  complete(*st, st->boot_id(r1, cell, 0), 100.0, 0);
+  complete(*st, st->boot_id(r2, cell, 0), 200.0, 0);
+  EXPECT_EQ(pragma(db_, ("SELECT score FROM latest_cell_results WHERE cell_key = '" + cell + "'").c_str()),
+            "200.0");
+  EXPECT_EQ(pragma(db_, ("SELECT run_id FROM latest_cell_results WHERE cell_key = '" + cell + "'").c_str()),
+            std::to_string(r2));
+  const auto runs = st->runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].id, r2);
+  EXPECT_TRUE(runs[0].matrix_text.empty());
+  EXPECT_FALSE(st->run(12345));
+  EXPECT_THROW(st->boot_id(r1, "no/such/cell", 0), store::StoreError);
+}
+
+TEST_F(StoreTest, UnwritableLocationIsAClearError) {
+  fs::create_directories(dir_);
+  const fs::path file = dir_ / "plain-file";
+  { std::ofstream(file) << "x"; }
+  try {
+    store::Store::open(file / "rlab.db");
+    FAIL();
+  } catch (const store::StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find((file / "rlab.db").string()), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
