@@ -1,0 +1,92 @@
+// `rlab run [matrix.yaml]`: boots every cell of the matrix, shows progress, prints the table.
+// `--resume <run-id>` runs what an earlier, interrupted run left unfinished.
+#include "cli/command.hpp"
+#include "matrix/matrix.hpp"
+#include "report/results_table.hpp"
+#include "run/interrupts.hpp"
+#include "run/run.hpp"
+#include "store/store.hpp"
+#include "util/paths.hpp"
+#include "vm/libvirt.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <iostream>
+
+namespace rlab::cli {
+namespace {
+
+struct RunArgs {
+  std::string matrix = (util::source_dir() / "matrix.yaml").string();
+  std::int64_t resume = 0;
+  bool retry_failed = false;
+  std::string db;
+  std::string agent;
+  bool json = false;
+};
+
+int run_command(const RunArgs& a) {
+  run::Interrupts::instance().install();
+  run::RunOptions o;
+  o.matrix = a.matrix;
+  if (a.resume > 0) o.resume = a.resume;
+  o.retry_failed = a.retry_failed;
+  o.db = a.db;
+  o.agent_binary = a.agent;
+  run::Progress progress(stderr, ::isatty(STDERR_FILENO) == 1);
+  run::RunSummary sum;
+  try {
+    sum = run::execute(o, progress);
+  } catch (const matrix::MatrixError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    run::Interrupts::instance().destroy_domains();
+    return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
+  }
+  auto st = store::Store::open(sum.db);
+  const auto table = report::load_table(*st, sum.run);
+  if (a.json) {
+    std::cout << report::to_json(table).dump(2) << "\n";
+  } else {
+    report::render_text(table, std::cout);
+    double util = sum.wall_s > 0 && sum.vcpu_budget > 0
+                      ? sum.load_vcpu_s / (sum.wall_s * sum.vcpu_budget)
+                      : 0;
+    std::cout << fmt::format(
+        "\nrun {}: {} boots, {} done, {} failed{} in {}; mean boot-to-hello {:.1f} s; "
+        "load vCPU-seconds / (wall x budget {}) = {:.2f}\n",
+        sum.run, sum.boots, sum.done, sum.failed, sum.interrupted ? " (interrupted)" : "",
+        run::format_duration(sum.wall_s), sum.boot_to_hello_s, sum.vcpu_budget, util);
+    if (sum.interrupted)
+      std::cout << fmt::format("continue it with: rlab run --resume {} {}\n", sum.run, a.matrix);
+  }
+  if (sum.interrupted) return kInterrupted;
+  if (sum.leftover_domains > 0) return kInfrastructure;
+  return sum.failed > 0 ? kFailure : kOk;
+}
+
+const Registrar reg(10, [](CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "Run a matrix: build kernels, boot every cell, store and show results");
+  cmd->add_option("matrix", args->matrix, "Matrix file (default: the project's matrix.yaml)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--resume", args->resume,
+                  "Continue run <run-id>: boot only its unfinished cells (the run's own stored matrix is used; "
+                  "the matrix argument only names the store)");
+  cmd->add_flag("--retry-failed", args->retry_failed, "With --resume: run failed boots again too");
+  cmd->add_option("--db", args->db, "Results store (default: the matrix's `results:`)");
+  cmd->add_option("--agent", args->agent,
+                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");
+  cmd->add_flag("--json", args->json, "Print the results table as JSON");
+  cmd->final_callback([args, exit_code] { *exit_code = run_command(*args); });
+});
+
+}  // namespace
+}  // namespace rlab::cli

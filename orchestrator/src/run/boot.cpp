@@ -1,0 +1,236 @@
+#include "run/boot.hpp"
+
+#include "run/interrupts.hpp"
+#include "vm/disk.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+namespace rlab::run {
+namespace fs = std::filesystem;
+namespace proto = rlab::protocol;
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+namespace {
+
+link::Duration ms(double seconds) { return link::Duration(static_cast<long long>(seconds * 1000)); }
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// A failure of one phase; caught in run_boot and stored.
+struct PhaseError : std::runtime_error {
+  PhaseError(std::string p, const std::string& m) : std::runtime_error(m), phase(std::move(p)) {}
+  std::string phase;
+};
+
+store::Environment environment(const BootJob& job, const GuestSettings& g, const std::string& uri,
+                               const proto::Hello& hello) {
+  const auto& c = *job.cell;
+  store::Environment e;
+  e.host = uri;
+  e.accel = std::string(vm::to_string(g.accel));
+  e.cpu_model = g.cpu_model;
+  e.cpu_options = g.accel == vm::Accel::kTcg && g.cpu_model == "max" ? "pauth=off" : "";
+  e.memory_mib = g.memory_mib;
+  e.vcpus = c.vcpus;
+  e.page_size = static_cast<unsigned>(hello.page_size);
+  e.kernel_release = hello.kernel_release;
+  e.config_sha256 = job.images->config_sha256;
+  e.fs = c.filesystem.fs;
+  e.mkfs_options = json(c.filesystem.mkfs_options).dump();
+  e.mount_options = c.filesystem.mount_options;
+  e.agent_version = hello.agent_version;
+  e.workload = c.workload.kind;
+  e.copies = c.copies;
+  e.passes = c.workload.passes;
+  e.duration_s = c.workload.duration_s;
+  e.locale = "C";
+  return e;
+}
+
+}  // namespace
+
+vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
+  vm::DomainSpec s;
+  s.name = job.domain_name;
+  s.accel = g.accel;
+  s.vcpus = job.cell->vcpus;
+  s.memory_mib = g.memory_mib;
+  s.cpu_model = g.cpu_model;
+  s.kernel = fs::absolute(job.images->kernel_image);
+  s.initramfs = fs::absolute(job.images->initramfs);
+  s.cmdline = g.cmdline;
+  s.console_log = fs::absolute(job.dir / "console.log");
+  s.agent_socket = fs::absolute(job.dir / "agent.sock");
+  s.disk = fs::absolute(job.dir / "fs.raw");
+  s.disk_serial = "rlab-fs";
+  return s;
+}
+
+store::KernelIdentity kernel_identity(const matrix::Cell& cell, const image::GuestImages& img) {
+  store::KernelIdentity k;
+  k.kernel_key = img.kernel_key;
+  k.name = cell.kernel.name;
+  k.kernel_release = img.kernel_release;
+  k.source_commit = img.source_commit;
+  k.config_sha256 = img.config_sha256;
+  k.page_size_kib = img.page_size_kib;
+  k.patchset = cell.kernel.patchset;
+  return k;
+}
+
+BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection& conn,
+                     store::Store& st, const PhaseFn& phase_fn) {
+  const auto& cell = *job.cell;
+  const auto t0 = Clock::now();
+  BootOutcome out;
+  const vm::DomainSpec spec = domain_spec(job, g);
+  auto phase = [&](std::string_view p) {
+    if (phase_fn) phase_fn(p);
+  };
+  st.start_boot(job.boot, conn.uri(), spec.name, spec.console_log.string());
+  st.record_images(job.boot, kernel_identity(cell, *job.images), job.images->image_key);
+
+  auto& intr = Interrupts::instance();
+  std::optional<vm::Domain> dom;
+  boost::asio::io_context io;
+  link::AgentSession session(io);
+  int hook = intr.add_hook([&session] { session.cancel(); });
+  std::string cur = "boot";
+  try {
+    phase("disk");
+    vm::create_sparse_disk(spec.disk, std::uint64_t(g.disk_gib) << 30);
+    phase("boot");
+    if (intr.stopped()) throw PhaseError("interrupted", "run interrupted before boot");
+    const auto boot_t0 = Clock::now();
+    dom.emplace(conn.create_transient(vm::domain_xml(spec)));
+    intr.add_domain(conn.uri(), spec.name);
+    if (intr.stopped()) throw PhaseError("interrupted", "run interrupted during boot");
+
+    cur = "hello";
+    phase("hello");
+    session.connect(spec.agent_socket, ms(30));
+    const proto::Hello hello = session.wait_hello(ms(g.timeouts.hello_s));
+    out.boot_to_hello_s = since(boot_t0);
+    store::Hello sh;
+    sh.page_size = static_cast<unsigned>(hello.page_size);
+    sh.nr_cpus = hello.nr_cpus;
+    sh.kernel_release = hello.kernel_release;
+    sh.agent_version = hello.agent_version;
+    sh.mem_total_kib = hello.mem_total_kib;
+    sh.tracepoints_json = json(hello.tracepoints).dump();
+    st.record_hello(job.boot, sh);
+    if (auto why = link::check_hello(hello, cell.page_size); !why.empty())
+      throw PhaseError("page-size", why);
+    if (hello.nr_cpus != cell.vcpus)
+      throw PhaseError("hello", fmt::format("guest has {} CPUs online, the cell asks for {}",
+                                            hello.nr_cpus, cell.vcpus));
+
+    cur = "prepare";
+    phase("prepare");
+    proto::Prepare prep;
+    prep.serial = spec.disk_serial;
+    prep.fs = cell.filesystem.fs;
+    prep.mkfs_options = cell.filesystem.mkfs_options;
+    prep.mount_options = cell.filesystem.mount_options;
+    prep.mountpoint = "/mnt/rlab";
+    session.prepare(prep, ms(g.timeouts.prepare_s));
+
+    cur = "run";
+    proto::Run req;
+    req.workload = cell.workload.kind;
+    req.copies = cell.copies;
+    req.passes = cell.workload.passes;
+    req.duration_s = cell.workload.duration_s;
+    req.scripts_per_loop = cell.workload.scripts_per_loop;
+    req.workdir = "/mnt/rlab/work";
+    req.sample_interval_s = 1.0;
+    req.pause_s = 1.0;
+    phase(fmt::format("run pass 1/{}", req.passes));
+    link::RunCallbacks cb;
+    cb.on_sample = [&](const proto::Sample& s) {
+      store::Sample row;
+      row.pass = s.pass;
+      row.t_s = s.t_s;
+      row.loops = s.loops;
+      row.failures = s.failures;
+      row.counters_json = json(s.counters).dump();
+      st.record_sample(job.boot, row);
+    };
+    cb.on_pass = [&](const proto::PassReport& p) {
+      store::Pass row;
+      row.index = p.pass;
+      row.loops = p.loops;
+      row.failures = p.failures;
+      row.duration_s = p.duration_s;
+      row.lpm = p.lpm;
+      row.latency_json = json(p.latency).dump();
+      row.counters_json = json(p.counters).dump();
+      st.record_pass(job.boot, row);
+      out.load_vcpu_s += p.duration_s * cell.vcpus;
+      if (p.pass + 1 < req.passes) phase(fmt::format("run pass {}/{}", p.pass + 2, req.passes));
+    };
+    link::RunTimeouts rt;
+    rt.quiet = ms(g.timeouts.quiet_s);
+    rt.probe = ms(g.timeouts.probe_s);
+    rt.total = ms(req.passes * (req.duration_s + req.pause_s + 60) + 120);
+    const proto::Result result = session.run(req, cb, rt);
+    store::Result r;
+    r.score = result.score;
+    r.failures = result.failures;
+    r.failure_examples_json = json(result.failure_examples).dump();
+    st.record_result(job.boot, r, environment(job, g, conn.uri(), hello));
+    out.ok = true;
+    out.score = result.score;
+
+    cur = "shutdown";
+    phase("shutdown");
+    try {
+      session.shutdown(ms(10));
+      auto until = Clock::now() + ms(g.timeouts.shutdown_s);
+      while (dom->is_active() && Clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } catch (const std::exception& e) {
+      spdlog::debug("{}: shutdown: {}", spec.name, e.what());  // the result is already stored
+    }
+  } catch (const std::exception& e) {
+    out.ok = false;
+    if (auto* pe = dynamic_cast<const PhaseError*>(&e)) {
+      out.phase = pe->phase;
+    } else if (intr.stopped()) {
+      out.phase = "interrupted";
+    } else if (auto* le = dynamic_cast<const link::LinkError*>(&e)) {
+      out.phase = le->timed_out ? (cur == "hello" ? "hello-timeout" : "timeout") : cur;
+    } else {
+      out.phase = cur;
+    }
+    out.message = e.what();
+  }
+  intr.remove_hook(hook);
+  if (dom) {
+    try {
+      dom->destroy();
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+    }
+    intr.remove_domain(conn.uri(), spec.name);
+  }
+  if (!out.ok && out.phase != "interrupted") {
+    // An interrupted boot stays "running" in the store, so `--resume` runs it again.
+    // The console log is complete once the domain is gone (virtlogd has flushed it).
+    st.record_failure(job.boot, out.phase, out.message, vm::console_tail(spec.console_log, 40));
+    spdlog::warn("{} repeat {}: {} failed: {}", cell.id, job.repeat, out.phase, out.message);
+  }
+  std::error_code ec;
+  fs::remove(spec.disk, ec);  // the scratch disk is per boot; console log and socket dir stay
+  out.wall_s = since(t0);
+  return out;
+}
+
+}  // namespace rlab::run

@@ -1,0 +1,78 @@
+#pragma once
+// One boot of one cell (a repeat): fresh disk, transient domain, agent hello (page size
+// checked), prepare (mkfs + mount the disk under test), the load, results into the store,
+// shutdown. Any failure destroys the guest and records the phase, the message and the tail of
+// the serial console.
+#include "image/guest_images.hpp"
+#include "link/agent_session.hpp"
+#include "matrix/matrix.hpp"
+#include "store/store.hpp"
+#include "vm/domain_xml.hpp"
+#include "vm/libvirt.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace rlab::run {
+
+/// Timeouts of one boot, in seconds.
+struct BootTimeouts {
+  double hello_s = 180;     ///< domain start -> agent hello (TCG on a loaded host is slow)
+  double prepare_s = 300;   ///< mkfs + mount
+  double quiet_s = 30;      ///< silence during the load before a liveness probe
+  double probe_s = 30;      ///< the probe's deadline
+  double shutdown_s = 60;   ///< `shutdown` -> guest powered off
+};
+
+/// The guest side of every boot of a run.
+struct GuestSettings {
+  vm::Accel accel = vm::Accel::kTcg;
+  std::string cpu_model;         ///< "max", "host", or another QEMU model
+  unsigned memory_mib = 1024;
+  unsigned disk_gib = 2;
+  std::string cmdline = "console=ttyAMA0 panic=-1";
+  BootTimeouts timeouts;
+};
+
+/// What one boot needs. References must outlive run_boot().
+struct BootJob {
+  const matrix::Cell* cell = nullptr;
+  unsigned repeat = 0;
+  store::BootId boot = 0;
+  std::string domain_name;                 ///< vm::domain_name(run, cell id + repeat)
+  const image::GuestImages* images = nullptr;  ///< staged (QEMU-readable) kernel + initramfs
+  std::filesystem::path dir;               ///< this boot's directory (RunDir::boot_dir)
+};
+
+/// How a boot ended.
+struct BootOutcome {
+  bool ok = false;
+  std::string phase;            ///< failing phase: "boot", "hello", "page-size", "prepare", "run", "interrupted"
+  std::string message;
+  double score = 0;             ///< lpm, when ok
+  double boot_to_hello_s = 0;   ///< domain start -> hello (0 when no hello)
+  double load_vcpu_s = 0;       ///< vCPUs x measured pass seconds
+  double wall_s = 0;            ///< whole boot, wall clock
+};
+
+/// Called with the boot's current phase ("disk", "boot", "hello", "prepare", "run pass 1/3",
+/// "shutdown").
+using PhaseFn = std::function<void(std::string_view phase)>;
+
+/// Runs `job` on `conn` and records everything in `st` (start_boot, images, hello, samples,
+/// passes, result or failure). Never throws for guest-side failures (they are returned and
+/// stored); throws vm::LibvirtError / store::StoreError only for failures of the lab itself
+/// that make further boots pointless (the store cannot be written).
+BootOutcome run_boot(const BootJob& job, const GuestSettings& guest, vm::Connection& conn,
+                     store::Store& st, const PhaseFn& phase = {});
+
+/// The domain XML of a boot (exposed for tests and `--dry-run` style inspection).
+vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& guest);
+
+/// The store's kernel identity for a set of guest images.
+store::KernelIdentity kernel_identity(const matrix::Cell& cell, const image::GuestImages& img);
+
+}  // namespace rlab::run

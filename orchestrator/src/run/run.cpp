@@ -1,0 +1,205 @@
+#include "run/run.hpp"
+
+#include "image/guest_images.hpp"
+#include "matrix/matrix.hpp"
+#include "run/boot.hpp"
+#include "run/interrupts.hpp"
+#include "run/run_dir.hpp"
+#include "run/scheduler.hpp"
+#include "vm/disk.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+namespace rlab::run {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+vm::Accel to_vm(matrix::Accel a) { return a == matrix::Accel::kKvm ? vm::Accel::kKvm : vm::Accel::kTcg; }
+
+/// Expected wall seconds of one boot: boot + mkfs, the passes, shutdown.
+double boot_estimate_s(const matrix::Cell& c, vm::Accel accel) {
+  double boot = accel == vm::Accel::kTcg ? 15 : 5;
+  return boot + 5 + c.workload.passes * (c.workload.duration_s + 2) + 3;
+}
+
+struct Plan {
+  std::unique_ptr<store::Store> st;
+  store::RunId run = 0;
+  matrix::Matrix m;
+  std::vector<matrix::Cell> cells;
+  std::vector<Job> order;
+};
+
+Plan plan_new(const RunOptions& o) {
+  Plan p;
+  p.m = matrix::load_matrix(o.matrix);
+  p.st = store::Store::open(o.db.empty() ? p.m.results : o.db);
+  p.run = p.st->create_run({o.matrix.string(), p.m.text, p.m.seed, "matrix", ""});
+  p.cells = matrix::expand_cells(p.m);
+  p.st->add_cells(p.run, p.cells, p.m.repeats);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < p.cells.size(); ++i) index[p.cells[i].id] = i;
+  std::vector<Job> jobs;
+  for (const auto& b : p.st->boots(p.run)) {
+    std::size_t ci = index.at(b.cell_id);
+    jobs.push_back({b.id, ci, b.repeat, p.cells[ci].vcpus});
+  }
+  p.order = shuffled_order(std::move(jobs), p.m.seed);
+  for (std::size_t i = 0; i < p.order.size(); ++i)
+    p.st->set_boot_order(p.order[i].boot, static_cast<int>(i));
+  return p;
+}
+
+Plan plan_resume(const RunOptions& o) {
+  Plan p;
+  fs::path db = o.db;
+  if (db.empty()) {
+    matrix::LoadOptions lo;
+    lo.check_paths = false;  // only `results:` is needed from the file named on the command line
+    db = matrix::load_matrix(o.matrix, lo).results;
+  }
+  if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store to resume from");
+  p.st = store::Store::open(db);
+  auto info = p.st->run(*o.resume);
+  if (!info)
+    throw std::invalid_argument(fmt::format("{}: no run {} to resume (see `rlab results --list`)",
+                                            db.string(), *o.resume));
+  p.run = info->id;
+  // The run's own matrix text, not whatever the file says now.
+  p.m = matrix::parse_matrix(info->matrix_text, info->matrix_path);
+  p.m.seed = info->seed;
+  p.cells = matrix::expand_cells(p.m);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < p.cells.size(); ++i) index[p.cells[i].id] = i;
+  for (const auto& b : p.st->unfinished_boots(p.run, o.retry_failed)) {
+    auto it = index.find(b.cell_id);
+    if (it == index.end())
+      throw std::invalid_argument(fmt::format("run {}: stored cell '{}' is not in its matrix",
+                                              p.run, b.cell_id));
+    p.order.push_back({b.id, it->second, b.repeat, p.cells[it->second].vcpus});
+  }
+  return p;
+}
+
+}  // namespace
+
+RunSummary execute(const RunOptions& o, Progress& progress) {
+  auto& intr = Interrupts::instance();
+  Plan p = o.resume ? plan_resume(o) : plan_new(o);
+  RunSummary sum;
+  sum.run = p.run;
+  sum.db = p.st->path();
+  spdlog::info("run {}: {} boots, seed {}, store {}", p.run, p.order.size(), p.m.seed,
+               p.st->path().string());
+
+  // Hosts: one shared libvirt connection each (libvirt connections are thread-safe).
+  const matrix::Accel accel = matrix::resolve_accel_local(p.m.guest.accel);
+  GuestSettings guest;
+  guest.accel = to_vm(accel);
+  guest.cpu_model = matrix::resolve_cpu_model(p.m.guest, accel);
+  guest.memory_mib = p.m.guest.memory_mib;
+  guest.disk_gib = p.m.guest.disk_gib;
+  std::vector<std::unique_ptr<vm::Connection>> conns;
+  std::vector<Slot> slots;
+  for (const auto& h : p.m.hosts) {
+    conns.push_back(std::make_unique<vm::Connection>(h.uri));
+    slots.push_back({h.uri, h.vcpu_budget});
+    sum.vcpu_budget += h.vcpu_budget;
+  }
+  RunDir dir(p.st->path(), p.run, conns.front()->qemu_owner());
+
+  // Guest images per kernel, built (or taken from the cache) before anything boots.
+  std::map<std::string, image::GuestImages> images;
+  std::map<std::string, std::string> build_errors;
+  fs::path agent = o.agent_binary.empty() ? fs::path() : o.agent_binary;
+  for (const auto& job : p.order) {
+    const auto& k = p.cells[job.cell].kernel;
+    if (images.count(k.name) || build_errors.count(k.name) || intr.stopped()) continue;
+    try {
+      if (agent.empty()) agent = image::default_agent_binary();
+      auto img = image::ensure_guest_images(k, agent, [&](std::string_view ph, std::string_view d) {
+        progress.build(k.name, ph, d);
+      });
+      images[k.name] = dir.stage(img);
+    } catch (const std::exception& e) {
+      spdlog::error("kernel {}: {}", k.name, e.what());
+      build_errors[k.name] = e.what();
+    }
+  }
+
+  std::vector<Job> runnable;
+  for (const auto& job : p.order) {
+    const auto& c = p.cells[job.cell];
+    if (auto it = build_errors.find(c.kernel.name); it != build_errors.end()) {
+      p.st->record_failure(job.boot, "build", it->second, "");
+      ++sum.failed;
+      ++sum.boots;
+    } else {
+      runnable.push_back(job);
+    }
+  }
+  double work_s = 0, longest = 0;
+  for (const auto& j : runnable) {
+    double e = boot_estimate_s(p.cells[j.cell], guest.accel);
+    work_s += e * j.vcpus;
+    longest = std::max(longest, e);
+  }
+  progress.start(runnable.size(), std::max(longest, work_s / std::max(1u, sum.vcpu_budget)));
+
+  std::mutex mu;
+  std::size_t hellos = 0;
+  const auto t0 = Clock::now();
+  schedule(
+      runnable, slots,
+      [&](const Job& j, std::size_t host) {
+        const auto& c = p.cells[j.cell];
+        BootJob bj;
+        bj.cell = &c;
+        bj.repeat = j.repeat;
+        bj.boot = j.boot;
+        bj.domain_name = vm::domain_name(std::to_string(p.run), fmt::format("{}-r{}", c.id, j.repeat));
+        bj.images = &images.at(c.kernel.name);
+        bj.dir = dir.boot_dir(j.boot);
+        const std::string key = fmt::format("{}#{}", c.id, j.repeat);
+        auto out = run_boot(bj, guest, *conns[host], *p.st,
+                            [&](std::string_view ph) { progress.phase(key, ph); });
+        std::lock_guard lock(mu);
+        ++sum.boots;
+        (out.ok ? sum.done : sum.failed) += 1;
+        sum.load_vcpu_s += out.load_vcpu_s;
+        if (out.boot_to_hello_s > 0) {
+          sum.boot_to_hello_s += out.boot_to_hello_s;
+          ++hellos;
+        }
+        progress.finished(key, out.ok, out.wall_s,
+                          out.ok ? fmt::format("{:.1f} lpm, hello after {:.1f} s", out.score,
+                                               out.boot_to_hello_s)
+                                 : fmt::format("{}: {}", out.phase, out.message));
+      },
+      [&] { return intr.stopped(); });
+  sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (hellos) sum.boot_to_hello_s /= static_cast<double>(hellos);
+  progress.end();
+
+  // Nothing of this run may outlive it.
+  const std::string prefix = vm::domain_name(std::to_string(p.run), "") + "-";
+  for (auto& c : conns) {
+    for (const auto& name : c->active_domains(prefix)) {
+      spdlog::warn("destroying leftover domain {}", name);
+      c->destroy_by_name(name);
+    }
+    sum.leftover_domains += c->active_domains(prefix).size();
+  }
+  sum.interrupted = intr.stopped();
+  p.st->finish_run(p.run, sum.interrupted ? "interrupted" : sum.failed ? "failed" : "done");
+  return sum;
+}
+
+}  // namespace rlab::run

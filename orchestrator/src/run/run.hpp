@@ -1,0 +1,42 @@
+#pragma once
+// `rlab run`: a matrix (or an unfinished stored run) -> guest images -> boots scheduled onto
+// the matrix's libvirt hosts -> results in the store.
+#include "run/progress.hpp"
+#include "store/store.hpp"
+
+#include <filesystem>
+#include <optional>
+
+namespace rlab::run {
+
+/// What to run.
+struct RunOptions {
+  std::filesystem::path matrix;               ///< matrix file (new run; for --resume it names the store)
+  std::optional<store::RunId> resume;         ///< continue this run's unfinished boots
+  bool retry_failed = false;                  ///< with resume: run failed boots again too
+  std::filesystem::path db;                   ///< store override; "" -> the matrix's `results:`
+  std::filesystem::path agent_binary;         ///< "" -> image::default_agent_binary()
+};
+
+/// How a run went.
+struct RunSummary {
+  store::RunId run = 0;
+  std::filesystem::path db;       ///< the store written
+  std::size_t boots = 0;          ///< boots attempted in this invocation
+  std::size_t done = 0;
+  std::size_t failed = 0;
+  bool interrupted = false;       ///< SIGINT/SIGTERM arrived; the guests were destroyed
+  double wall_s = 0;              ///< from the first boot's start to the last one's end
+  double load_vcpu_s = 0;         ///< sum over boots of vCPUs x measured pass seconds
+  unsigned vcpu_budget = 0;       ///< sum of the hosts' budgets
+  double boot_to_hello_s = 0;     ///< mean over boots that said hello
+  std::size_t leftover_domains = 0;  ///< rlab domains of this run still active at the end (0)
+};
+
+/// Runs a matrix or resumes a run. Throws matrix::MatrixError for a bad matrix (nothing
+/// booted), std::invalid_argument for a bad resume id, vm::LibvirtError when a host cannot be
+/// reached, store::StoreError when the store cannot be written. Kernel build failures are
+/// recorded as failed boots (phase "build") of that kernel's cells and the run goes on.
+RunSummary execute(const RunOptions& options, Progress& progress);
+
+}  // namespace rlab::run

@@ -1,0 +1,71 @@
+#include "run/run_dir.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace rlab::run {
+
+bool reachable_by_others(const fs::path& dir) {
+  fs::path p = fs::absolute(dir);
+  for (fs::path cur = p;; cur = cur.parent_path()) {
+    struct stat st {};
+    if (::stat(cur.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH)) return false;
+    if (cur == cur.root_path() || cur.parent_path() == cur) break;
+  }
+  return true;
+}
+
+RunDir::RunDir(const fs::path& results_db, long long run_id, std::optional<vm::QemuOwner> owner)
+    : owner_(owner) {
+  fs::path base = fs::absolute(results_db).parent_path();
+  fs::create_directories(base);
+  if (!reachable_by_others(base)) {
+    spdlog::info("{} is not reachable by QEMU's user; guest files go to /var/tmp/rlab",
+                 base.string());
+    base = "/var/tmp/rlab";
+  }
+  root_ = base / "runs" / std::to_string(run_id);
+  fs::create_directories(root_);
+  for (fs::path p : {base / "runs", root_})
+    fs::permissions(p, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
+}
+
+fs::path RunDir::boot_dir(long long boot_id) const {
+  fs::path d = root_ / fmt::format("b{}", boot_id);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  // QEMU creates the agent socket here and writes the disk; libvirt relabels the files it is
+  // given, not their directory.
+  if (owner_ && ::geteuid() == 0) {
+    if (::chown(d.c_str(), owner_->uid, owner_->gid) != 0)
+      throw std::system_error(errno, std::generic_category(), "chown " + d.string());
+  } else {
+    fs::permissions(d, fs::perms::all, fs::perm_options::add);
+  }
+  return d;
+}
+
+image::GuestImages RunDir::stage(const image::GuestImages& images) const {
+  fs::path d = root_ / "images" /
+               fmt::format("{}-{}", images.kernel_key.substr(0, 16), images.image_key.substr(0, 16));
+  fs::create_directories(d);
+  fs::permissions(root_ / "images", fs::perms::others_exec, fs::perm_options::add);
+  fs::permissions(d, fs::perms::others_exec, fs::perm_options::add);
+  image::GuestImages out = images;
+  out.kernel_image = d / "Image";
+  out.initramfs = d / images.initramfs.filename();
+  for (auto [from, to] : {std::pair{images.kernel_image, out.kernel_image},
+                          std::pair{images.initramfs, out.initramfs}}) {
+    if (!fs::exists(to) || fs::file_size(to) != fs::file_size(from))
+      fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+    fs::permissions(to, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                            fs::perms::others_read);
+  }
+  return out;
+}
+
+}  // namespace rlab::run

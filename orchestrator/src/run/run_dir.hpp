@@ -1,0 +1,44 @@
+#pragma once
+// Where a run's per-cell files live: console logs, agent sockets, the scratch disks and the
+// guest images QEMU boots. QEMU runs as its own user (libvirt's DAC label, e.g.
+// libvirt-qemu), so these directories must be reachable by that user: the run directory sits
+// next to the results store when every parent is traversable by others, else under
+// /var/tmp/rlab.
+#include "image/guest_images.hpp"
+#include "vm/libvirt.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace rlab::run {
+
+/// Per-run directory layout.
+class RunDir {
+ public:
+  /// Chooses and creates the directory of run `run_id`: <dir of results_db>/runs/<id> when
+  /// reachable by others, else /var/tmp/rlab/runs/<id>. `owner`: QEMU's uid/gid; when set
+  /// (and we are root), per-cell directories are handed to it.
+  RunDir(const std::filesystem::path& results_db, long long run_id,
+         std::optional<vm::QemuOwner> owner);
+
+  const std::filesystem::path& path() const { return root_; }
+
+  /// Creates (empty) and returns the directory of boot `boot_id`: "<run>/b<boot_id>" (short,
+  /// so the agent socket path stays under the 107-byte unix socket limit).
+  std::filesystem::path boot_dir(long long boot_id) const;
+
+  /// Copies `images`' kernel and initramfs into "<run>/images/<kernel key>-<image key>/" once
+  /// (QEMU cannot read the cache under a private home) and returns the copy's paths.
+  image::GuestImages stage(const image::GuestImages& images) const;
+
+ private:
+  std::filesystem::path root_;
+  std::optional<vm::QemuOwner> owner_;
+};
+
+/// Whether every directory from / to `dir` lets others search it (mode o+x), i.e. QEMU's
+/// user can reach files below it.
+bool reachable_by_others(const std::filesystem::path& dir);
+
+}  // namespace rlab::run
