@@ -1,0 +1,168 @@
+// rlab_bench_bisect: performance bisection against a simulated noisy oracle (no VMs).
+//
+// Each bisect gets N commits (64..1,024), a culprit drawn uniformly from 1..N-1, and an
+// oracle that returns normal samples: mean 100 before the culprit, 100 (1 - k rsd) from it
+// on (a regression of k sigma, lower is worse as for loops per minute), stddev 100 rsd.
+// Controls (k = 0) have no culprit. Optionally a fraction of the commits "fail to build".
+// Prints accuracy, steps and runs per step per effect size and checks the targets:
+//   right culprit >= 99% at >= 3 sigma; false culprit <= 1% without a regression;
+//   at most ceil(log2 N) + 1 steps when nothing is skipped.
+// Usage: rlab_bench_bisect [--bisects 10000] [--rsd 0.05] [--fail-rate 0] [--seed 1]
+//        [--initial 10] [--cap 80] [--alpha 0.01] [--min-effect 0.02]
+// Exit status 1 when a target is missed.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bisect/bisect.hpp"
+#include "stats/random.hpp"
+
+namespace {
+
+struct Config {
+  std::size_t bisects = 10000;
+  double rsd = 0.05;
+  double fail_rate = 0;
+  std::uint64_t seed = 1;
+  rlab::bisect::Options options;
+};
+
+struct Tally {
+  std::size_t bisects = 0, right = 0, wrong = 0, hidden = 0, hidden_with_culprit = 0;
+  std::size_t stopped = 0;  // ended at the endpoints (no regression / inconclusive / ...)
+  std::size_t steps = 0, step_runs = 0, endpoint_runs = 0;
+  std::size_t no_skip_bisects = 0, over_bound = 0, max_steps_over_bound = 0;
+  long worst_margin = -1000;  // max over no-skip bisects of steps - bound
+};
+
+Config parse(int argc, char** argv) {
+  Config c;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i];
+    const char* v = argv[i + 1];
+    if (k == "--bisects") c.bisects = std::strtoull(v, nullptr, 10);
+    else if (k == "--rsd") c.rsd = std::atof(v);
+    else if (k == "--fail-rate") c.fail_rate = std::atof(v);
+    else if (k == "--seed") c.seed = std::strtoull(v, nullptr, 10);
+    else if (k == "--initial") c.options.plan.initial = std::strtoull(v, nullptr, 10);
+    else if (k == "--cap") c.options.plan.cap = std::strtoull(v, nullptr, 10);
+    else if (k == "--alpha") c.options.verdict.alpha = std::atof(v);
+    else if (k == "--min-effect") c.options.verdict.min_effect = std::atof(v);
+    else {
+      std::fprintf(stderr, "rlab_bench_bisect: unknown option %s\n", k.c_str());
+      std::exit(2);
+    }
+  }
+  if (argc % 2 == 0) {
+    std::fprintf(stderr, "rlab_bench_bisect: option %s needs a value\n", argv[argc - 1]);
+    std::exit(2);
+  }
+  c.options.verdict.resamples = 2000;  // only the ends' "same" check uses the bootstrap
+  return c;
+}
+
+long bound(std::size_t n) { return static_cast<long>(std::ceil(std::log2(static_cast<double>(n)))) + 1; }
+
+void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed, Tally& t) {
+  rlab::stats::Rng rng(seed);
+  const std::size_t culprit = effect > 0 ? 1 + rng.index(n - 1) : n;
+  std::vector<bool> broken(n, false);
+  for (std::size_t i = 1; i + 1 < n; ++i) broken[i] = rng.uniform() < cfg.fail_rate;
+  std::vector<std::string> commits(n);
+  for (std::size_t i = 0; i < n; ++i) commits[i] = "c" + std::to_string(i);
+  const double sd = 100 * cfg.rsd;
+  auto oracle = [&](std::size_t i, std::size_t runs) {
+    rlab::bisect::Measurement m;
+    if (broken[i]) {
+      m.failure = "build failed";
+      return m;
+    }
+    const double level = i >= culprit ? 100 * (1 - effect * cfg.rsd) : 100;
+    for (std::size_t k = 0; k < runs; ++k) m.samples.push_back(level + sd * rng.normal());
+    return m;
+  };
+  const auto r = rlab::bisect::bisect(commits, oracle, cfg.options);
+  ++t.bisects;
+  t.endpoint_runs += r.endpoint_runs;
+  t.step_runs += r.step_runs;
+  t.steps += r.steps.size();
+  using rlab::bisect::Status;
+  if (r.status == Status::found) {
+    (r.first_bad == culprit ? t.right : t.wrong)++;
+  } else if (r.status == Status::hidden_by_skips) {
+    ++t.hidden;
+    if (culprit >= r.range_first && culprit <= r.range_last) ++t.hidden_with_culprit;
+  } else {
+    ++t.stopped;
+  }
+  bool skipped = false;
+  for (const auto& s : r.steps) skipped |= s.result == rlab::bisect::StepResult::skip;
+  if (!skipped && !r.steps.empty()) {
+    ++t.no_skip_bisects;
+    const long margin = static_cast<long>(r.steps.size()) - bound(n);
+    if (margin > 0) ++t.over_bound;
+    t.worst_margin = std::max(t.worst_margin, margin);
+  }
+}
+
+double pct(std::size_t a, std::size_t b) { return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Config cfg = parse(argc, argv);
+  const std::vector<double> effects{0, 1, 2, 3, 4, 5, 7, 10};
+  const std::vector<std::size_t> sizes{64, 128, 256, 512, 1024};
+  const std::size_t per_cell = std::max<std::size_t>(1, cfg.bisects / (effects.size() * sizes.size()));
+  std::printf("simulated bisects: %zu (%zu per effect and size), noise rsd %.1f%%, fail rate %.1f%%, "
+              "runs per commit %zu doubling to %zu, alpha %g, min effect %g%%\n\n",
+              per_cell * effects.size() * sizes.size(), per_cell, 100 * cfg.rsd, 100 * cfg.fail_rate,
+              cfg.options.plan.initial, cfg.options.plan.cap, cfg.options.verdict.alpha,
+              100 * cfg.options.verdict.min_effect);
+  std::printf("%-7s %8s %8s %8s %8s %8s %7s %9s %9s %11s\n", "effect", "bisects", "right%", "wrong%",
+              "hidden%", "stopped%", "steps", "runs/step", "end runs", "steps-bound");
+  std::map<double, Tally> by_effect;
+  std::uint64_t seed = cfg.seed * 1000003;
+  for (double e : effects) {
+    Tally& t = by_effect[e];
+    for (std::size_t n : sizes) {
+      for (std::size_t k = 0; k < per_cell; ++k) run_one(cfg, n, e, ++seed, t);
+    }
+    std::printf("%-7s %8zu %8.2f %8.2f %8.2f %8.2f %7.2f %9.2f %9.1f %11ld\n",
+                (e == 0 ? std::string("none") : std::to_string(static_cast<int>(e)) + "σ").c_str(),
+                t.bisects, pct(t.right, t.bisects), pct(t.wrong, t.bisects), pct(t.hidden, t.bisects),
+                pct(t.stopped, t.bisects), t.steps ? double(t.steps) / t.bisects : 0.0,
+                t.steps ? double(t.step_runs) / double(t.steps) : 0.0,
+                double(t.endpoint_runs) / double(t.bisects), t.worst_margin);
+    std::fflush(stdout);
+  }
+  bool ok = true;
+  std::printf("\ntargets:\n");
+  for (double e : effects) {
+    const Tally& t = by_effect[e];
+    if (e >= 3) {
+      const bool met = pct(t.right, t.bisects) >= 99.0;
+      ok &= met || cfg.fail_rate > 0;
+      std::printf("  %2.0fσ: right culprit %.2f%% (>= 99%%) %s\n", e, pct(t.right, t.bisects),
+                  met ? "met" : "MISSED");
+    }
+    if (e == 0) {
+      const bool met = pct(t.wrong, t.bisects) <= 1.0;
+      ok &= met;
+      std::printf("  none: false culprit %.2f%% (<= 1%%) %s\n", pct(t.wrong, t.bisects), met ? "met" : "MISSED");
+    }
+    if (t.over_bound > 0) ok = false;
+  }
+  std::size_t over = 0, checked = 0;
+  for (const auto& [e, t] : by_effect) {
+    over += t.over_bound;
+    checked += t.no_skip_bisects;
+  }
+  std::printf("  steps <= ceil(log2 N) + 1 without skips: %zu of %zu bisects over %s\n", over, checked,
+              over == 0 ? "met" : "MISSED");
+  return ok ? 0 : 1;
+}

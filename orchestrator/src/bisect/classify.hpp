@@ -1,0 +1,56 @@
+#pragma once
+// Is a commit's sample like the good end's or like the bad end's? The per-step decision of
+// performance bisection: the measured samples of the two ends are the references.
+#include <span>
+#include <string>
+
+#include "stats/verdict.hpp"
+
+namespace rlab::bisect {
+
+/// Which way the metric moved from good to bad.
+enum class Direction {
+  regression,   ///< bad is worse than good (for lpm: lower)
+  improvement,  ///< bad is better than good: bisects a speed-up
+};
+
+/// Options shared by the step decision and the whole bisection.
+struct Options {
+  stats::VerdictOptions verdict;  ///< alpha and minimum effect of every comparison
+  stats::SamplingPlan plan;       ///< runs per commit: initial, doubled while unknown, cap
+  bool higher_is_better = true;   ///< the metric's polarity (lpm, score: true)
+  Direction direction = Direction::regression;
+  /// Top the ends' samples up to the size of the tested commit's when it grows beyond them,
+  /// so that the comparison is never limited by the smaller reference.
+  bool grow_references = true;
+};
+
+/// Sign of median(bad) - median(good) the options expect: -1 or +1.
+int expected_sign(const Options& opt);
+
+/// Decision for one sample set.
+enum class Call { good, bad, unknown };
+
+/// "good", "bad" or "unknown".
+std::string_view call_name(Call c);
+
+/// Decision with its evidence.
+struct Classification {
+  Call call = Call::unknown;
+  stats::Difference vs_good;  ///< good end (base) against the commit
+  stats::Difference vs_bad;   ///< bad end (base) against the commit
+  std::string reason;
+};
+
+/// The rule, with s = sign(median(bad) - median(good)):
+///  - bad: different from good (stats::test_difference) in direction s, and not different
+///    from bad;
+///  - good: different from bad in direction -s, and not different from good;
+///  - unknown otherwise (like neither end: measure more; like both ends: measure more; at the
+///    cap the commit is skipped).
+/// All three samples must be non-empty and finite; the ends' medians must be non-zero and
+/// differ (std::invalid_argument otherwise).
+Classification classify(std::span<const double> good, std::span<const double> bad,
+                        std::span<const double> samples, const Options& opt);
+
+}  // namespace rlab::bisect
