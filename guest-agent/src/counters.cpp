@@ -42,7 +42,35 @@ std::uint64_t number(std::string_view w, const char* file, std::size_t line) {
 
 std::uint64_t minus(std::uint64_t later, std::uint64_t earlier) { return later >= earlier ? later - earlier : later; }
 
+/// later - earlier per name (index-wise when both tables list the same names), calling
+/// f(name, later, earlier_or_nullptr).
+template <class F>
+void pair_up(const CounterTable& a, const CounterTable& b, F f) {
+  if (a.names == b.names) {
+    for (std::size_t i = 0; i < b.names.size(); ++i) f(b.names[i], b.values[i], &a.values[i]);
+    return;
+  }
+  const CounterMap am = a.to_map();
+  for (std::size_t i = 0; i < b.names.size(); ++i) {
+    auto it = am.find(b.names[i]);
+    f(b.names[i], b.values[i], it == am.end() ? nullptr : &it->second);
+  }
+}
+
 }  // namespace
+
+CounterTable::CounterTable(std::initializer_list<std::pair<std::string, std::uint64_t>> init) {
+  for (const auto& [k, v] : init) {
+    names.push_back(k);
+    values.push_back(v);
+  }
+}
+
+CounterMap CounterTable::to_map() const {
+  CounterMap m;
+  for (std::size_t i = 0; i < names.size(); ++i) m[names[i]] = values[i];
+  return m;
+}
 
 ProcStat parse_proc_stat(std::string_view text) {
   static const char* kCpuFields[] = {"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"};
@@ -67,15 +95,24 @@ ProcStat parse_proc_stat(std::string_view text) {
   return s;
 }
 
-CounterMap parse_vmstat(std::string_view text) {
-  CounterMap m;
+void parse_vmstat_into(std::string_view text, CounterTable& t) {
+  std::size_t i = 0;
   for_each_line(text, [&](std::string_view line, std::size_t n) {
     auto w = words(line);
     if (w.empty()) return;
     if (w.size() != 2) throw std::runtime_error("/proc/vmstat line " + std::to_string(n) + ": expected \"name value\"");
-    m[std::string(w[0])] = number(w[1], "/proc/vmstat", n);
+    if (t.names.size() <= i) t.names.resize(i + 1), t.values.resize(i + 1);
+    t.names[i].assign(w[0]);
+    t.values[i++] = number(w[1], "/proc/vmstat", n);
   });
-  return m;
+  t.names.resize(i);
+  t.values.resize(i);
+}
+
+CounterMap parse_vmstat(std::string_view text) {
+  CounterTable t;
+  parse_vmstat_into(text, t);
+  return t.to_map();
 }
 
 CounterMap parse_pressure(std::string_view text, std::string_view resource) {
@@ -98,16 +135,32 @@ CounterMap parse_pressure(std::string_view text, std::string_view resource) {
   return m;
 }
 
-CounterMap parse_xfs_stats(std::string_view text) {
-  CounterMap m;
+void parse_xfs_stats_into(std::string_view text, CounterTable& t) {
+  std::size_t k = 0;
   for_each_line(text, [&](std::string_view line, std::size_t n) {
     auto w = words(line);
     if (w.size() < 2) return;  // e.g. an empty trailing line
-    const std::string group(w[0]);
-    for (std::size_t i = 1; i < w.size(); ++i) m[group + "." + std::to_string(i - 1)] = number(w[i], "xfs stats", n);
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      if (t.names.size() <= k) t.names.resize(k + 1), t.values.resize(k + 1);
+      char idx[24];
+      auto [end, ec] = std::to_chars(idx, idx + sizeof idx, i - 1);
+      (void)ec;
+      std::string& name = t.names[k];
+      name.assign(w[0]);
+      name += '.';
+      name.append(idx, end);
+      t.values[k++] = number(w[i], "xfs stats", n);
+    }
   });
-  if (m.empty()) throw std::runtime_error("xfs stats: no counters");
-  return m;
+  if (k == 0) throw std::runtime_error("xfs stats: no counters");
+  t.names.resize(k);
+  t.values.resize(k);
+}
+
+CounterMap parse_xfs_stats(std::string_view text) {
+  CounterTable t;
+  parse_xfs_stats_into(text, t);
+  return t.to_map();
 }
 
 std::optional<std::uint64_t> parse_hist_hits(std::string_view text) {
@@ -127,11 +180,10 @@ protocol::Counters delta(const Snapshot& a, const Snapshot& b) {
     auto it = a.tracepoints.find(k);
     c.tracepoints[k] = it == a.tracepoints.end() ? v : minus(v, it->second);
   }
-  for (const auto& [k, v] : b.xfs_stats) {
-    auto it = a.xfs_stats.find(k);
-    const std::uint64_t d = it == a.xfs_stats.end() ? v : minus(v, it->second);
+  pair_up(a.xfs_stats, b.xfs_stats, [&](const std::string& k, std::uint64_t v, const std::uint64_t* old) {
+    const std::uint64_t d = old ? minus(v, *old) : v;
     if (d) c.xfs_stats[k] = d;
-  }
+  });
   for (const auto& [k, v] : b.stat.cpu) {
     auto it = a.stat.cpu.find(k);
     c.cpu[k] = it == a.stat.cpu.end() ? v : minus(v, it->second);
@@ -142,11 +194,10 @@ protocol::Counters delta(const Snapshot& a, const Snapshot& b) {
     auto it = a.pressure.find(k);
     c.pressure[k] = it == a.pressure.end() ? v : minus(v, it->second);
   }
-  for (const auto& [k, v] : b.vmstat) {
-    auto it = a.vmstat.find(k);
-    const auto d = static_cast<std::int64_t>(v - (it == a.vmstat.end() ? 0 : it->second));
+  pair_up(a.vmstat, b.vmstat, [&](const std::string& k, std::uint64_t v, const std::uint64_t* old) {
+    const auto d = static_cast<std::int64_t>(v - (old ? *old : 0));
     if (d) c.vmstat[k] = d;
-  }
+  });
   return c;
 }
 

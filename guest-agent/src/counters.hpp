@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "rlab/protocol/messages.hpp"
 
@@ -14,6 +16,16 @@ namespace rlab::agent {
 
 /// Counter name -> value.
 using CounterMap = std::map<std::string, std::uint64_t>;
+
+/// Counters as parallel vectors in file order. Parsing into an existing table reuses its
+/// name strings' storage, so re-reading a file every second allocates nothing.
+struct CounterTable {
+  CounterTable() = default;
+  CounterTable(std::initializer_list<std::pair<std::string, std::uint64_t>> init);
+  std::vector<std::string> names;
+  std::vector<std::uint64_t> values;
+  CounterMap to_map() const;
+};
 
 /// The parts of /proc/stat the agent reports.
 struct ProcStat {
@@ -27,6 +39,7 @@ ProcStat parse_proc_stat(std::string_view text);
 
 /// /proc/vmstat: "name value" lines.
 CounterMap parse_vmstat(std::string_view text);
+void parse_vmstat_into(std::string_view text, CounterTable& out);
 
 /// One /proc/pressure/<resource> file: {"<resource>.some": total_us, "<resource>.full": total_us}
 /// (the cumulative stall time, the "total=" field, microseconds).
@@ -35,6 +48,7 @@ CounterMap parse_pressure(std::string_view text, std::string_view resource);
 /// An XFS stats file (/sys/fs/xfs/<dev>/stats/stats, /sys/fs/xfs/stats/stats or
 /// /proc/fs/xfs/stat): "<group> v0 v1 ..." lines -> {"<group>.<i>": v_i}.
 CounterMap parse_xfs_stats(std::string_view text);
+void parse_xfs_stats_into(std::string_view text, CounterTable& out);
 
 /// A tracefs hist file (events/<sys>/<event>/hist): the "Hits:" total of its "Totals:"
 /// section. nullopt when there is none (no trigger installed).
@@ -43,10 +57,10 @@ std::optional<std::uint64_t> parse_hist_hits(std::string_view text);
 /// All counters at one instant.
 struct Snapshot {
   CounterMap tracepoints;   ///< "xfs:<event>" -> hits since the run's counters were installed
-  CounterMap xfs_stats;
+  CounterTable xfs_stats;
   ProcStat stat;
   CounterMap pressure;
-  CounterMap vmstat;
+  CounterTable vmstat;
 };
 
 /// The counters between two snapshots (`later` - `earlier`). Tracepoints present in `later`

@@ -49,25 +49,24 @@ void guarded(const char* what, F f) {
 }
 }  // namespace
 
-Snapshot Sampler::snapshot() const {
-  Snapshot s;
+void Sampler::snapshot_into(Snapshot& s) const {
   s.tracepoints = tracepoints_->read();
   if (xfs_stats_)
     guarded("xfs stats", [&] {
-      if (auto t = read_file(*xfs_stats_)) s.xfs_stats = parse_xfs_stats(*t);
+      if (auto t = read_file(*xfs_stats_)) parse_xfs_stats_into(*t, s.xfs_stats);
     });
   guarded("/proc/stat", [&] {
     if (auto t = read_file("/proc/stat")) s.stat = parse_proc_stat(*t);
   });
+  s.pressure.clear();
   for (const char* r : {"cpu", "io", "memory"})
     guarded("/proc/pressure", [&] {
       if (auto t = read_file(std::string("/proc/pressure/") + r))
         for (auto& [k, v] : parse_pressure(*t, r)) s.pressure[k] = v;
     });
   guarded("/proc/vmstat", [&] {
-    if (auto t = read_file("/proc/vmstat")) s.vmstat = parse_vmstat(*t);
+    if (auto t = read_file("/proc/vmstat")) parse_vmstat_into(*t, s.vmstat);
   });
-  return s;
 }
 
 }  // namespace rlab::agent

@@ -20,8 +20,14 @@ std::optional<std::filesystem::path> xfs_stats_file(const std::filesystem::path&
 class Sampler {
  public:
   explicit Sampler(const std::filesystem::path& workdir);
-  /// All counters now. Unreadable optional sources (PSI, XFS stats) are left empty.
-  Snapshot snapshot() const;
+  /// All counters now, into `out` (reusing its storage). Unreadable optional sources (PSI,
+  /// XFS stats) are left empty.
+  void snapshot_into(Snapshot& out) const;
+  Snapshot snapshot() const {
+    Snapshot s;
+    snapshot_into(s);
+    return s;
+  }
   const TracepointCounters& tracepoints() const { return *tracepoints_; }
   const std::optional<std::filesystem::path>& xfs_stats_path() const { return xfs_stats_; }
 

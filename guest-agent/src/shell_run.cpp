@@ -102,7 +102,7 @@ void ShellRun::begin_pass() {
   report_.pass = pass_;
   report_.latency.bounds_s = default_latency_bounds();
   report_.latency.counts.assign(report_.latency.bounds_s.size() + 1, 0);
-  pass_start_ = sampler_->snapshot();
+  sampler_->snapshot_into(pass_start_);
   last_sample_ = pass_start_;
   sample_no_ = 0;
   in_window_ = true;
@@ -125,15 +125,15 @@ void ShellRun::on_sample() {
                                      std::chrono::duration<double>(p_.sample_interval_s * double(sample_no_))));
   sample_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (ec || !*alive || !in_window_) return;
-    Snapshot now = sampler_->snapshot();
+    sampler_->snapshot_into(scratch_);
     protocol::Sample s;
     s.id = p_.id;
     s.pass = pass_;
     s.t_s = since(t0_);
     s.loops = report_.loops;
     s.failures = report_.failures;
-    s.counters = delta(last_sample_, now);
-    last_sample_ = std::move(now);
+    s.counters = delta(last_sample_, scratch_);
+    std::swap(last_sample_, scratch_);
     emit_(std::move(s));
     on_sample();
   });
@@ -185,7 +185,7 @@ void ShellRun::end_window() {
   in_window_ = false;
   t_end_ = Clock::now();
   sample_timer_.cancel();
-  pass_end_ = sampler_->snapshot();
+  sampler_->snapshot_into(pass_end_);
   report_.duration_s = std::chrono::duration<double>(t_end_ - t0_).count();
   report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
   report_.counters = delta(pass_start_, pass_end_);

@@ -71,7 +71,7 @@ class ShellRun {
   Clock::time_point t0_, t_end_;
   std::uint64_t sample_no_ = 0;
   protocol::PassReport report_;
-  Snapshot pass_start_, last_sample_, pass_end_;
+  Snapshot pass_start_, last_sample_, pass_end_, scratch_;
   std::vector<protocol::PassReport> done_passes_;
   std::uint64_t total_failures_ = 0;
   std::vector<std::string> failure_examples_;

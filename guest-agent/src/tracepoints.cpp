@@ -88,43 +88,53 @@ bool TracepointCounters::open_hist() {
 }
 
 bool TracepointCounters::open_perf() {
-  const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
   for (auto& e : events_) {
     auto id_text = read_file(e.dir / "id");
     if (!id_text) {
       why_ += "; cannot read " + (e.dir / "id").string();
       return false;
     }
-    perf_event_attr attr{};
-    attr.type = PERF_TYPE_TRACEPOINT;
-    attr.size = sizeof(attr);
-    attr.config = std::stoull(*id_text);
-    for (long cpu = 0; cpu < ncpu; ++cpu) {
-      int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, static_cast<int>(cpu), -1, PERF_FLAG_FD_CLOEXEC));
+    e.config = std::stoull(*id_text);
+  }
+  auto close_all = [this] {
+    for (int f : members_) ::close(f);
+    members_.clear();
+    leaders_.clear();
+  };
+  const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+  for (long cpu = 0; cpu < ncpu; ++cpu) {
+    int leader = -1;
+    for (const auto& e : events_) {
+      perf_event_attr attr{};
+      attr.type = PERF_TYPE_TRACEPOINT;
+      attr.size = sizeof(attr);
+      attr.config = e.config;
+      attr.read_format = PERF_FORMAT_GROUP;
+      int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, static_cast<int>(cpu), leader, PERF_FLAG_FD_CLOEXEC));
       if (fd < 0) {
-        if (errno == ENODEV || errno == EINVAL) continue;  // offline / absent CPU
+        if (leader < 0 && (errno == ENODEV || errno == EINVAL)) break;  // offline / absent CPU
         why_ += "; perf_event_open(" + e.name + ", cpu " + std::to_string(cpu) + "): " + std::strerror(errno);
-        for (auto& x : events_) {
-          for (int f : x.fds) ::close(f);
-          x.fds.clear();
-        }
+        close_all();
         return false;
       }
-      e.fds.push_back(fd);
+      members_.push_back(fd);
+      if (leader < 0) {
+        leader = fd;
+        leaders_.push_back(fd);
+      }
     }
-    if (e.fds.empty()) {
-      why_ += "; perf_event_open(" + e.name + "): no CPU accepted it";
-      return false;
-    }
+  }
+  if (leaders_.empty()) {
+    why_ += "; perf_event_open: no CPU accepted the events";
+    return false;
   }
   return true;
 }
 
 TracepointCounters::~TracepointCounters() {
-  for (auto& e : events_) {
+  for (auto& e : events_)
     if (!e.trigger.empty()) write_file(e.dir / "trigger", "!" + e.trigger, true, true);
-    for (int f : e.fds) ::close(f);
-  }
+  for (int f : members_) ::close(f);
 }
 
 std::vector<std::string> TracepointCounters::names() const {
@@ -135,18 +145,19 @@ std::vector<std::string> TracepointCounters::names() const {
 
 CounterMap TracepointCounters::read() const {
   CounterMap m;
-  for (const auto& e : events_) {
-    if (!e.trigger.empty()) {
+  if (method_ == "hist") {
+    for (const auto& e : events_)
       if (auto text = read_file(e.dir / "hist"))
         if (auto hits = parse_hist_hits(*text)) m["xfs:" + e.name] = *hits;
-    } else {
-      std::uint64_t sum = 0;
-      for (int f : e.fds) {
-        std::uint64_t v = 0;
-        if (::read(f, &v, sizeof v) == sizeof v) sum += v;
-      }
-      m["xfs:" + e.name] = sum;
+  } else if (method_ == "perf") {
+    // PERF_FORMAT_GROUP: { u64 nr; u64 values[nr]; } in the order the members were added.
+    std::vector<std::uint64_t> sum(events_.size(), 0), buf(events_.size() + 1, 0);
+    for (int leader : leaders_) {
+      const ssize_t want = static_cast<ssize_t>(buf.size() * sizeof(std::uint64_t));
+      if (::read(leader, buf.data(), static_cast<std::size_t>(want)) != want || buf[0] != events_.size()) continue;
+      for (std::size_t i = 0; i < events_.size(); ++i) sum[i] += buf[i + 1];
     }
+    for (std::size_t i = 0; i < events_.size(); ++i) m["xfs:" + events_[i].name] = sum[i];
   }
   return m;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Counting XFS inodegc tracepoints cheaply, without a text trace: tracefs hist triggers when
 // the kernel has them (CONFIG_HIST_TRIGGERS), else perf_event_open counting-mode counters
-// (PERF_TYPE_TRACEPOINT, one per CPU, read() returns the count). See docs/agent.md.
+// (PERF_TYPE_TRACEPOINT, one event group per CPU read with PERF_FORMAT_GROUP). See docs/agent.md.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -47,8 +47,12 @@ class TracepointCounters {
     std::string name;                 ///< bare event name
     std::filesystem::path dir;        ///< events/xfs/<name>
     std::string trigger;              ///< hist: the installed trigger text
-    std::vector<int> fds;             ///< perf: one counter per CPU
+    std::uint64_t config = 0;         ///< perf: the tracepoint id
   };
+  /// perf: per CPU, one group whose leader reads all events at once (PERF_FORMAT_GROUP, one
+  /// cross-CPU read per CPU instead of one per event and CPU).
+  std::vector<int> leaders_;
+  std::vector<int> members_;  ///< every fd, leaders included, for closing
   std::filesystem::path tracefs_;
   std::vector<Event> events_;
   std::string method_ = "none";

@@ -128,19 +128,36 @@ TEST(Counters, DeltaSemantics) {
   EXPECT_EQ(d.pressure.at("cpu.some"), 3000u);
   EXPECT_EQ(d.vmstat, (std::map<std::string, std::int64_t>{{"nr_free_pages", -120}}));
   // A counter that went backwards (stats cleared) reports its new value.
-  b.xfs_stats["ig.0"] = 30;
+  b.xfs_stats.values[0] = 30;  // "ig.0"
   EXPECT_EQ(delta(a, b).xfs_stats.at("ig.0"), 30u);
+  // Tables listing names in another order (or new ones) are matched by name.
+  a.vmstat = {{"pgfault", 9}, {"nr_free_pages", 500}};
+  b.vmstat = {{"nr_free_pages", 380}, {"pgfault", 12}, {"new_counter", 4}};
+  EXPECT_EQ(delta(a, b).vmstat,
+            (std::map<std::string, std::int64_t>{{"nr_free_pages", -120}, {"pgfault", 3}, {"new_counter", 4}}));
+}
+
+TEST(Counters, ReparsingIntoATableReusesAndTracksChanges) {
+  CounterTable t;
+  parse_xfs_stats_into(fixture("xfs_stats_loop0"), t);
+  const auto first = t.to_map();
+  parse_xfs_stats_into(fixture("xfs_stats_loop0"), t);
+  EXPECT_EQ(t.to_map(), first);
+  parse_xfs_stats_into("ig 1 2\nvnodes 7\n", t);
+  EXPECT_EQ(t.to_map(), (CounterMap{{"ig.0", 1}, {"ig.1", 2}, {"vnodes.0", 7}}));
+  parse_vmstat_into(fixture("proc_vmstat"), t);
+  EXPECT_EQ(t.to_map(), parse_vmstat(fixture("proc_vmstat")));
 }
 
 TEST(Counters, DeltaBetweenTwoRealReadingsOfThisMachine) {
   Snapshot a, b;
   a.stat = parse_proc_stat(*read_file("/proc/stat"));
-  a.vmstat = parse_vmstat(*read_file("/proc/vmstat"));
+  parse_vmstat_into(*read_file("/proc/vmstat"), a.vmstat);
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
   while (std::chrono::steady_clock::now() < until) {
   }
   b.stat = parse_proc_stat(*read_file("/proc/stat"));
-  b.vmstat = parse_vmstat(*read_file("/proc/vmstat"));
+  parse_vmstat_into(*read_file("/proc/vmstat"), b.vmstat);
   const auto d = delta(a, b);
   std::uint64_t jiffies = 0;
   for (const auto& [k, v] : d.cpu) jiffies += v;
