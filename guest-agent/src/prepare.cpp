@@ -4,7 +4,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <deque>
 #include <cstring>
 
 #include "fileio.hpp"
@@ -47,6 +51,30 @@ MountOptions parse_mount_options(const std::string& options) {
     if (!flag) m.data += (m.data.empty() ? "" : ",") + opt;
   }
   return m;
+}
+
+std::string kernel_log_tail(std::size_t lines) {
+  // /dev/kmsg: one record per read(2), "<prio>,<seq>,<usec>,<flags>;<text>\n[continuations]".
+  int fd = ::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::deque<std::string> last;
+  char rec[8192];
+  for (;;) {
+    ssize_t n = ::read(fd, rec, sizeof rec);
+    if (n < 0 && errno == EPIPE) continue;  // overwritten record: skip
+    if (n <= 0) break;
+    std::string_view r(rec, static_cast<std::size_t>(n));
+    auto semi = r.find(';');
+    if (semi == std::string_view::npos) continue;
+    r.remove_prefix(semi + 1);
+    r = r.substr(0, r.find('\n'));
+    last.emplace_back(r);
+    if (last.size() > lines) last.pop_front();
+  }
+  ::close(fd);
+  std::string out;
+  for (const auto& l : last) out += l + "\n";
+  return out;
 }
 
 PrepareJob::PrepareJob(Children& children, protocol::Prepare req, Done done)
@@ -100,7 +128,7 @@ void PrepareJob::mkfs_exited(int status) {
               m.data.empty() ? nullptr : m.data.c_str()) != 0) {
     const int err = errno;
     return fail("prepare: mount(" + device_ + ", " + req_.mountpoint + ", " + req_.fs + ", \"" + req_.mount_options +
-                "\"): " + std::strerror(err) + " (see the kernel log for the filesystem's reason)");
+                "\"): " + std::strerror(err) + "; kernel log:\n" + kernel_log_tail(8));
   }
   protocol::Prepared p;
   p.id = req_.id;

@@ -27,6 +27,10 @@ struct MountOptions {
 };
 MountOptions parse_mount_options(const std::string& options);
 
+/// The last `lines` messages of the kernel log (/dev/kmsg), oldest first; empty when
+/// unreadable. mount(2) failures carry it: the filesystem explains itself there.
+std::string kernel_log_tail(std::size_t lines);
+
 /// Runs one prepare request asynchronously: mkfs (-f for xfs, -F for ext4, then the given
 /// options and the device), then mount(2). Reports exactly once through `done`: a Prepared,
 /// or an Error (code failed) carrying the tool's own output or the syscall's error.

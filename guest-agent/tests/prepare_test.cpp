@@ -145,6 +145,27 @@ TEST(Prepare, MkfsFailureCarriesTheToolsOutput) {
   EXPECT_NE(e->message.find("agcount"), std::string::npos) << "mkfs.xfs's own complaint: " << e->message;
 }
 
+TEST(Prepare, MountFailureCarriesTheKernelsReason) {
+  Served s;
+  ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
+  const fs::path mnt = s.dir.path / "mnt";
+  LoopDisk disk(s.dir.path, mnt);
+  rp::Prepare p;
+  p.id = 8;
+  p.device = disk.device;
+  p.fs = "xfs";
+  p.mount_options = "rlab_bogus_option";
+  p.mountpoint = mnt.string();
+  s.client.send(p);
+  auto e = s.client.next_of<rp::Error>(60s);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->id, 8u);
+  EXPECT_NE(e->message.find("Invalid argument"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("rlab_bogus_option"), std::string::npos) << e->message;
+  // The filesystem's own complaint, from the kernel log.
+  EXPECT_NE(e->message.find("xfs: Unknown parameter 'rlab_bogus_option'"), std::string::npos) << e->message;
+}
+
 TEST(Prepare, UnknownSerialAndMissingDevice) {
   Served s;
   ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
