@@ -205,8 +205,11 @@ TEST_F(StoreTest, ResumeListsOnlyUnfinishedBootsAndRestartsThemClean) {
   EXPECT_EQ(pragma(db_, ("SELECT COUNT(*) FROM passes WHERE boot_id = " + std::to_string(interrupted)).c_str()), "1");
   st->start_boot(interrupted, "qemu:///system", "d2", "c2");
   EXPECT_EQ(pragma(db_, ("SELECT COUNT(*) FROM passes WHERE boot_id = " + std::to_string(interrupted)).c_str()), "0");
-  for (const auto& b : st->boots(run))
-    if (b.id == interrupted) EXPECT_EQ(b.attempts, 2u);
+  for (const auto& b : st->boots(run)) {
+    if (b.id == interrupted) {
+      EXPECT_EQ(b.attempts, 2u);
+    }
+  }
   // The finished boot's data is untouched.
   EXPECT_EQ(pragma(db_, ("SELECT COUNT(*) FROM passes WHERE boot_id = " + std::to_string(done)).c_str()), "2");
   // The failure stays as history after a retry.

@@ -1,0 +1,61 @@
+// The matrices that ship with rlab load, and expand to what their comments promise.
+#include "matrix/matrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rlab::matrix;
+
+const fs::path kSource = RLAB_SOURCE_DIR;
+
+TEST(ShippedMatrix, DefaultIsSmallAndValid) {
+  const Matrix m = load_matrix(kSource / "matrix.yaml");  // also checks the patch exists
+  const auto cells = expand_cells(m);
+  ASSERT_EQ(cells.size(), 8u);
+  EXPECT_EQ(m.kernel_axis, (std::vector<std::string>{"6.12", "6.12+inline-inactivation"}));
+  EXPECT_EQ(m.kernels.at("6.12+inline-inactivation").patchset, "inline-inactivation");
+  EXPECT_EQ(m.kernels.at("6.12+inline-inactivation").patches.at(0),
+            kSource / "images" / "patches" / "xfs-inline-inactivation.patch");
+  EXPECT_EQ(m.results, kSource / "results" / "rlab.db");
+  EXPECT_EQ(m.guest.accel, Accel::kAuto);
+  double guest_vcpu_seconds = 0;
+  for (const auto& c : cells) {
+    EXPECT_EQ(c.page_size, 65536u) << c.id;
+    EXPECT_EQ(c.workload.kind, "shell1");
+    EXPECT_EQ(c.copies, c.vcpus);
+    EXPECT_LE(c.vcpus, 2u);
+    guest_vcpu_seconds += c.vcpus * c.workload.duration_s * c.workload.passes * m.repeats;
+  }
+  // Load time alone must leave room for boots within 10 minutes on 2 vCPUs of budget.
+  EXPECT_LE(guest_vcpu_seconds / 2.0, 180.0);
+}
+
+TEST(ShippedMatrix, Arm64NightlyCoversTheReportedCase) {
+  LoadOptions opt;
+  opt.check_paths = false;  // its linux-stable tree lives on the nightly hosts
+  const Matrix m = load_matrix(kSource / "matrices" / "arm64-nightly.yaml", opt);
+  const auto cells = expand_cells(m);
+  EXPECT_EQ(cells.size(), 6u * 4u * 5u * 2u);
+  EXPECT_EQ(m.guest.accel, Accel::kKvm);
+  EXPECT_EQ(m.kernels.at("6.6.y").source.kind, rlab::build::KernelSource::Kind::kGitTree);
+  EXPECT_EQ(m.kernels.at("7.x+inline-inactivation").patchset, "inline-inactivation");
+  std::set<std::string> ids;
+  for (const auto& c : cells) ids.insert(c.id);
+  // The original report: 6.6.y XFS vs ext4 on shell1 -c 144.
+  EXPECT_TRUE(ids.count("6.6.y/xfs-agcount144/144vcpu/shell1"));
+  EXPECT_TRUE(ids.count("6.6.y/ext4-defaults/144vcpu/shell1"));
+  for (const auto& c : cells) {
+    EXPECT_EQ(c.workload.passes, 3u);
+    EXPECT_DOUBLE_EQ(c.workload.duration_s, 60.0);
+    EXPECT_EQ(c.copies, c.vcpus);
+  }
+  // Patches resolve into the repository's images/, next to matrices/.
+  EXPECT_EQ(m.kernels.at("6.12+inline-inactivation").patches.at(0),
+            kSource / "images" / "patches" / "xfs-inline-inactivation.patch");
+}
+
+}  // namespace
