@@ -281,7 +281,8 @@ void from_json(const json& j, Run& m) {
   if (m.workdir.empty() || m.workdir.front() != '/')
     bad(f.at("workdir"), "expected an absolute path, got \"" + m.workdir + "\"");
   f.opt("sample_interval_s", m.sample_interval_s);
-  if (m.sample_interval_s < 0) bad(f.at("sample_interval_s"), "must be >= 0");
+  if (m.sample_interval_s != 0 && m.sample_interval_s < 0.1)
+    bad(f.at("sample_interval_s"), "must be 0 (no sampling) or >= 0.1, got " + std::to_string(m.sample_interval_s));
   f.opt("pause_s", m.pause_s);
   if (m.pause_s < 0) bad(f.at("pause_s"), "must be >= 0");
 }

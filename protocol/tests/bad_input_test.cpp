@@ -36,6 +36,7 @@ const BadCase kHostCases[] = {
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"rel"})", rp::ErrorCode::bad_field, "run.workdir: expected an absolute path", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3})", rp::ErrorCode::bad_field, "run.workdir: missing", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","sample_interval_s":-1})", rp::ErrorCode::bad_field, "run.sample_interval_s", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","sample_interval_s":0.01})", rp::ErrorCode::bad_field, "run.sample_interval_s: must be 0 (no sampling) or >= 0.1", 4},
     {R"({"type":"prepare","id":5,"fs":"xfs","mountpoint":"/mnt"})", rp::ErrorCode::bad_field, "exactly one of", 5},
     {R"({"type":"prepare","id":5,"device":"/dev/vdb","serial":"x","fs":"xfs","mountpoint":"/mnt"})", rp::ErrorCode::bad_field, "exactly one of", 5},
     {R"({"type":"prepare","id":5,"device":"/dev/vdb","fs":"btrfs","mountpoint":"/mnt"})", rp::ErrorCode::bad_field, "prepare.fs", 5},
