@@ -7,8 +7,13 @@
 // Prints accuracy, steps and runs per step per effect size and checks the targets:
 //   right culprit >= 99% at >= 3 sigma; false culprit <= 1% without a regression;
 //   at most ceil(log2 N) + 1 steps when nothing is skipped.
+// Columns: right/wrong = a single commit named, the culprit or another; hidden = a range
+// hidden by skips (in range = share of those ranges that contain the culprit); stopped = ended
+// at the ends (no regression, inconclusive); steps = tested commits per bisect; runs/step =
+// runs per tested commit; end runs = runs of both ends; steps-bound = worst steps minus
+// ceil(log2 N) + 1 over bisects without skips (<= 0 meets the target).
 // Usage: rlab_bench_bisect [--bisects 10000] [--rsd 0.05] [--fail-rate 0] [--seed 1]
-//        [--initial 10] [--cap 80] [--alpha 0.01] [--min-effect 0.02]
+//        [--initial 10] [--cap 80] [--alpha 0.01] [--min-effect 0.02] [--step-alpha 0 = auto]
 // Exit status 1 when a target is missed.
 #include <cmath>
 #include <cstdio>
@@ -52,6 +57,7 @@ Config parse(int argc, char** argv) {
     else if (k == "--cap") c.options.plan.cap = std::strtoull(v, nullptr, 10);
     else if (k == "--alpha") c.options.verdict.alpha = std::atof(v);
     else if (k == "--min-effect") c.options.verdict.min_effect = std::atof(v);
+    else if (k == "--step-alpha") c.options.step_alpha = std::atof(v);
     else {
       std::fprintf(stderr, "rlab_bench_bisect: unknown option %s\n", k.c_str());
       std::exit(2);
@@ -123,8 +129,8 @@ int main(int argc, char** argv) {
               per_cell * effects.size() * sizes.size(), per_cell, 100 * cfg.rsd, 100 * cfg.fail_rate,
               cfg.options.plan.initial, cfg.options.plan.cap, cfg.options.verdict.alpha,
               100 * cfg.options.verdict.min_effect);
-  std::printf("%-7s %8s %8s %8s %8s %8s %7s %9s %9s %11s\n", "effect", "bisects", "right%", "wrong%",
-              "hidden%", "stopped%", "steps", "runs/step", "end runs", "steps-bound");
+  std::printf("%-7s %8s %8s %8s %8s %9s %8s %7s %9s %9s %11s\n", "effect", "bisects", "right%", "wrong%",
+              "hidden%", "in range%", "stopped%", "steps", "runs/step", "end runs", "steps-bound");
   std::map<double, Tally> by_effect;
   std::uint64_t seed = cfg.seed * 1000003;
   for (double e : effects) {
@@ -132,10 +138,10 @@ int main(int argc, char** argv) {
     for (std::size_t n : sizes) {
       for (std::size_t k = 0; k < per_cell; ++k) run_one(cfg, n, e, ++seed, t);
     }
-    std::printf("%-7s %8zu %8.2f %8.2f %8.2f %8.2f %7.2f %9.2f %9.1f %11ld\n",
+    std::printf("%-7s %8zu %8.2f %8.2f %8.2f %9.2f %8.2f %7.2f %9.2f %9.1f %11ld\n",
                 (e == 0 ? std::string("none") : std::to_string(static_cast<int>(e)) + "σ").c_str(),
                 t.bisects, pct(t.right, t.bisects), pct(t.wrong, t.bisects), pct(t.hidden, t.bisects),
-                pct(t.stopped, t.bisects), t.steps ? double(t.steps) / t.bisects : 0.0,
+                pct(t.hidden_with_culprit, t.hidden), pct(t.stopped, t.bisects), t.steps ? double(t.steps) / t.bisects : 0.0,
                 t.steps ? double(t.step_runs) / double(t.steps) : 0.0,
                 double(t.endpoint_runs) / double(t.bisects), t.worst_margin);
     std::fflush(stdout);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -33,7 +34,15 @@ namespace {
 class Bisection {
  public:
   Bisection(std::span<const std::string> commits, const Oracle& oracle, const Options& opt)
-      : commits_(commits), oracle_(oracle), opt_(opt), good_(0), bad_(commits.size() - 1) {}
+      : commits_(commits), oracle_(oracle), opt_(opt), good_(0), bad_(commits.size() - 1) {
+    step_opt_ = opt_;
+    if (step_opt_.step_alpha <= 0) {
+      const double steps = commits.size() > 2 ? std::ceil(std::log2(double(commits.size() - 1))) : 1;
+      step_opt_.step_alpha = opt_.verdict.alpha / steps;
+    }
+    step_opt_.verdict.alpha = step_opt_.step_alpha;
+    r_.step_alpha = step_opt_.step_alpha;
+  }
 
   Result run() {
     if (!measure_endpoints()) return std::move(r_);
@@ -152,7 +161,7 @@ class Bisection {
         return step;
       }
       grow_references(step.samples.size());
-      const Classification c = classify(r_.good_samples, r_.bad_samples, step.samples, opt_);
+      const Classification c = classify(r_.good_samples, r_.bad_samples, step.samples, step_opt_);
       step.change_vs_good = c.vs_good.relative_change;
       step.p_vs_good = c.vs_good.p_min;
       step.p_vs_bad = c.vs_bad.p_min;
@@ -174,6 +183,7 @@ class Bisection {
   std::span<const std::string> commits_;
   const Oracle& oracle_;
   Options opt_;
+  Options step_opt_;  // opt_ with verdict.alpha = the step's significance level
   std::size_t good_, bad_;
   Result r_;
 };

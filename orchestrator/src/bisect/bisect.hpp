@@ -68,6 +68,7 @@ struct Result {
   std::vector<double> bad_samples;
   std::size_t endpoint_runs = 0;  ///< runs of the two ends, including top-ups during steps
   std::size_t step_runs = 0;      ///< runs of the tested commits
+  double step_alpha = 0;          ///< significance level the steps used (Options::step_alpha)
   std::string message;            ///< one line summary naming commits from the list
 };
 

@@ -23,6 +23,10 @@ struct Options {
   /// Top the ends' samples up to the size of the tested commit's when it grows beyond them,
   /// so that the comparison is never limited by the smaller reference.
   bool grow_references = true;
+  /// Significance level of each step's two comparisons. 0 (default): verdict.alpha divided by
+  /// the number of steps a bisection of the list needs without skips, ceil(log2(N - 1))
+  /// (Bonferroni), so that the chance of any wrong step stays near verdict.alpha.
+  double step_alpha = 0;
 };
 
 /// Sign of median(bad) - median(good) the options expect: -1 or +1.

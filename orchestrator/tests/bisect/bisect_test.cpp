@@ -81,6 +81,15 @@ TEST(Bisect, SkipsBrokenCommitsAndStillFindsTheCulprit) {
     }
   }
   EXPECT_GE(skips, 1u);
+  EXPECT_DOUBLE_EQ(r.step_alpha, 0.01 / 5);  // Bonferroni over ceil(log2 32) = 5 steps
+}
+
+TEST(Bisect, StepAlphaCanBeSet) {
+  FakeOracle f{[](std::size_t i) { return i >= 3 ? 90.0 : 100.0; }};
+  Options opt;
+  opt.step_alpha = 0.05;
+  const auto commits = names(8);
+  EXPECT_EQ(bisect(commits, ref(f), opt).step_alpha, 0.05);
 }
 
 TEST(Bisect, ReportsTheRangeHiddenBySkips) {
