@@ -1,0 +1,189 @@
+#include "build/apt_source.hpp"
+
+#include "util/paths.hpp"
+#include "build/run_options.hpp"
+#include "util/process.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace rlab::build {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> words(std::string_view line) {
+  std::vector<std::string> out;
+  std::istringstream in{std::string(line)};
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// A release suite: "bookworm", "trixie", "sid", "stable" - not "bookworm-security".
+bool plain_suite(const std::string& s) { return !s.empty() && s.find('-') == std::string::npos && s.find('/') == std::string::npos; }
+
+std::string strip_slash(std::string uri) {
+  while (!uri.empty() && uri.back() == '/') uri.pop_back();
+  return uri;
+}
+
+// One-line format: deb [options] uri suite [component...]
+std::string from_one_line(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    auto w = words(line);
+    if (w.empty() || w[0] != "deb") continue;
+    std::size_t i = 1;
+    if (i < w.size() && w[i].front() == '[') {
+      while (i < w.size() && w[i].back() != ']') ++i;
+      ++i;
+    }
+    if (i + 1 < w.size() && plain_suite(w[i + 1])) return strip_slash(w[i]);
+  }
+  return "";
+}
+
+// deb822 format: stanzas separated by blank lines, fields "Types:", "URIs:", "Suites:".
+std::string from_deb822(const std::string& text) {
+  std::istringstream in(text + "\n\n");
+  std::vector<std::string> types, uris, suites;
+  bool enabled = true;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '#') continue;
+    if (words(line).empty()) {
+      bool deb = std::find(types.begin(), types.end(), "deb") != types.end();
+      if (enabled && deb && !uris.empty() &&
+          std::any_of(suites.begin(), suites.end(), plain_suite))
+        return strip_slash(uris.front());
+      types.clear(), uris.clear(), suites.clear(), enabled = true;
+      continue;
+    }
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon);
+    std::transform(key.begin(), key.end(), key.begin(), ::tolower);
+    auto value = words(line.substr(colon + 1));
+    if (key == "types") types = value;
+    else if (key == "uris") uris = value;
+    else if (key == "suites") suites = value;
+    else if (key == "enabled") enabled = !(value.size() == 1 && value[0] == "no");
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string find_debian_mirror(const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [name, text] : files) {
+    bool deb822 = name.size() >= 8 && name.compare(name.size() - 8, 8, ".sources") == 0;
+    std::string uri = deb822 ? from_deb822(text) : from_one_line(text);
+    if (!uri.empty()) return uri;
+  }
+  return "";
+}
+
+std::string host_debian_mirror(const fs::path& etc_apt) {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (fs::exists(etc_apt / "sources.list"))
+    files.emplace_back("sources.list", util::read_file(etc_apt / "sources.list"));
+  std::vector<fs::path> parts;
+  if (fs::is_directory(etc_apt / "sources.list.d"))
+    for (const auto& e : fs::directory_iterator(etc_apt / "sources.list.d")) {
+      auto ext = e.path().extension();
+      if (ext == ".list" || ext == ".sources") parts.push_back(e.path());
+    }
+  std::sort(parts.begin(), parts.end());
+  for (const auto& p : parts) files.emplace_back(p.filename().string(), util::read_file(p));
+  std::string uri = find_debian_mirror(files);
+  if (uri.empty())
+    throw std::runtime_error("no Debian mirror found in the host's apt sources (" +
+                             (etc_apt / "sources.list").string() + ", " +
+                             (etc_apt / "sources.list.d").string() +
+                             "/*.list, *.sources): add a `deb` entry for a release suite");
+  return uri;
+}
+
+PrivateApt::PrivateApt(fs::path root, std::string mirror, std::string suite, std::string arch)
+    : root_(std::move(root)), mirror_(std::move(mirror)), suite_(std::move(suite)),
+      arch_(std::move(arch)) {
+  for (const char* d : {"etc/sources.list.d", "etc/preferences.d", "etc/apt.conf.d",
+                        "state/lists/partial", "cache/archives/partial"})
+    fs::create_directories(root_ / d);
+  if (!fs::exists(root_ / "state/status")) util::write_file_atomic(root_ / "state/status", "");
+  // The archive key ring of the host's debian-archive-keyring covers current releases.
+  util::write_file_atomic(root_ / "etc/sources.list",
+                          "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " +
+                              mirror_ + " " + suite_ + " main\n");
+}
+
+std::vector<std::string> PrivateApt::apt_options() const {
+  auto r = root_.string();
+  return {"-o", "Dir::Etc=" + r + "/etc",
+          "-o", "Dir::Etc::sourcelist=" + r + "/etc/sources.list",
+          "-o", "Dir::Etc::sourceparts=" + r + "/etc/sources.list.d",
+          "-o", "Dir::Etc::preferencesparts=" + r + "/etc/preferences.d",
+          "-o", "Dir::State=" + r + "/state",
+          "-o", "Dir::State::status=" + r + "/state/status",
+          "-o", "Dir::Cache=" + r + "/cache",
+          "-o", "APT::Architecture=" + arch_,
+          "-o", "APT::Architectures::=" + arch_,
+          "-o", "APT::Sandbox::User=root",
+          "-o", "Debug::NoLocking=1",
+          "-q"};
+}
+
+bool PrivateApt::update() {
+  std::vector<std::string> argv{"apt-get"};
+  auto o = apt_options();
+  argv.insert(argv.end(), o.begin(), o.end());
+  argv.push_back("update");
+  auto r = util::run(argv, run_options(std::chrono::seconds(600)));
+  bool have_lists = false;
+  for (const auto& e : fs::directory_iterator(root_ / "state/lists"))
+    if (e.path().filename().string().find("_Packages") != std::string::npos) have_lists = true;
+  if (r.ok() && r.output.find("W: Failed") == std::string::npos && have_lists) return true;
+  if (have_lists) {
+    spdlog::warn("apt-get update for {} {} failed; using the package lists from an earlier update",
+                 mirror_, suite_);
+    return false;
+  }
+  throw std::runtime_error("apt-get update of " + mirror_ + " " + suite_ + " (state in " +
+                           root_.string() + ") failed:\n" + util::tail(r.output, 15));
+}
+
+std::string PrivateApt::candidate_version(const std::string& package) const {
+  std::vector<std::string> argv{"apt-cache"};
+  auto o = apt_options();
+  argv.insert(argv.end(), o.begin(), o.end());
+  argv.insert(argv.end(), {"policy", package});
+  auto r = util::run_checked(argv);
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) {
+    auto w = words(line);
+    if (w.size() == 2 && w[0] == "Candidate:" && w[1] != "(none)") return w[1];
+  }
+  throw std::runtime_error("package " + package + " is not in Debian " + suite_ + " (" + mirror_ +
+                           ", " + arch_ + ")");
+}
+
+fs::path PrivateApt::download(const std::string& package, const std::string& version,
+                              const fs::path& dest_dir) const {
+  fs::create_directories(dest_dir);
+  std::vector<std::string> argv{"apt-get"};
+  auto o = apt_options();
+  argv.insert(argv.end(), o.begin(), o.end());
+  argv.insert(argv.end(), {"download", package + "=" + version});
+  util::run_checked(argv, run_options(std::chrono::seconds(1800), dest_dir));
+  for (const auto& e : fs::directory_iterator(dest_dir)) {
+    auto name = e.path().filename().string();
+    if (name.rfind(package + "_", 0) == 0 && e.path().extension() == ".deb") return e.path();
+  }
+  throw std::runtime_error("apt-get download " + package + "=" + version + " left no .deb in " +
+                           dest_dir.string());
+}
+
+}  // namespace rlab::build

@@ -1,0 +1,69 @@
+#pragma once
+// The content-addressed artifact cache under util::cache_dir():
+//   kernels/<key>/   Image, config, build.log, manifest.json   (kernel builds)
+//   images/<key>/    initramfs.cpio.zst, manifest.json          (guest initramfs)
+//   sources/ apt/ kbuild/<key>/{src,obj} ccache/ locks/       (inputs and build state)
+// A key is the SHA-256 of everything that determines the artifact, so a repeat request with
+// the same inputs is a hit and any change to an input is a miss.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rlab::build {
+
+/// Bumped when the recipe (commands, layout) changes in a way that changes artifacts.
+inline constexpr int kKernelRecipeVersion = 1;
+inline constexpr int kImageRecipeVersion = 1;
+
+/// Everything that determines a kernel Image.
+struct KernelKeyInputs {
+  std::string source_identity;  ///< SourceTree::identity
+  std::string source_commit;    ///< SourceTree::commit
+  unsigned page_size_kib = 64;
+  /// Config fragments in merge order: (file name, contents).
+  std::vector<std::pair<std::string, std::string>> fragments;
+  /// Patches in order: (file name, contents).
+  std::vector<std::pair<std::string, std::string>> patches;
+  std::string toolchain;  ///< compiler and linker version lines
+};
+
+/// 64 hex digits. Names of fragments/patches do not count, only their order and contents.
+std::string kernel_key(const KernelKeyInputs& in);
+
+/// An entry in the cache.
+struct CacheEntry {
+  std::string kind;                 ///< "kernel" or "image"
+  std::string key;                  ///< directory name
+  std::filesystem::path dir;
+  std::uintmax_t bytes = 0;         ///< total size of the entry's files
+  nlohmann::json manifest;          ///< manifest.json (null when missing or unreadable)
+};
+
+/// The entry directory for (`kind`, `key`) under `cache_root` ("kernels"/"images").
+std::filesystem::path entry_dir(const std::filesystem::path& cache_root, const std::string& kind,
+                                const std::string& key);
+
+/// Whether a complete entry exists (its manifest.json is written last).
+bool entry_complete(const std::filesystem::path& dir);
+
+/// Every complete kernel and image entry under `cache_root`, kernels first, by key.
+std::vector<CacheEntry> list_cache(const std::filesystem::path& cache_root);
+
+/// An exclusive advisory lock (flock) on `<cache_root>/locks/<name>.lock`, held for the
+/// object's life. Serialises concurrent builds of one key across rlab processes.
+class CacheLock {
+ public:
+  CacheLock(const std::filesystem::path& cache_root, const std::string& name);
+  ~CacheLock();
+  CacheLock(const CacheLock&) = delete;
+  CacheLock& operator=(const CacheLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace rlab::build

@@ -1,0 +1,39 @@
+#pragma once
+// Building (or taking from the cache) the arm64 kernel Image for a KernelSpec.
+#include "build/kernel_spec.hpp"
+#include "build/progress.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace rlab::build {
+
+/// A built kernel in the cache (<cache>/kernels/<key>/).
+struct KernelArtifact {
+  std::filesystem::path image;   ///< arch/arm64/boot/Image
+  std::filesystem::path config;  ///< the final .config
+  std::string key;               ///< cache key (see kernel_key())
+  std::string release;           ///< `make kernelrelease`
+  std::string source_commit;     ///< Debian package version or git SHA
+  std::string config_sha256;     ///< sha256 hex of `config`
+  unsigned page_size_kib = 64;
+  bool cache_hit = false;        ///< true when nothing was built
+};
+
+/// "<gcc --version line>\n<ld --version line>" of the aarch64-linux-gnu cross toolchain.
+/// Throws std::runtime_error naming the package to install when it is missing.
+std::string cross_toolchain_id();
+
+/// Returns the Image for `spec`, building it on a cache miss: fetch the source, copy and
+/// patch it when there are patches, configure (allnoconfig + fragments, checked), then
+/// `make Image` out of tree with ccache (<cache>/ccache), -j<host CPUs> or $RLAB_BUILD_JOBS.
+/// Progress goes to `progress` ("fetch", "patch", "config", "build", "cache"). The tree
+/// <cache>/kbuild/<key>/src (hard links + patches) and objects <cache>/kbuild/<key>/obj are
+/// kept for incremental rebuilds (`make -C src O=obj ... Image`). Throws ConfigError,
+/// PatchError, or std::runtime_error with the last lines of the build log.
+KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress = {});
+
+/// The images/ directory of the project (util::source_dir()/images).
+std::filesystem::path images_dir();
+
+}  // namespace rlab::build

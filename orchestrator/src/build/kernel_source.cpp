@@ -1,0 +1,116 @@
+#include "build/kernel_source.hpp"
+
+#include "build/apt_source.hpp"
+#include "build/run_options.hpp"
+#include "util/process.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+namespace rlab::build {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// Unpacks into `<final>.partial-<pid>` and renames, so an interrupted unpack never looks done.
+fs::path staging_for(const fs::path& final_dir) {
+  auto tmp = final_dir;
+  tmp += ".partial-" + std::to_string(::getpid());
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  return tmp;
+}
+
+SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
+                        const Progress& progress) {
+  if (src.debian_version.empty())
+    throw std::runtime_error("kernel source: Debian source without a version (e.g. \"6.12\")");
+  if (src.debian_suite.empty())
+    throw std::runtime_error("kernel source linux-source-" + src.debian_version +
+                             ": no Debian suite (e.g. \"trixie\")");
+  const std::string package = "linux-source-" + src.debian_version;
+  report(progress, "fetch", "apt-get update (" + src.debian_suite + ", private state)");
+  PrivateApt apt(cache_root / "apt" / (src.debian_suite + "-arm64"), host_debian_mirror(),
+                 src.debian_suite, "arm64");
+  apt.update();
+  std::string version = apt.candidate_version(package);
+  SourceTree tree{cache_root / "sources" / (package + "_" + version), source_identity(src),
+                  version};
+  if (fs::exists(tree.dir / "Makefile")) return tree;
+
+  report(progress, "fetch", fmt::format("downloading {} {}", package, version));
+  auto staging = staging_for(tree.dir);
+  auto deb = apt.download(package, version, staging / "deb");
+  util::run_checked({"dpkg-deb", "-x", deb.string(), (staging / "pkg").string()});
+  fs::path tarball;
+  for (const auto& e : fs::directory_iterator(staging / "pkg/usr/src"))
+    if (e.path().filename().string().rfind(package + ".tar", 0) == 0) tarball = e.path();
+  if (tarball.empty())
+    throw std::runtime_error(deb.string() + " has no usr/src/" + package + ".tar.*");
+  report(progress, "fetch", "unpacking " + tarball.filename().string());
+  fs::create_directories(staging / "tree");
+  util::run_checked({"tar", "-xf", tarball.string(), "-C", (staging / "tree").string()},
+                    run_options(std::chrono::seconds(1800)));
+  auto top = staging / "tree" / package;
+  if (!fs::exists(top / "Makefile"))
+    throw std::runtime_error(tarball.string() + " does not unpack to " + package + "/Makefile");
+  fs::create_directories(tree.dir.parent_path());
+  fs::rename(top, tree.dir);
+  fs::remove_all(staging);
+  return tree;
+}
+
+SourceTree fetch_git(const KernelSource& src, const fs::path& cache_root, const Progress& progress) {
+  if (src.git_tree.empty()) throw std::runtime_error("kernel source: git tree without a path");
+  if (src.git_ref.empty())
+    throw std::runtime_error("kernel source " + src.git_tree.string() + ": no git ref");
+  if (!fs::exists(src.git_tree))
+    throw std::runtime_error("kernel source: git tree " + src.git_tree.string() + " does not exist");
+  auto rev = util::run({"git", "-C", src.git_tree.string(), "rev-parse", "--verify", "--quiet",
+                        src.git_ref + "^{commit}"});
+  if (!rev.ok())
+    throw std::runtime_error("kernel source " + src.git_tree.string() + ": ref '" + src.git_ref +
+                             "' is not a commit");
+  SourceTree tree{cache_root / "sources" / ("git-" + trim(rev.output)), source_identity(src),
+                  trim(rev.output)};
+  if (fs::exists(tree.dir / "Makefile")) return tree;
+  report(progress, "fetch", "exporting " + src.git_ref + " (" + tree.commit + ")");
+  auto staging = staging_for(tree.dir);
+  util::run_checked({"git", "-C", src.git_tree.string(), "archive", "--format=tar",
+                     "-o", (staging / "src.tar").string(), tree.commit},
+                    run_options(std::chrono::seconds(1800)));
+  fs::create_directories(staging / "tree");
+  util::run_checked({"tar", "-xf", (staging / "src.tar").string(), "-C", (staging / "tree").string()},
+                    run_options(std::chrono::seconds(1800)));
+  if (!fs::exists(staging / "tree/Makefile"))
+    throw std::runtime_error("git tree " + src.git_tree.string() + " at " + src.git_ref +
+                             " has no top-level Makefile: not a kernel tree");
+  fs::create_directories(tree.dir.parent_path());
+  fs::rename(staging / "tree", tree.dir);
+  fs::remove_all(staging);
+  return tree;
+}
+
+}  // namespace
+
+std::string source_identity(const KernelSource& source) {
+  if (source.kind == KernelSource::Kind::kDebianPackage)
+    return "debian:linux-source-" + source.debian_version + "@" + source.debian_suite;
+  return "git:" + fs::absolute(source.git_tree).lexically_normal().string();
+}
+
+SourceTree fetch_kernel_source(const KernelSource& source, const fs::path& cache_root,
+                               const Progress& progress) {
+  if (source.kind == KernelSource::Kind::kDebianPackage)
+    return fetch_debian(source, cache_root, progress);
+  return fetch_git(source, cache_root, progress);
+}
+
+}  // namespace rlab::build

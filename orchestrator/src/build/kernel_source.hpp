@@ -1,0 +1,35 @@
+#pragma once
+// Fetching a kernel source tree: Debian linux-source-<ver> through the host's apt mirror, or
+// a local git tree at a ref. Trees are unpacked once under <cache>/sources/ and shared
+// read-only by every build (builds are out of tree; patched builds use a copy).
+#include "build/kernel_spec.hpp"
+#include "build/progress.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace rlab::build {
+
+/// A pristine source tree ready for `make O=...`.
+struct SourceTree {
+  std::filesystem::path dir;  ///< top of the tree (holds Makefile)
+  /// What the source is, without the version: "debian:linux-source-6.12@trixie" or
+  /// "git:<absolute repository path>".
+  std::string identity;
+  /// Which revision: the Debian package version ("6.12.57-1") or the full git commit SHA.
+  std::string commit;
+};
+
+/// Resolves `source` to a revision and returns its unpacked tree, unpacking it under
+/// `cache_root`/sources when not there yet. Debian: refreshes the private apt lists (see
+/// PrivateApt) and takes the suite's candidate version. Git: `git rev-parse <ref>^{commit}`.
+/// Throws std::runtime_error naming the source on: empty version/suite/tree/ref, unknown
+/// package or ref, download or unpack failures.
+SourceTree fetch_kernel_source(const KernelSource& source,
+                               const std::filesystem::path& cache_root,
+                               const Progress& progress = {});
+
+/// The identity string of `source` (see SourceTree::identity), without touching the network.
+std::string source_identity(const KernelSource& source);
+
+}  // namespace rlab::build

@@ -1,0 +1,49 @@
+#pragma once
+// The guest initramfs: Debian arm64 userland (extracted on the host, never executed there),
+// the lab's /init and the static agent, packed as a zstd-compressed newc cpio.
+#include "build/progress.hpp"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rlab::image {
+
+/// What goes into the userland, from images/rootfs/.
+struct RootfsRecipe {
+  std::string suite;                  ///< Debian suite, from packages.txt's `suite:` line
+  std::vector<std::string> packages;  ///< packages.txt, in file order
+  std::vector<std::string> prune;     ///< prune.txt: relative paths, '*' suffix allowed
+  std::string init_script;            ///< contents of images/rootfs/init
+};
+
+/// Parses packages.txt text (named `path` in errors): '#' comments, one `suite: <name>` line,
+/// one package name per line. Throws std::runtime_error "path:line: ..." for a malformed
+/// name, a missing or repeated suite line, or no packages.
+void parse_package_list(std::string_view text, const std::filesystem::path& path,
+                        RootfsRecipe& recipe);
+
+/// Reads packages.txt, prune.txt and init from `rootfs_dir` (images/rootfs).
+RootfsRecipe load_rootfs_recipe(const std::filesystem::path& rootfs_dir);
+
+/// The initramfs cache key: SHA-256 over the recipe (suite, packages, prune list, /init)
+/// and the agent binary's bytes. Throws std::runtime_error if the agent cannot be read.
+std::string image_key(const RootfsRecipe& recipe, const std::filesystem::path& agent_binary);
+
+/// Extracts the userland into `root` (which must not exist) with `mmdebstrap
+/// --variant=extract --architectures=arm64` from `mirror`, then applies the prune list.
+void extract_userland(const RootfsRecipe& recipe, const std::string& mirror,
+                      const std::filesystem::path& root);
+
+/// Adds /init, /usr/bin/rlab-agent (`agent_binary`), the mount points and /dev/console to
+/// `root`, packs it and writes `out` (zstd-compressed newc cpio). Returns the uncompressed
+/// archive size in bytes. Throws std::runtime_error when the agent is not an aarch64 ELF.
+std::uintmax_t pack_initramfs(const RootfsRecipe& recipe, const std::filesystem::path& root,
+                              const std::filesystem::path& agent_binary,
+                              const std::filesystem::path& out);
+
+/// Whether `elf` starts like a 64-bit little-endian AArch64 ELF file (e_machine 183).
+bool is_aarch64_elf(std::string_view elf);
+
+}  // namespace rlab::image
