@@ -2,7 +2,11 @@
 //   loops with sampling every 1 s / loops with sampling off (same machine, alternating A B B A
 //   runs of one pass each), the agent's peak RSS, and the cost of one counter snapshot.
 // Usage: rlab-agent-bench [--pairs N] [--duration S] [--copies C] [--workdir DIR]
-//                         [--connect unix:PATH]   (default: start the host-native agent)
+//                         [--connect unix:PATH]   (an agent already serving there)
+//                         [--guest]   (boot $RLAB_GUEST_KERNEL + $RLAB_GUEST_INITRAMFS under
+//                                      qemu-system-aarch64, prepare XFS on its scratch disk)
+//                         [--vcpus N] (with --guest, default 2)
+// Default: start the host-native agent.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "guest/qemu_guest.hpp"
 #include "harness.hpp"
 #include "sampler.hpp"
 
@@ -26,12 +31,18 @@ struct Args {
   std::uint32_t copies = 2;
   std::string workdir;
   std::string connect;
+  bool guest = false;
+  unsigned vcpus = 2;
 };
 
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
+    if (k == "--guest") {
+      a.guest = true;
+      continue;
+    }
     if (i + 1 >= argc) throw std::runtime_error(k + " needs a value");
     std::string v = argv[++i];
     if (k == "--pairs") a.pairs = std::stoi(v);
@@ -39,6 +50,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--copies") a.copies = static_cast<std::uint32_t>(std::stoul(v));
     else if (k == "--workdir") a.workdir = v;
     else if (k == "--connect") a.connect = v;
+    else if (k == "--vcpus") a.vcpus = static_cast<unsigned>(std::stoul(v));
     else throw std::runtime_error("unknown argument " + k);
   }
   return a;
@@ -81,7 +93,15 @@ int main(int argc, char** argv) try {
   std::unique_ptr<TempDir> tmp;
   std::unique_ptr<Process> agent;
   std::string sock;
-  if (a.connect.empty()) {
+  std::unique_ptr<QemuGuest> guest;
+  if (a.guest) {
+    tmp = std::make_unique<TempDir>();
+    GuestSpec spec = guest_spec_from_env();
+    spec.vcpus = a.vcpus;
+    guest = std::make_unique<QemuGuest>(spec, tmp->path);
+    sock = guest->socket().string();
+    if (a.workdir.empty()) a.workdir = "/mnt/test/work";
+  } else if (a.connect.empty()) {
     tmp = std::make_unique<TempDir>();
     sock = (tmp->path / "agent.sock").string();
     agent = std::make_unique<Process>(std::vector<std::string>{agent_binary(), "--listen", "unix:" + sock});
@@ -91,8 +111,31 @@ int main(int argc, char** argv) try {
     sock = a.connect.substr(5);
     if (a.workdir.empty()) throw std::runtime_error("--workdir is required with --connect (a path in the guest)");
   }
-  Client c = Client::connect_unix(sock, 30s);
+  Client c = Client::connect_unix(sock, 60s);
   c.send(rp::HelloRequest{1, 1});
+  for (;;) {  // the hello reply (a guest may take minutes to boot under TCG)
+    auto line = c.next_line(600s);
+    if (!line) throw std::runtime_error("no hello from the agent");
+    auto m = rp::parse_agent_message(*line);
+    if (auto* msg = std::get_if<rp::AgentMessage>(&m))
+      if (auto* h = std::get_if<rp::Hello>(msg); h && h->id) {
+        std::printf("agent: kernel %s, page size %llu, %u CPUs, tracepoints via %s\n", h->kernel_release.c_str(),
+                    static_cast<unsigned long long>(h->page_size), h->nr_cpus, h->tracepoint_counting.c_str());
+        break;
+      }
+  }
+  if (guest) {
+    rp::Prepare p;
+    p.id = 2;
+    p.serial = "rlab-test";
+    p.fs = "xfs";
+    p.mountpoint = "/mnt/test";
+    c.send(p);
+    auto line = c.next_line(600s);
+    auto m = rp::parse_agent_message(line.value_or(""));
+    auto* msg = std::get_if<rp::AgentMessage>(&m);
+    if (!msg || !std::holds_alternative<rp::Prepared>(*msg)) throw std::runtime_error("prepare failed: " + line.value_or(""));
+  }
   rp::RequestId id = 100;
   std::uint64_t on = 0, off = 0, rss = 0;
   std::vector<double> ratios;
@@ -116,9 +159,14 @@ int main(int argc, char** argv) try {
   std::printf("total ratio (1 Hz / off): %.4f over %d pairs of %.0f s, %u copies; median pair ratio %.4f\n",
               double(on) / double(off), a.pairs, a.duration, a.copies, ratios[ratios.size() / 2]);
   std::printf("agent peak RSS: %llu KiB (getrusage ru_maxrss)\n", static_cast<unsigned long long>(rss));
+  if (guest) {
+    c.send(rp::Shutdown{9, true});
+    (void)c.next_line(60s);
+    (void)guest->process().wait(std::chrono::seconds(120));
+  }
   if (agent) std::printf("agent VmHWM: %llu KiB\n", static_cast<unsigned long long>(agent->peak_rss_kib()));
 
-  if (a.connect.empty()) {
+  if (a.connect.empty() && !a.guest) {
     // The cost of one sample: every counter source read and parsed once.
     rlab::agent::Sampler sampler(a.workdir);
     constexpr int kN = 200;
