@@ -115,6 +115,12 @@ void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed
   }
 }
 
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
 double pct(std::size_t a, std::size_t b) { return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0; }
 
 }  // namespace
@@ -138,12 +144,14 @@ int main(int argc, char** argv) {
     for (std::size_t n : sizes) {
       for (std::size_t k = 0; k < per_cell; ++k) run_one(cfg, n, e, ++seed, t);
     }
-    std::printf("%-7s %8zu %8.2f %8.2f %8.2f %9.2f %8.2f %7.2f %9.2f %9.1f %11ld\n",
+    const std::string in_range = e > 0 && t.hidden ? fmt(pct(t.hidden_with_culprit, t.hidden)) : "-";
+    const std::string margin = t.no_skip_bisects ? std::to_string(t.worst_margin) : "-";
+    std::printf("%-7s %8zu %8.2f %8.2f %8.2f %9s %8.2f %7.2f %9.2f %9.1f %11s\n",
                 (e == 0 ? std::string("none") : std::to_string(static_cast<int>(e)) + "σ").c_str(),
                 t.bisects, pct(t.right, t.bisects), pct(t.wrong, t.bisects), pct(t.hidden, t.bisects),
-                pct(t.hidden_with_culprit, t.hidden), pct(t.stopped, t.bisects), t.steps ? double(t.steps) / t.bisects : 0.0,
+                in_range.c_str(), pct(t.stopped, t.bisects), t.steps ? double(t.steps) / t.bisects : 0.0,
                 t.steps ? double(t.step_runs) / double(t.steps) : 0.0,
-                double(t.endpoint_runs) / double(t.bisects), t.worst_margin);
+                double(t.endpoint_runs) / double(t.bisects), margin.c_str());
     std::fflush(stdout);
   }
   bool ok = true;
@@ -154,7 +162,7 @@ int main(int argc, char** argv) {
       const bool met = pct(t.right, t.bisects) >= 99.0;
       ok &= met || cfg.fail_rate > 0;
       std::printf("  %2.0fσ: right culprit %.2f%% (>= 99%%) %s\n", e, pct(t.right, t.bisects),
-                  met ? "met" : "MISSED");
+                  met ? "met" : (cfg.fail_rate > 0 ? "(target applies without broken commits)" : "MISSED"));
     }
     if (e == 0) {
       const bool met = pct(t.wrong, t.bisects) <= 1.0;
