@@ -97,13 +97,35 @@ Snapshot cell_part(const Snapshot& s, const std::string& key) {
   return c;
 }
 
-// One PUT/POST of `registries` to the group; records the result in `out`.
-void push_group(const PushTarget& t, const prometheus::Labels& grouping, bool replace,
-                const std::vector<std::shared_ptr<prometheus::Collectable>>& collectables,
+// Several collectables as one, so a group goes out in a single request (the Gateway sends
+// one request per registered collectable, and a second PUT would replace the first).
+class Merged : public prometheus::Collectable {
+ public:
+  explicit Merged(std::vector<std::shared_ptr<prometheus::Collectable>> parts) : parts_(std::move(parts)) {}
+  std::vector<prometheus::MetricFamily> Collect() const override {
+    std::vector<prometheus::MetricFamily> out;
+    for (const auto& p : parts_) {
+      auto f = p->Collect();
+      out.insert(out.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::shared_ptr<prometheus::Collectable>> parts_;
+};
+
+// One PUT (replace the group) or POST (replace only the pushed metric names in the group) of
+// `collectables`; records the result in `out`.
+void push_group(const PushTarget& t, const prometheus::Labels& grouping, bool put,
+                std::vector<std::shared_ptr<prometheus::Collectable>> collectables,
                 PushOutcome& out) {
+  auto merged = std::make_shared<Merged>(std::move(collectables));
   prometheus::Gateway gw(t.base, t.port, "rlab", grouping);
-  for (const auto& c : collectables) gw.RegisterCollectable(c);
-  const int code = replace ? gw.Push() : gw.PushAdd();
+  gw.RegisterCollectable(merged);
+  // prometheus-cpp 1.0 maps Gateway::PushAdd() to HTTP PUT and Gateway::Push() to HTTP POST
+  // (checked against a real Pushgateway by the tests); choose by the HTTP method we need.
+  const int code = put ? gw.PushAdd() : gw.Push();
   if (code >= 200 && code < 300) {
     ++out.groups_pushed;
     return;
@@ -113,7 +135,7 @@ void push_group(const PushTarget& t, const prometheus::Labels& grouping, bool re
   std::string cause = code < 0 ? fmt::format("transfer failed ({})",
                                              curl_easy_strerror(static_cast<CURLcode>(-code)))
                                : fmt::format("HTTP {}", code);
-  out.errors.push_back(fmt::format("{} {}:{}{}: {}", replace ? "PUT" : "POST", t.base, t.port,
+  out.errors.push_back(fmt::format("{} {}:{}{}: {}", put ? "PUT" : "POST", t.base, t.port,
                                    path, cause));
 }
 

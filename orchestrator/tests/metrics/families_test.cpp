@@ -50,6 +50,21 @@ class StoreMetrics : public ::testing::Test {
     return -1;
   }
 
+  // "name{k="v",...}" with the labels in the serializer's (sorted) order.
+  static std::string sample(const std::string& name, std::map<std::string, std::string> labels,
+                            const std::map<std::string, std::string>& extra = {}) {
+    labels.insert(extra.begin(), extra.end());
+    std::string out = name + "{";
+    for (const auto& [k, v] : labels) out += (out.back() == '{' ? "" : ",") + k + "=\"" + v + "\"";
+    return out + "}";
+  }
+  static std::map<std::string, std::string> cell(const std::string& kernel, const std::string& patchset,
+                                                 const std::string& fs, const std::string& mkfs, unsigned vcpus) {
+    return {{"copies", std::to_string(vcpus)}, {"fs", fs}, {"host", local_hostname()}, {"kernel", kernel},
+            {"mkfs", mkfs}, {"page_size", "65536"}, {"patchset", patchset},
+            {"vcpus", std::to_string(vcpus)}, {"workload", "shell1"}};
+  }
+
   fs::path dir_;
   std::unique_ptr<store::Store> store_;
 };
@@ -84,17 +99,18 @@ TEST_F(StoreMetrics, ScoreMatchesTheStoredResultAndPassesAndLatencyAddUp) {
     }
   ASSERT_GT(stored, 200);
   const auto text = exposition();
-  const std::string sel = "{copies=\"2\",fs=\"ext4\",host=\"" + local_hostname() +
-      "\",kernel=\"6.12\",mkfs=\"defaults\",page_size=\"65536\",patchset=\"none\",vcpus=\"2\",workload=\"shell1\"";
-  EXPECT_NEAR(value(text, "rlab_cell_score_lpm" + sel + "}"), stored, 1e-6);
-  EXPECT_EQ(value(text, "rlab_cell_loops" + sel + "}"), static_cast<double>(loops));
-  EXPECT_EQ(value(text, "rlab_cell_loop_duration_seconds_count" + sel + "}"), static_cast<double>(loops));
-  EXPECT_EQ(value(text, "rlab_cell_loop_duration_seconds_bucket" + sel + ",le=\"+Inf\"}"),
+  const auto l = cell("6.12", "none", "ext4", "defaults", 2);
+  EXPECT_NEAR(value(text, sample("rlab_cell_score_lpm", l)), stored, 1e-6);
+  EXPECT_EQ(value(text, sample("rlab_cell_loops", l)), static_cast<double>(loops));
+  EXPECT_EQ(value(text, sample("rlab_cell_loop_duration_seconds_count", l)), static_cast<double>(loops));
+  // The serializer puts `le` after the sorted labels.
+  EXPECT_EQ(value(text, sample("rlab_cell_loop_duration_seconds_bucket", l).insert(
+      sample("rlab_cell_loop_duration_seconds_bucket", l).size() - 1, ",le=\"+Inf\"")),
             static_cast<double>(loops));
-  EXPECT_GT(value(text, "rlab_cell_pass_lpm" + sel + ",pass=\"2\"}"), 150);
+  EXPECT_GT(value(text, sample("rlab_cell_pass_lpm", l, {{"pass", "2"}})), 150);
   // Totals sum both repeats: 2 boots x 3 passes of ~30 s.
-  EXPECT_NEAR(value(text, "rlab_cell_load_seconds_total" + sel + "}"), 2 * (90 + 0.15), 1e-6);
-  EXPECT_EQ(value(text, "rlab_cells_total" + sel + ",status=\"done\"}"), 2);
+  EXPECT_NEAR(value(text, sample("rlab_cell_load_seconds_total", l)), 2 * (90 + 0.15), 1e-6);
+  EXPECT_EQ(value(text, sample("rlab_cells_total", l, {{"status", "done"}})), 2);
 }
 
 TEST_F(StoreMetrics, InodegcAndXfsStatsOnlyOnXfsCellsAndOnlySelectedStats) {
@@ -115,12 +131,10 @@ TEST_F(StoreMetrics, FailedBootIsCountedAndTheCellKeepsItsOtherResult) {
   test::fill_run(*store_, {});
   const auto text = exposition();
   // The last cell (6.12+inline-inactivation, ext4, 2 vCPUs): repeat 0 failed, repeat 1 done.
-  const std::string sel = "{copies=\"2\",fs=\"ext4\",host=\"" + local_hostname() +
-      "\",kernel=\"6.12+inline-inactivation\",mkfs=\"defaults\",page_size=\"65536\","
-      "patchset=\"inline-inactivation\",vcpus=\"2\",workload=\"shell1\"";
-  EXPECT_EQ(value(text, "rlab_cells_total" + sel + ",status=\"failed\"}"), 1);
-  EXPECT_EQ(value(text, "rlab_cells_total" + sel + ",status=\"done\"}"), 1);
-  EXPECT_GT(value(text, "rlab_cell_score_lpm" + sel + "}"), 200);
+  const auto l = cell("6.12+inline-inactivation", "inline-inactivation", "ext4", "defaults", 2);
+  EXPECT_EQ(value(text, sample("rlab_cells_total", l, {{"status", "failed"}})), 1);
+  EXPECT_EQ(value(text, sample("rlab_cells_total", l, {{"status", "done"}})), 1);
+  EXPECT_GT(value(text, sample("rlab_cell_score_lpm", l)), 200);
 }
 
 TEST_F(StoreMetrics, SeriesCountDoesNotGrowOverRepeatedRunsOfTheSameMatrix) {

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 namespace rlab::metrics {
@@ -89,6 +90,14 @@ class RealMetricsServers : public ::testing::Test {
     }();
     return m;
   }
+  // The Pushgateway's own exposition lines starting with `prefix` (failure diagnostics).
+  static std::string gateway_lines(const std::string& prefix) {
+    std::string out;
+    std::istringstream in(test::http_get(gateway_url() + "/metrics").body);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(prefix, 0) == 0) out += line + "\n";
+    return out;
+  }
   static double num(const nlohmann::json& sample) { return std::stod(sample["value"][1].get<std::string>()); }
 
   static fs::path dir_;
@@ -157,7 +166,7 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   EXPECT_NEAR(num(r[0]), stored, 1e-6);
   EXPECT_EQ(r[0]["metric"]["instance"], local_hostname());
   r = prom_->wait_for("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}");
-  ASSERT_EQ(r.size(), 1u);
+  ASSERT_EQ(r.size(), 1u) << gateway_lines("rlab_run");
   EXPECT_NEAR(num(r[0]), pushed_at, 30);
   r = prom_->wait_for("rlab_bisect_revisions_left{job=\"rlab\"}");
   ASSERT_EQ(r.size(), 1u);
@@ -187,6 +196,32 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   r = prom_->query("count(rlab_cell_score_lpm{job=\"rlab\"})")["result"];
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(num(r[0]), 12);
+
+  // A later matrix run whose only boot of a cell failed: the cell keeps its pushed result
+  // (POST of rlab_cells_total only) and the kind keeps its last success time.
+  const auto success = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
+  ASSERT_EQ(success.size(), 1u);
+  const auto cell = test::cells().front();
+  store::NewRun nr{"matrix.yaml", "", 11, "matrix", ""};
+  const auto failed_run = store_->create_run(nr);
+  store_->add_cells(failed_run, {cell}, 1);
+  const auto boot = store_->boot_id(failed_run, cell.id, 0);
+  store_->start_boot(boot, "qemu:///system", "rlab-x", "/tmp/console");
+  store_->record_failure(boot, "boot", "guest did not boot", "");
+  store_->finish_run(failed_run, "failed");
+  out = push_run(*store_, failed_run, gateway_url());
+  ASSERT_TRUE(out.ok()) << fmt::format("{}", fmt::join(out.errors, "\n"));
+  const std::string sel = fmt::format("job=\"rlab\", cell=\"{}\"", cell.id);
+  r = prom_->wait_for("rlab_cells_total{" + sel + ", status=\"failed\"} == 1");
+  ASSERT_EQ(r.size(), 1u) << gateway_lines("rlab_cells_total");
+  r = prom_->query("rlab_cell_score_lpm{" + sel + "}")["result"];
+  ASSERT_EQ(r.size(), 1u) << "the failed run's push erased the cell's result";
+  EXPECT_GT(num(r[0]), 100);
+  r = prom_->wait_for("rlab_run_boots{job=\"rlab\", kind=\"matrix\", state=\"failed\"} == 1");
+  ASSERT_EQ(r.size(), 1u) << gateway_lines("rlab_run");
+  r = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(num(r[0]), num(success[0]));
 }
 
 TEST_F(RealMetricsServers, FailedPushIsReportedAndLosesNothingFromTheStore) {
