@@ -1,0 +1,153 @@
+#include "changepoint/detect.hpp"
+
+#include "util/process.hpp"  // display_command
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+namespace rlab::changepoint {
+namespace {
+
+bool is_git_sha(const std::string& s) {
+  if (s.size() < 7 || s.size() > 40) return false;
+  for (char c : s)
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+std::string kernel_of(const HistoryPoint& p) {
+  if (!p.source_commit.empty() && !p.kernel_release.empty())
+    return p.kernel_release + " @ " + p.source_commit;
+  return !p.source_commit.empty() ? p.source_commit
+                                  : (!p.kernel_release.empty() ? p.kernel_release : "?");
+}
+
+}  // namespace
+
+bool Detection::bisectable() const {
+  return is_git_sha(last_before.source_commit) && is_git_sha(first_after.source_commit) &&
+         last_before.source_commit != first_after.source_commit;
+}
+
+std::vector<std::string> bisect_argv(const std::string& cell_id, const Detection& d) {
+  std::vector<std::string> argv{"rlab", "bisect", "--tree", "<linux git tree>", "--good",
+                                d.last_before.source_commit, "--bad", d.first_after.source_commit,
+                                "--cell", cell_id};
+  if (!d.regression()) {
+    argv.push_back("--direction");
+    argv.push_back("improvement");
+  }
+  return argv;
+}
+
+std::vector<CellDetection> detect(const compare::ReadOnlyDb& db, const DetectOptions& opt) {
+  std::vector<CellDetection> out;
+  for (const auto& id : matching_cells(db, opt.selector, opt.kind)) {
+    CellDetection c;
+    c.history = load_history(db, id, opt.kind);
+    const auto& pts = c.history.points;
+    if (pts.size() < 2 * opt.method.min_segment) {
+      c.note = fmt::format("{} runs: too short to split (needs {})", pts.size(),
+                           2 * opt.method.min_segment);
+      out.push_back(std::move(c));
+      continue;
+    }
+    std::vector<double> x;
+    for (const auto& p : pts) x.push_back(p.score);
+    const Segmentation seg = e_divisive(x, opt.method);
+    c.rejected_p = seg.rejected_p;
+    for (const auto& cp : seg.change_points)
+      c.detections.push_back({cp, pts[cp.index - 1], pts[cp.index]});
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void render_text(const std::vector<CellDetection>& cells, const DetectOptions& opt,
+                 bool bisect_plan, std::ostream& out) {
+  out << fmt::format("E-Divisive means, permutation test: alpha {}, {} permutations, "
+                     "segments >= {} runs; runs of kind {}\n",
+                     opt.method.alpha, opt.method.permutations, opt.method.min_segment,
+                     opt.kind.empty() ? std::string("(any)") : opt.kind);
+  if (cells.empty()) {
+    out << "no cell with scored runs matches"
+        << (opt.selector.empty() ? std::string() : " `" + opt.selector + "`") << "\n";
+    return;
+  }
+  for (const auto& c : cells) {
+    out << fmt::format("\n{}  ({} runs)\n", c.history.cell_id, c.history.points.size());
+    if (!c.note.empty()) {
+      out << "  " << c.note << "\n";
+      continue;
+    }
+    if (c.detections.empty()) {
+      out << fmt::format("  no change point (best candidate p = {:.3f})\n", c.rejected_p);
+      continue;
+    }
+    for (const auto& d : c.detections) {
+      out << fmt::format("  {:<11} {:>+7.1f}%  {:>9.2f} -> {:>9.2f} lpm  p {:.4f}  between run {} "
+                         "({}) and run {} ({})\n",
+                         d.regression() ? "regression" : "improvement",
+                         d.change.relative_change * 100.0, d.change.mean_before,
+                         d.change.mean_after, d.change.p, d.last_before.run,
+                         d.last_before.created_at, d.first_after.run, d.first_after.created_at);
+      out << fmt::format("              kernel {} -> {}\n", kernel_of(d.last_before),
+                         kernel_of(d.first_after));
+      if (!bisect_plan) continue;
+      if (d.bisectable())
+        out << "              would bisect (not started; automatic bisection is not implemented "
+               "yet): "
+            << util::display_command(bisect_argv(c.history.cell_id, d)) << "\n";
+      else
+        out << "              not bisectable: the kernels on either side are not two commits of "
+               "a git tree\n";
+    }
+  }
+}
+
+nlohmann::json to_json(const std::vector<CellDetection>& cells, const DetectOptions& opt,
+                       bool bisect_plan) {
+  using nlohmann::json;
+  json arr = json::array();
+  for (const auto& c : cells) {
+    json cps = json::array();
+    for (const auto& d : c.detections) {
+      json b = nullptr;
+      if (bisect_plan)
+        b = {{"bisectable", d.bisectable()},
+             {"started", false},
+             {"argv", d.bisectable() ? json(bisect_argv(c.history.cell_id, d)) : json(nullptr)}};
+      cps.push_back({{"index", d.change.index},
+                     {"run_before", d.last_before.run},
+                     {"run_after", d.first_after.run},
+                     {"created_at", d.first_after.created_at},
+                     {"kernel_before", d.last_before.kernel_release},
+                     {"kernel_after", d.first_after.kernel_release},
+                     {"commit_before", d.last_before.source_commit},
+                     {"commit_after", d.first_after.source_commit},
+                     {"mean_before", d.change.mean_before},
+                     {"mean_after", d.change.mean_after},
+                     {"change", d.change.relative_change},
+                     {"p", d.change.p},
+                     {"q", d.change.q},
+                     {"order", d.change.order},
+                     {"regression", d.regression()},
+                     {"bisect", b}});
+    }
+    arr.push_back({{"cell_id", c.history.cell_id},
+                   {"points", c.history.points.size()},
+                   {"note", c.note.empty() ? json(nullptr) : json(c.note)},
+                   {"rejected_p", c.note.empty() ? json(c.rejected_p) : json(nullptr)},
+                   {"change_points", cps}});
+  }
+  return {{"options",
+           {{"alpha", opt.method.alpha},
+            {"permutations", opt.method.permutations},
+            {"min_segment", opt.method.min_segment},
+            {"kind", opt.kind.empty() ? json(nullptr) : json(opt.kind)},
+            {"selector", opt.selector.empty() ? json(nullptr) : json(opt.selector)}}},
+          {"cells", arr}};
+}
+
+}  // namespace rlab::changepoint

@@ -1,0 +1,59 @@
+#pragma once
+// `rlab detect`: E-Divisive change points in the history of each selected cell, with the
+// kernels on either side of each change (what a bisection would start from).
+#include "changepoint/e_divisive.hpp"
+#include "changepoint/history.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rlab::changepoint {
+
+/// Options of detect().
+struct DetectOptions {
+  EDivisiveOptions method;        ///< alpha, permutations, minimum segment, seed
+  std::string kind = "nightly";   ///< run kind to read ("" = every kind)
+  std::string selector;           ///< GLOB on cell ids; "" = all cells
+};
+
+/// One change point with its context in the history.
+struct Detection {
+  ChangePoint change;
+  HistoryPoint last_before;  ///< the newest run before the change
+  HistoryPoint first_after;  ///< the oldest run after it
+  /// Lower loops per minute after the change (higher is better for shell1).
+  bool regression() const { return change.relative_change < 0; }
+  /// Both kernels carry git commits (hex SHAs of 7-40 digits): a bisection could start.
+  bool bisectable() const;
+};
+
+/// One cell's result.
+struct CellDetection {
+  CellHistory history;
+  std::vector<Detection> detections;
+  double rejected_p = 1;  ///< p of the first candidate that was not significant
+  std::string note;       ///< why nothing was tested (e.g. "too short"), else ""
+};
+
+/// Runs E-Divisive on every selected cell's history. Throws store::StoreError.
+std::vector<CellDetection> detect(const compare::ReadOnlyDb& db, const DetectOptions& opt);
+
+/// Text listing; with `bisect_plan` each regression also gets the `rlab bisect` command it
+/// would run (printing only: starting bisects from detections is not implemented yet).
+void render_text(const std::vector<CellDetection>& cells, const DetectOptions& opt,
+                 bool bisect_plan, std::ostream& out);
+
+/// {"options": {...}, "cells": [{cell_id, points, note, rejected_p, change_points:
+/// [{index, run_before, run_after, created_at, kernel_before, kernel_after, commit_before,
+/// commit_after, mean_before, mean_after, change, p, q, order, regression, bisect}]}]}.
+nlohmann::json to_json(const std::vector<CellDetection>& cells, const DetectOptions& opt,
+                       bool bisect_plan);
+
+/// The argv of the bisection a detection would start (tree left as "<linux git tree>").
+std::vector<std::string> bisect_argv(const std::string& cell_id, const Detection& d);
+
+}  // namespace rlab::changepoint

@@ -1,0 +1,127 @@
+// `rlab compare A B` (two runs) and `rlab compare RUN --kernels K1 K2` (two kernels of one
+// run): per cell base ± %stddev, %change, new ± %stddev, p and verdict, plus the inodegc
+// tracepoint changes per 1,000 loops. docs/compare.md.
+#include "cli/command.hpp"
+#include "compare/compare.hpp"
+#include "compare/render.hpp"
+#include "matrix/matrix.hpp"
+#include "util/paths.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <memory>
+
+namespace rlab::cli {
+namespace {
+
+struct CompareArgs {
+  std::vector<std::int64_t> runs;    ///< one (with --kernels) or two run ids
+  std::vector<std::string> kernels;  ///< base and new kernel names
+  std::string db;
+  std::string matrix = (util::source_dir() / "matrix.yaml").string();
+  bool json = false;
+  double alpha = 0.01;
+  double min_effect = 0.02;
+  std::size_t cap = 80;
+};
+
+int compare_main(const CompareArgs& a) {
+  compare::CompareOptions opt;
+  opt.verdict.alpha = a.alpha;
+  opt.verdict.min_effect = a.min_effect;
+  opt.plan.cap = std::max(a.cap, opt.plan.initial);
+  if (a.kernels.empty() && a.runs.size() != 2) {
+    spdlog::error("rlab compare: give two runs (`rlab compare A B`) or one run and two kernels "
+                  "(`rlab compare RUN --kernels K1 K2`)");
+    return kUsage;
+  }
+  if (!a.kernels.empty() && a.runs.size() > 1) {
+    spdlog::error("rlab compare: --kernels compares two kernels inside one run; give one run id");
+    return kUsage;
+  }
+  std::filesystem::path path = a.db;
+  try {
+    if (path.empty()) {
+      matrix::LoadOptions lo;
+      lo.check_paths = false;
+      path = matrix::load_matrix(a.matrix, lo).results;
+    }
+  } catch (const matrix::MatrixError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  }
+  if (!std::filesystem::exists(path)) {
+    spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
+    return kUsage;
+  }
+  compare::CompareReport rep;
+  try {
+    const compare::ReadOnlyDb db(path);
+    for (auto r : a.runs)
+      if (!compare::run_exists(db, r)) {
+        spdlog::error("{}: no run {} (see `rlab results --list`)", path.string(), r);
+        return kUsage;
+      }
+    if (a.kernels.empty()) {
+      rep = compare::compare_runs(db, a.runs[0], a.runs[1], opt);
+    } else {
+      const std::int64_t run = a.runs.empty() ? compare::latest_run(db) : a.runs[0];
+      if (run == 0) {
+        spdlog::error("{}: the store holds no runs yet", path.string());
+        return kUsage;
+      }
+      rep = compare::compare_kernels(db, run, a.kernels[0], a.kernels[1], opt);
+    }
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const store::StoreError& e) {
+    spdlog::error("{}", e.what());
+    return kInfrastructure;
+  }
+  if (a.json) std::cout << compare::to_json(rep).dump(2) << "\n";
+  else compare::render_text(rep, std::cout);
+  std::cout.flush();  // the table before any message on stderr
+  bool refused = false, regression = false;
+  for (const auto& c : rep.cells) {
+    refused |= c.status == compare::RowStatus::refused;
+    regression |= c.regression();
+  }
+  if (refused) {
+    for (const auto& c : rep.cells)
+      if (c.mismatch) spdlog::error("{}: not comparable: {}", c.label, c.mismatch->message());
+    return kUsage;
+  }
+  return regression ? kFailure : kOk;
+}
+
+Registrar compare_registrar(40, [](CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<CompareArgs>();
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two runs (A B) or two kernels of one run (RUN --kernels K1 K2): per "
+                 "cell median ± %stddev, %change, p, verdict, inodegc counters per 1,000 loops");
+  cmd->add_option("runs", args->runs, "Base and new run ids; one run (default latest) with --kernels")
+      ->check(CLI::PositiveNumber)
+      ->expected(0, 2);
+  cmd->add_option("--kernels", args->kernels, "Base and new kernel names inside one run")
+      ->expected(2);
+  cmd->add_option("--db", args->db, "SQLite store (default: the matrix's `results:`)");
+  cmd->add_option("--matrix", args->matrix, "Matrix whose `results:` names the store")
+      ->capture_default_str();
+  cmd->add_option("--alpha", args->alpha, "Significance level of min(p_MWU, p_KS)")
+      ->check(CLI::Range(1e-6, 0.499))
+      ->capture_default_str();
+  cmd->add_option("--min-effect", args->min_effect,
+                  "Smallest relevant |median change|, a fraction (0.02 = 2%)")
+      ->check(CLI::Range(1e-6, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--cap", args->cap, "Most boots per side the 'measure more' advice goes to")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the table");
+  cmd->final_callback([args, exit_code] { *exit_code = compare_main(*args); });
+});
+
+}  // namespace
+}  // namespace rlab::cli

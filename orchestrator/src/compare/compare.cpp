@@ -1,0 +1,137 @@
+#include "compare/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace rlab::compare {
+namespace {
+
+/// Pairing key of a boot: its cell id (runs) or the cell without its kernel (kernels).
+std::string key_of(Mode mode, const BootData& b) {
+  if (mode == Mode::runs) return b.cell_id;
+  return fmt::format("{}({}).{}vcpu.{}.{}copies", b.fs, b.mkfs_label, b.vcpus, b.workload,
+                     b.copies);
+}
+
+std::map<std::string, std::vector<const BootData*>> group(Mode mode,
+                                                          const std::vector<BootData>& boots) {
+  std::map<std::string, std::vector<const BootData*>> out;
+  for (const auto& b : boots) out[key_of(mode, b)].push_back(&b);
+  return out;
+}
+
+std::vector<double> scores_of(const std::vector<const BootData*>& side) {
+  std::vector<double> s;
+  for (const BootData* b : side) s.push_back(b->score);
+  return s;
+}
+
+void fill_verdict(CellComparison& row, const CompareOptions& opt) {
+  try {
+    row.result = stats::compare(row.base_scores, row.new_scores, opt.verdict);
+  } catch (const std::invalid_argument& e) {
+    row.status = RowStatus::error;
+    row.error = e.what();
+    return;
+  }
+  if (row.result->verdict != stats::Verdict::unknown) return;
+  const std::size_t have = std::max(row.base_scores.size(), row.new_scores.size());
+  const std::size_t next = stats::next_sample_count(have, opt.plan);
+  row.next_boots_per_side = next;
+  if (next == 0) return;  // at the cap: stays unknown
+  row.more_base = next - std::min(next, row.base_scores.size());
+  row.more_new = next - std::min(next, row.new_scores.size());
+}
+
+}  // namespace
+
+std::string_view row_status_name(RowStatus s) {
+  switch (s) {
+    case RowStatus::compared: return "compared";
+    case RowStatus::refused: return "refused";
+    case RowStatus::base_only: return "base only";
+    case RowStatus::new_only: return "new only";
+    case RowStatus::error: return "error";
+  }
+  return "?";
+}
+
+bool CellComparison::regression() const {
+  return status == RowStatus::compared && result && result->verdict == stats::Verdict::different &&
+         result->difference.relative_change < 0;
+}
+
+CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
+                            const std::vector<BootData>& base_boots,
+                            const std::vector<BootData>& new_boots, const CompareOptions& opt) {
+  CompareReport rep{mode, base, next, opt, {}};
+  const auto a = group(mode, base_boots), b = group(mode, new_boots);
+  std::vector<CellComparison> one_sided;
+  for (const auto& [key, side_a] : a) {
+    CellComparison row;
+    row.label = key;
+    row.base_cell = side_a.front()->cell_id;
+    row.base_scores = scores_of(side_a);
+    auto it = b.find(key);
+    if (it == b.end()) {
+      row.status = RowStatus::base_only;
+      one_sided.push_back(std::move(row));
+      continue;
+    }
+    const auto& side_b = it->second;
+    row.new_cell = side_b.front()->cell_id;
+    row.new_scores = scores_of(side_b);
+    row.counters = counter_changes(side_a, side_b);
+    if (auto m = find_mismatch(side_a, side_b, opt.axis_fields)) {
+      row.status = RowStatus::refused;
+      row.mismatch = std::move(m);
+    } else {
+      fill_verdict(row, opt);
+    }
+    rep.cells.push_back(std::move(row));
+  }
+  for (const auto& [key, side_b] : b) {
+    if (a.count(key)) continue;
+    CellComparison row;
+    row.label = key;
+    row.new_cell = side_b.front()->cell_id;
+    row.new_scores = scores_of(side_b);
+    row.status = RowStatus::new_only;
+    one_sided.push_back(std::move(row));
+  }
+  for (auto& r : one_sided) rep.cells.push_back(std::move(r));
+  return rep;
+}
+
+CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int64_t new_run,
+                           const CompareOptions& opt) {
+  for (auto r : {base_run, new_run})
+    if (!run_exists(db, r))
+      throw store::StoreError(db.path().string() + ": no run " + std::to_string(r));
+  return compare_boots(Mode::runs, {base_run, ""}, {new_run, ""}, load_boots(db, base_run),
+                       load_boots(db, new_run), opt);
+}
+
+CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std::string& base_kernel,
+                              const std::string& new_kernel, const CompareOptions& opt) {
+  if (!run_exists(db, run))
+    throw store::StoreError(db.path().string() + ": no run " + std::to_string(run));
+  const auto boots = load_boots(db, run);
+  std::vector<BootData> a, b;
+  std::vector<std::string> names;
+  for (const auto& x : boots) {
+    if (x.kernel == base_kernel) a.push_back(x);
+    if (x.kernel == new_kernel) b.push_back(x);
+    if (std::find(names.begin(), names.end(), x.kernel) == names.end()) names.push_back(x.kernel);
+  }
+  for (const auto* k : {&base_kernel, &new_kernel})
+    if (std::find(names.begin(), names.end(), *k) == names.end())
+      throw std::invalid_argument(fmt::format("run {} has no scored boot of kernel `{}` (kernels: {})",
+                                              run, *k, fmt::join(names, ", ")));
+  return compare_boots(Mode::kernels, {run, base_kernel}, {run, new_kernel}, a, b, opt);
+}
+
+}  // namespace rlab::compare

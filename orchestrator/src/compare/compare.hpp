@@ -1,0 +1,117 @@
+#pragma once
+// `rlab compare`: base against new, cell by cell, with rlab's verdict rule (stats/verdict.hpp)
+// on the boots' scores (lpm), after refusing pairs whose environments differ in anything but
+// the axis under comparison (the kernel). Two runs are paired by cell id; two kernels of one
+// run by filesystem variant, vCPUs, workload and copies.
+#include "compare/boots.hpp"
+#include "stats/verdict.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlab::compare {
+
+/// What is compared with what.
+enum class Mode {
+  runs,     ///< run A against run B, each cell id against itself
+  kernels,  ///< kernel K1 against kernel K2 inside one run
+};
+
+/// One side of the comparison.
+struct Side {
+  std::int64_t run = 0;
+  std::string kernel;  ///< matrix kernel name (kernels mode); "" in runs mode
+};
+
+/// Thresholds and the axis.
+struct CompareOptions {
+  stats::VerdictOptions verdict;  ///< alpha, minimum effect, bootstrap
+  stats::SamplingPlan plan;       ///< doubling plan for "measure more" advice (cap per side)
+  /// Environment fields (kEnvFields names) allowed to differ between base and new: the
+  /// kernel build under comparison.
+  std::vector<std::string> axis_fields = {"kernel_release", "config_sha256"};
+};
+
+/// Why a pair was refused: the first environment field that differs.
+struct EnvMismatch {
+  std::string field;      ///< kEnvFields name, e.g. "accel"
+  std::string where;      ///< "base vs new", "base boots" or "new boots"
+  std::string first;      ///< value on the base side (or of the side's first boot)
+  std::string second;     ///< value on the new side (or of the differing boot)
+  std::string message() const;  ///< e.g. "environment field `accel` differs (base vs new): tcg vs kvm"
+};
+
+/// Change of one inodegc tracepoint between the sides, per 1,000 loops.
+struct CounterChange {
+  std::string name;                       ///< e.g. "xfs:xfs_inodegc_throttle"
+  std::optional<double> base_per_kloop;   ///< nullopt: no base boot reported the event
+  std::optional<double> new_per_kloop;
+  /// (new - base) / base; nullopt when either side lacks the event or base is 0.
+  std::optional<double> change;
+};
+
+/// State of one row.
+enum class RowStatus { compared, refused, base_only, new_only, error };
+
+/// "compared", "refused", "base only", "new only", "error".
+std::string_view row_status_name(RowStatus s);
+
+/// One cell pair.
+struct CellComparison {
+  std::string label;       ///< cell id (runs mode) or "fs(mkfs).Nvcpu.workload" (kernels mode)
+  std::string base_cell;   ///< cell ids ("" when the side lacks the cell)
+  std::string new_cell;
+  RowStatus status = RowStatus::compared;
+  std::vector<double> base_scores;  ///< lpm per boot
+  std::vector<double> new_scores;
+  std::optional<stats::Comparison> result;  ///< set when status == compared
+  std::optional<EnvMismatch> mismatch;      ///< set when status == refused
+  std::string error;                        ///< set when status == error
+  /// Unknown verdicts only: boots per side to have next (doubling plan), and how many more
+  /// that is for each side; all 0 when the cap is already reached (stays unknown).
+  std::size_t next_boots_per_side = 0;
+  std::size_t more_base = 0;
+  std::size_t more_new = 0;
+  /// Tracepoint changes per 1,000 loops, biggest mover first: |relative change| descending,
+  /// an event that rose from 0 before any finite change, events missing on a side last.
+  std::vector<CounterChange> counters;
+  /// different and new's median is lower: fewer loops per minute.
+  bool regression() const;
+};
+
+/// The whole comparison.
+struct CompareReport {
+  Mode mode = Mode::runs;
+  Side base;
+  Side next;  ///< the "new" side
+  CompareOptions options;
+  std::vector<CellComparison> cells;  ///< compared/refused/error rows by label, then one-sided rows
+};
+
+/// The pure core: compares the given boots (already filtered to each side).
+CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
+                            const std::vector<BootData>& base_boots,
+                            const std::vector<BootData>& new_boots, const CompareOptions& opt);
+
+/// Run `base_run` against run `new_run`. Throws store::StoreError naming a missing run.
+CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int64_t new_run,
+                           const CompareOptions& opt);
+
+/// Kernel `base_kernel` against `new_kernel` in run `run`. Throws store::StoreError naming a
+/// missing run, or std::invalid_argument naming a kernel the run has no scored boot of.
+CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std::string& base_kernel,
+                              const std::string& new_kernel, const CompareOptions& opt);
+
+/// The first environment difference, or nullopt: each side's boots must agree in every
+/// field, and the sides in every field outside `axis_fields`.
+std::optional<EnvMismatch> find_mismatch(const std::vector<const BootData*>& base,
+                                         const std::vector<const BootData*>& next,
+                                         const std::vector<std::string>& axis_fields);
+
+/// Tracepoint changes per 1,000 loops between the sides, biggest mover first.
+std::vector<CounterChange> counter_changes(const std::vector<const BootData*>& base,
+                                           const std::vector<const BootData*>& next);
+
+}  // namespace rlab::compare

@@ -1,0 +1,105 @@
+// The JSON form of `rlab compare` (docs/compare.md).
+#include "compare/render.hpp"
+
+#include <cmath>
+
+namespace rlab::compare {
+namespace {
+
+using nlohmann::json;
+
+json num(std::optional<double> v) {
+  return v && std::isfinite(*v) ? json(*v) : json(nullptr);
+}
+
+json side_json(const CompareReport& r, const Side& s) {
+  return {{"run", s.run}, {"kernel", r.mode == Mode::kernels ? json(s.kernel) : json(nullptr)}};
+}
+
+json summary_json(const stats::Summary& s, const std::vector<double>& scores) {
+  return {{"boots", s.n},          {"median", s.median},
+          {"mean", s.mean},        {"rel_stddev", num(s.relative_stddev)},
+          {"min", s.min},          {"max", s.max},
+          {"scores", scores}};
+}
+
+json cell_json(const CellComparison& c) {
+  json j = {{"label", c.label},
+            {"base_cell", c.base_cell.empty() ? json(nullptr) : json(c.base_cell)},
+            {"new_cell", c.new_cell.empty() ? json(nullptr) : json(c.new_cell)},
+            {"status", row_status_name(c.status)},
+            {"verdict", nullptr},
+            {"regression", c.regression()},
+            {"base", {{"boots", c.base_scores.size()}, {"scores", c.base_scores}}},
+            {"new", {{"boots", c.new_scores.size()}, {"scores", c.new_scores}}},
+            {"change", nullptr},
+            {"p", nullptr},
+            {"p_mann_whitney", nullptr},
+            {"p_kolmogorov_smirnov", nullptr},
+            {"ratio_interval", nullptr},
+            {"reason", nullptr},
+            {"refused", nullptr},
+            {"error", c.error.empty() ? json(nullptr) : json(c.error)},
+            {"more_boots", nullptr}};
+  if (c.result && c.status == RowStatus::compared) {
+    const auto& x = *c.result;
+    j["verdict"] = stats::verdict_name(x.verdict);
+    j["base"] = summary_json(x.a, c.base_scores);
+    j["new"] = summary_json(x.b, c.new_scores);
+    j["change"] = x.difference.relative_change;
+    j["p"] = x.difference.p_min;
+    j["p_mann_whitney"] = x.difference.mann_whitney.p;
+    j["p_kolmogorov_smirnov"] = x.difference.kolmogorov_smirnov.p;
+    j["ratio_interval"] = {{"ratio", x.ratio.ratio}, {"low", x.ratio.low}, {"high", x.ratio.high},
+                           {"confidence", x.ratio.confidence}};
+    j["reason"] = x.reason;
+    if (x.verdict == stats::Verdict::unknown)
+      j["more_boots"] = {{"at_cap", c.next_boots_per_side == 0},
+                         {"boots_per_side", c.next_boots_per_side},
+                         {"more_base", c.more_base},
+                         {"more_new", c.more_new}};
+  }
+  if (c.mismatch)
+    j["refused"] = {{"field", c.mismatch->field}, {"where", c.mismatch->where},
+                    {"base", c.mismatch->first}, {"new", c.mismatch->second},
+                    {"message", c.mismatch->message()}};
+  json counters = json::array();
+  for (const auto& k : c.counters)
+    counters.push_back({{"name", k.name}, {"base_per_1k_loops", num(k.base_per_kloop)},
+                        {"new_per_1k_loops", num(k.new_per_kloop)}, {"change", num(k.change)}});
+  j["counters"] = counters;
+  return j;
+}
+
+}  // namespace
+
+json to_json(const CompareReport& r) {
+  json cells = json::array();
+  json summary = {{"different", 0}, {"regressions", 0}, {"same", 0}, {"unknown", 0},
+                  {"refused", 0},   {"error", 0},       {"one_sided", 0}};
+  for (const auto& c : r.cells) {
+    cells.push_back(cell_json(c));
+    switch (c.status) {
+      case RowStatus::compared:
+        summary[std::string(stats::verdict_name(c.result->verdict))] =
+            summary[std::string(stats::verdict_name(c.result->verdict))].get<int>() + 1;
+        if (c.regression()) summary["regressions"] = summary["regressions"].get<int>() + 1;
+        break;
+      case RowStatus::refused: summary["refused"] = summary["refused"].get<int>() + 1; break;
+      case RowStatus::error: summary["error"] = summary["error"].get<int>() + 1; break;
+      default: summary["one_sided"] = summary["one_sided"].get<int>() + 1;
+    }
+  }
+  return {{"mode", r.mode == Mode::runs ? "runs" : "kernels"},
+          {"base", side_json(r, r.base)},
+          {"new", side_json(r, r.next)},
+          {"options",
+           {{"alpha", r.options.verdict.alpha},
+            {"min_effect", r.options.verdict.min_effect},
+            {"cap_boots_per_side", r.options.plan.cap},
+            {"axis_fields", r.options.axis_fields}}},
+          {"cells", cells},
+          {"summary", summary}};
+}
+
+}  // namespace rlab::compare

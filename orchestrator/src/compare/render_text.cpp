@@ -1,0 +1,109 @@
+// The text table of `rlab compare`, laid out like LKP's comparison tables.
+#include "compare/render.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+
+namespace rlab::compare {
+namespace {
+
+/// "    270.00 ±  5%" (16 wide); "-" when absent.
+std::string value_col(std::optional<double> v, std::optional<double> rel) {
+  if (!v) return fmt::format("{:>10}      ", "-");
+  std::string s = fmt::format("{:>10.2f}", *v);
+  if (rel && std::isfinite(*rel)) return s + fmt::format(" ±{:>3.0f}%", *rel * 100.0);
+  return s + "      ";
+}
+
+std::string change_col(std::optional<double> change) {
+  if (!change) return fmt::format("{:>11}", "");
+  return fmt::format("{:>+10.1f}%", *change * 100.0);
+}
+
+std::string p_col(double p) {
+  return p < 0.0001 ? fmt::format("{:>9.1e}", p) : fmt::format("{:>9.4f}", p);
+}
+
+std::string side_name(const CompareReport& r, const Side& s) {
+  return r.mode == Mode::runs ? fmt::format("run {}", s.run) : fmt::format("kernel {}", s.kernel);
+}
+
+void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out) {
+  const std::string pad(6, ' ');
+  switch (c.status) {
+    case RowStatus::refused: out << pad << "refused: " << c.mismatch->message() << "\n"; return;
+    case RowStatus::error: out << pad << "error: " << c.error << "\n"; return;
+    case RowStatus::base_only: out << pad << "only in base: nothing to compare\n"; return;
+    case RowStatus::new_only: out << pad << "only in new: nothing to compare\n"; return;
+    case RowStatus::compared: break;
+  }
+  if (c.result->verdict != stats::Verdict::unknown) return;
+  if (c.next_boots_per_side == 0) {
+    out << pad << fmt::format("unknown at the cap of {} boots per side: stays unknown\n", o.plan.cap);
+  } else if (c.more_base == c.more_new) {
+    out << pad << fmt::format("unknown: measure {} more boots per side ({} each)\n", c.more_base,
+                              c.next_boots_per_side);
+  } else {
+    out << pad << fmt::format("unknown: measure {} more base and {} more new boots ({} each)\n",
+                              c.more_base, c.more_new, c.next_boots_per_side);
+  }
+}
+
+}  // namespace
+
+void render_text(const CompareReport& r, std::ostream& out) {
+  out << fmt::format("base: {}   new: {}", side_name(r, r.base), side_name(r, r.next));
+  if (r.mode == Mode::kernels) out << fmt::format("   (run {})", r.base.run);
+  out << "\n";
+  out << fmt::format("verdict: alpha {}, minimum effect {:g}%, medians over boots; "
+                     "unknown doubles boots up to {} per side\n\n",
+                     r.options.verdict.alpha, r.options.verdict.min_effect * 100, r.options.plan.cap);
+  if (r.cells.empty()) {
+    out << "no scored cells on either side\n";
+    return;
+  }
+  out << fmt::format("{:>16} {:>11} {:>16} {:>9}  {:<9}\n", "base", "", "new", "", "");
+  out << fmt::format("{} {} {} {}  {}\n", std::string(16, '-'), std::string(11, '-'),
+                     std::string(16, '-'), std::string(9, '-'), std::string(9, '-'));
+  out << fmt::format("{:>16} {:>11} {:>16} {:>9}  {:<9}\n", "%stddev", "%change", "%stddev", "p",
+                     "verdict");
+  for (const auto& c : r.cells) {
+    const bool cmp = c.result.has_value();
+    std::optional<double> base_med, new_med, base_rel, new_rel, change;
+    if (cmp) {
+      base_med = c.result->a.median;
+      new_med = c.result->b.median;
+      base_rel = c.result->a.relative_stddev;
+      new_rel = c.result->b.relative_stddev;
+      change = c.result->difference.relative_change;
+    }
+    const std::string verdict =
+        cmp && c.status == RowStatus::compared ? std::string(stats::verdict_name(c.result->verdict))
+                                               : std::string(row_status_name(c.status));
+    out << value_col(base_med, base_rel) << " " << change_col(change) << " "
+        << value_col(new_med, new_rel) << " "
+        << (cmp ? p_col(c.result->difference.p_min) : fmt::format("{:>9}", "")) << "  "
+        << fmt::format("{:<9}", verdict) << "  " << c.label << ".score_lpm"
+        << fmt::format("  ({} vs {} boots)\n", c.base_scores.size(), c.new_scores.size());
+    advice(c, r.options, out);
+    for (const auto& k : c.counters)
+      out << value_col(k.base_per_kloop, std::nullopt) << " " << change_col(k.change) << " "
+          << value_col(k.new_per_kloop, std::nullopt) << " " << std::string(9 + 2 + 9, ' ') << "  "
+          << c.label << "." << k.name << "_per_1k_loops\n";
+  }
+  std::size_t diff = 0, regress = 0, same = 0, unknown = 0, refused = 0;
+  for (const auto& c : r.cells) {
+    refused += c.status == RowStatus::refused;
+    if (c.status != RowStatus::compared) continue;
+    diff += c.result->verdict == stats::Verdict::different;
+    same += c.result->verdict == stats::Verdict::same;
+    unknown += c.result->verdict == stats::Verdict::unknown;
+    regress += c.regression();
+  }
+  out << fmt::format("\n{} different ({} regressions), {} same, {} unknown, {} refused\n", diff,
+                     regress, same, unknown, refused);
+}
+
+}  // namespace rlab::compare

@@ -1,0 +1,151 @@
+// `rlab detect` end to end: the real binary over a store holding 30 nightly runs of two cells,
+// one of which regresses at a known kernel commit.
+#include "changepoint/detect.hpp"
+#include "stats/random.hpp"
+#include "store/store.hpp"
+#include "util/process.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rlab;
+
+const char* const kMatrix = R"(kernels:
+  nightly: {source: {debian: "6.12", suite: trixie}, page_size: 64k}
+axes:
+  kernel: [nightly]
+  filesystem: [{fs: xfs}, {fs: ext4}]
+  vcpus: [2]
+  workload: [{type: shell1, copies: vcpus, passes: 1, duration_s: 20}]
+  repeats: 3
+)";
+const std::string kXfs = "nightly/xfs-defaults/2vcpu/shell1";
+const std::string kExt4 = "nightly/ext4-defaults/2vcpu/shell1";
+constexpr std::size_t kNights = 30, kBadNight = 18;
+
+/// A 40-digit commit id for night `n` (the tree's HEAD that night).
+std::string commit_of(std::size_t n) {
+  char buf[41];
+  std::snprintf(buf, sizeof buf, "%08zx%032x", 0xabc00 + n, 0x5eed);
+  return buf;
+}
+
+class DetectCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* bin = std::getenv("RLAB_BIN");
+    ASSERT_TRUE(bin && *bin) << "RLAB_BIN is set by ctest to the rlab binary";
+    bin_ = bin;
+    dir_ = fs::temp_directory_path() / ("rlab-detect-cli-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    db_ = dir_ / "rlab.db";
+    auto st = store::Store::open(db_);
+    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{false});
+    const auto cells = matrix::expand_cells(m);
+    stats::Rng rng(77);
+    for (std::size_t n = 0; n < kNights; ++n) {
+      const auto run = st->create_run({m.path.string(), kMatrix, n, "nightly", ""});
+      st->add_cells(run, cells, m.repeats);
+      for (const auto& c : cells)
+        for (unsigned r = 0; r < m.repeats; ++r) {
+          const auto id = st->boot_id(run, c.id, r);
+          st->start_boot(id, "qemu:///system", "d", "c");
+          store::KernelIdentity k{"k" + std::to_string(n), "nightly", "6.13.0-rc" + std::to_string(n),
+                                  commit_of(n), "cfg", 64, ""};
+          st->record_images(id, k, "img");
+          st->record_hello(id, {65536, 2, k.kernel_release, "0.1.0", 1000000, "[]"});
+          double score = 270 * (1 + 0.03 * rng.normal());
+          if (c.filesystem.fs == "xfs" && n >= kBadNight) score *= 0.88;  // -12%
+          st->record_pass(id, {0, static_cast<std::uint64_t>(score / 3), 0, 20, score, "{}", "{}"});
+          store::Environment env;
+          env.accel = "tcg";
+          st->record_result(id, {score, 0, "[]"}, env);
+        }
+      st->finish_run(run, "done");
+    }
+    // A matrix run of the same cell that is not part of the nightly history.
+    const auto other = st->create_run({m.path.string(), kMatrix, 1, "matrix", ""});
+    st->add_cells(other, cells, 1);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  util::ProcessResult rlab(std::vector<std::string> args) {
+    args.insert(args.begin(), bin_);
+    args.push_back("--db");
+    args.push_back(db_.string());
+    return util::run(args);
+  }
+
+  std::string bin_;
+  fs::path dir_, db_;
+};
+
+TEST_F(DetectCli, HistoryIsOnePointPerNight) {
+  const compare::ReadOnlyDb db(db_);
+  const auto h = changepoint::load_history(db, kXfs, "nightly");
+  ASSERT_EQ(h.points.size(), kNights);
+  EXPECT_EQ(h.points[0].boots, 3u);
+  EXPECT_EQ(h.points[kBadNight].source_commit, commit_of(kBadNight));
+  EXPECT_EQ(changepoint::matching_cells(db, "nightly/xfs-*", "nightly"),
+            std::vector<std::string>{kXfs});
+  EXPECT_EQ(changepoint::matching_cells(db, "", "nightly").size(), 2u);
+}
+
+TEST_F(DetectCli, JsonListsTheRegressionWithMagnitudeAndP) {
+  auto r = rlab({"detect", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;  // a regression was found
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["options"]["kind"], "nightly");
+  ASSERT_EQ(j["cells"].size(), 2u);
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& c : j["cells"]) by[c["cell_id"]] = c;
+  const auto& x = by.at(kXfs);
+  EXPECT_EQ(x["points"], kNights);
+  ASSERT_EQ(x["change_points"].size(), 1u) << x.dump(2);
+  const auto& cp = x["change_points"][0];
+  EXPECT_EQ(cp["index"], kBadNight);
+  EXPECT_EQ(cp["commit_before"], commit_of(kBadNight - 1));
+  EXPECT_EQ(cp["commit_after"], commit_of(kBadNight));
+  EXPECT_EQ(cp["regression"], true);
+  EXPECT_NEAR(cp["change"].get<double>(), -0.12, 0.03);
+  EXPECT_LE(cp["p"].get<double>(), 0.01);
+  EXPECT_TRUE(cp["bisect"].is_null());
+  EXPECT_EQ(by.at(kExt4)["change_points"].size(), 0u);
+  EXPECT_GT(by.at(kExt4)["rejected_p"].get<double>(), 0.01);
+}
+
+TEST_F(DetectCli, SelectorAndBisectPlan) {
+  auto r = rlab({"detect", "--cell", "nightly/ext4-*"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(kExt4), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(kXfs), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no change point"), std::string::npos) << r.output;
+
+  auto b = rlab({"detect", "--cell", kXfs, "--bisect"});
+  EXPECT_EQ(b.exit_code, 1) << b.output;
+  EXPECT_NE(b.output.find("regression"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("would bisect (not started"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("--good " + commit_of(kBadNight - 1) + " --bad " + commit_of(kBadNight)),
+            std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("not implemented"), std::string::npos) << b.output;
+}
+
+TEST_F(DetectCli, ShortHistoryAndNoMatch) {
+  auto r = rlab({"detect", "--kind", "matrix"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("no cell with scored runs"), std::string::npos) << r.output;
+  auto s = rlab({"detect", "--cell", kXfs, "--min-segment", "20"});
+  EXPECT_EQ(s.exit_code, 0) << s.output;
+  EXPECT_NE(s.output.find("too short to split"), std::string::npos) << s.output;
+  auto missing = util::run({bin_, "detect", "--db", (dir_ / "none.db").string()});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "none.db"));
+}
+
+}  // namespace

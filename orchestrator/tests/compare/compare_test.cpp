@@ -1,0 +1,168 @@
+// compare over stores filled through the Store API: verdicts, advice, counters, refusals.
+#include "compare/compare.hpp"
+#include "compare/render.hpp"
+#include "scenario.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rlab;
+using namespace rlab::testing;
+
+class CompareStore : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("rlab-compare-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    db_ = dir_ / "rlab.db";
+    auto st = store::Store::open(db_);
+    base_ = fill_run(*st, "matrix", [](auto& c, auto& k, unsigned r) { return scenario_boot(0, c, k, r); });
+    new_ = fill_run(*st, "matrix", [](auto& c, auto& k, unsigned r) { return scenario_boot(1, c, k, r); });
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static const compare::CellComparison& row(const compare::CompareReport& r, const std::string& label) {
+    for (const auto& c : r.cells)
+      if (c.label == label) return c;
+    throw std::runtime_error("no row " + label);
+  }
+
+  fs::path dir_, db_;
+  store::RunId base_ = 0, new_ = 0, kvm_ = 0, part_ = 0;
+};
+
+TEST_F(CompareStore, TwoRunsGiveEachVerdict) {
+  const compare::ReadOnlyDb db(db_);
+  const auto rep = compare::compare_runs(db, base_, new_, {});
+  ASSERT_EQ(rep.cells.size(), 4u);
+
+  const auto& reg = row(rep, kDefaults);
+  ASSERT_EQ(reg.status, compare::RowStatus::compared);
+  EXPECT_EQ(reg.result->verdict, stats::Verdict::different) << reg.result->reason;
+  EXPECT_TRUE(reg.regression());
+  EXPECT_NEAR(reg.result->difference.relative_change, 240.0 / 270.0 - 1, 0.005);
+  EXPECT_LT(reg.result->difference.p_min, 0.001);
+  EXPECT_EQ(reg.base_scores.size(), 10u);
+
+  const auto& same = row(rep, kAgcount4);
+  EXPECT_EQ(same.result->verdict, stats::Verdict::same) << same.result->reason;
+  EXPECT_FALSE(same.regression());
+  EXPECT_EQ(same.next_boots_per_side, 0u);
+
+  const auto& unk = row(rep, kInlineDefaults);
+  EXPECT_EQ(unk.result->verdict, stats::Verdict::unknown) << unk.result->reason;
+  EXPECT_EQ(unk.base_scores.size(), 5u);
+  EXPECT_EQ(unk.next_boots_per_side, 10u);  // 5 -> doubled, at least the initial 10
+  EXPECT_EQ(unk.more_base, 5u);
+  EXPECT_EQ(unk.more_new, 5u);
+}
+
+TEST_F(CompareStore, CountersPerThousandLoopsBiggestMoverFirst) {
+  const compare::ReadOnlyDb db(db_);
+  const auto rep = compare::compare_runs(db, base_, new_, {});
+  const auto& c = row(rep, kDefaults).counters;
+  ASSERT_EQ(c.size(), 5u);
+  EXPECT_EQ(c[0].name, "xfs:xfs_inodegc_push");  // rose from 0
+  EXPECT_FALSE(c[0].change.has_value());
+  EXPECT_EQ(c[1].name, "xfs:xfs_inodegc_throttle");
+  EXPECT_EQ(c[2].name, "xfs:xfs_inodegc_queue");
+  EXPECT_EQ(c[3].name, "xfs:xfs_inodegc_worker");
+  EXPECT_EQ(c[4].name, "xfs:xfs_inodegc_shrinker_scan");  // absent in base: last
+  EXPECT_FALSE(c[4].base_per_kloop.has_value());
+  // Per 1,000 loops from the stored passes: 2 throttles per pass of round(lpm * 20 / 60) loops.
+  double loops = 0;
+  for (unsigned r = 0; r < 10; ++r)
+    for (int p = 0; p < 3; ++p)
+      loops += std::llround(270.0 * (1 + 0.02 * z(r, 1)) * (1 + 0.01 * (p - 1)) * 20.0 / 60.0);
+  EXPECT_NEAR(*c[1].base_per_kloop, 1000.0 * 60 / loops, 1e-9);
+  EXPECT_GT(*c[1].change, 10.0);  // 2 -> 30 per pass with fewer loops: > +1000%
+  EXPECT_GT(std::fabs(*c[2].change), std::fabs(*c[3].change));
+}
+
+TEST_F(CompareStore, TwoKernelsInOneRun) {
+  const compare::ReadOnlyDb db(db_);
+  const auto rep = compare::compare_kernels(db, base_, "6.12", "6.12+inline-inactivation", {});
+  ASSERT_EQ(rep.cells.size(), 2u);
+  const auto& r = row(rep, "xfs(defaults).2vcpu.shell1.2copies");
+  EXPECT_EQ(r.base_cell, kDefaults);
+  EXPECT_EQ(r.new_cell, kInlineDefaults);
+  ASSERT_EQ(r.status, compare::RowStatus::compared)
+      << (r.mismatch ? r.mismatch->message() : r.error);  // kernel release and config may differ
+  EXPECT_EQ(r.result->verdict, stats::Verdict::unknown);
+  EXPECT_EQ(r.next_boots_per_side, 20u);  // the larger side has 10: double to 20
+  EXPECT_EQ(r.more_base, 10u);
+  EXPECT_EQ(r.more_new, 15u);
+  EXPECT_THROW(compare::compare_kernels(db, base_, "6.12", "7.0", {}), std::invalid_argument);
+}
+
+TEST_F(CompareStore, EnvironmentMismatchIsRefusedNamingTheField) {
+  {
+    auto st = store::Store::open(db_);
+    kvm_ = fill_run(*st, "matrix", [](auto& c, auto& k, unsigned r) {
+      auto b = scenario_boot(1, c, k, r);
+      if (c == kAgcount4) b.env.accel = "kvm";
+      if (c == kDefaults && r == 3) b.env.host = "qemu+ssh://arm-01/system";
+      return b;
+    });
+  }
+  const compare::ReadOnlyDb db(db_);
+  const auto rep = compare::compare_runs(db, base_, kvm_, {});
+  const auto& acc = row(rep, kAgcount4);
+  ASSERT_EQ(acc.status, compare::RowStatus::refused);
+  EXPECT_EQ(acc.mismatch->field, "accel");
+  EXPECT_EQ(acc.mismatch->where, "base vs new");
+  EXPECT_EQ(acc.mismatch->first, "tcg");
+  EXPECT_EQ(acc.mismatch->second, "kvm");
+  EXPECT_FALSE(acc.result.has_value());
+  const auto& host = row(rep, kDefaults);
+  ASSERT_EQ(host.status, compare::RowStatus::refused);
+  EXPECT_EQ(host.mismatch->field, "host");
+  EXPECT_NE(host.mismatch->where.find("new boots"), std::string::npos);
+  EXPECT_NE(host.mismatch->message().find("`host`"), std::string::npos);
+  // The kernel is the axis: its release differs between the kernels and is allowed.
+  EXPECT_EQ(row(rep, kInlineDefaults).status, compare::RowStatus::compared);
+}
+
+TEST_F(CompareStore, FailedAndMissingCellsAreOneSided) {
+  {
+    auto st = store::Store::open(db_);
+    part_ = fill_run(*st, "matrix", [](auto& c, auto& k, unsigned r) {
+      auto b = scenario_boot(1, c, k, r);
+      if (c == kAgcount4) b.fail = true;
+      return b;
+    });
+  }
+  const compare::ReadOnlyDb db(db_);
+  const auto rep = compare::compare_runs(db, base_, part_, {});
+  const auto& r = row(rep, kAgcount4);
+  EXPECT_EQ(r.status, compare::RowStatus::base_only);
+  EXPECT_EQ(rep.cells.back().label, kAgcount4);  // one-sided rows come last
+}
+
+TEST_F(CompareStore, TextTableInLkpStyle) {
+  const compare::ReadOnlyDb db(db_);
+  std::ostringstream out;
+  compare::render_text(compare::compare_runs(db, base_, new_, {}), out);
+  const std::string s = out.str();
+  EXPECT_NE(s.find("%stddev     %change         %stddev"), std::string::npos) << s;
+  EXPECT_NE(s.find("different  " + kDefaults + ".score_lpm"), std::string::npos) << s;
+  EXPECT_NE(s.find("-11.1%"), std::string::npos) << s;
+  EXPECT_NE(s.find("unknown: measure 5 more boots per side (10 each)"), std::string::npos) << s;
+  EXPECT_NE(s.find(kDefaults + ".xfs:xfs_inodegc_throttle_per_1k_loops"), std::string::npos) << s;
+  EXPECT_LT(s.find("xfs_inodegc_push_per"), s.find("xfs_inodegc_queue_per")) << s;
+  EXPECT_NE(s.find("1 different (1 regressions), 1 same, 2 unknown, 0 refused"), std::string::npos) << s;
+}
+
+TEST_F(CompareStore, MissingRunIsAStoreError) {
+  const compare::ReadOnlyDb db(db_);
+  EXPECT_THROW(compare::compare_runs(db, base_, 99, {}), store::StoreError);
+  EXPECT_THROW(compare::ReadOnlyDb(dir_ / "none.db"), store::StoreError);
+  EXPECT_FALSE(fs::exists(dir_ / "none.db"));
+}
+
+}  // namespace
