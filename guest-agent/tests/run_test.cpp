@@ -102,7 +102,13 @@ TEST(Run, Shell1TwoCopiesThreePasses) {
   std::sort(lpm.begin(), lpm.end());
   EXPECT_NEAR(res.score, std::sqrt(lpm[1] * lpm[2]), 1e-6 * res.score);
   EXPECT_GT(res.agent_max_rss_kib, 0u);
-  EXPECT_LE(res.agent_max_rss_kib, 16u * 1024) << "agent peak RSS target";
+  // The target is 16 MiB; AddressSanitizer's shadow memory and quarantine inflate RSS.
+#ifdef RLAB_SANITIZED
+  constexpr std::uint64_t kRssLimitKib = 64u * 1024;
+#else
+  constexpr std::uint64_t kRssLimitKib = 16u * 1024;
+#endif
+  EXPECT_LE(res.agent_max_rss_kib, kRssLimitKib) << "agent peak RSS";
 
   // About one sample per second per pass, counting up within each pass.
   EXPECT_GE(out.samples.size(), 6u);
