@@ -29,173 +29,178 @@ std::string_view status_name(Status s) {
   return "?";
 }
 
+double default_step_alpha(std::size_t commit_count, double alpha) {
+  if (commit_count < 3) return alpha;
+  return alpha / std::ceil(std::log2(static_cast<double>(commit_count - 1)));
+}
+
 namespace {
 
-class Bisection {
- public:
-  Bisection(std::span<const std::string> commits, const Oracle& oracle, const Options& opt)
-      : commits_(commits), oracle_(oracle), opt_(opt), good_(0), bad_(commits.size() - 1) {
-    step_opt_ = opt_;
-    if (step_opt_.step_alpha <= 0) {
-      const double steps = commits.size() > 2 ? std::ceil(std::log2(double(commits.size() - 1))) : 1;
-      step_opt_.step_alpha = opt_.verdict.alpha / steps;
-    }
-    step_opt_.verdict.alpha = step_opt_.step_alpha;
-    r_.step_alpha = step_opt_.step_alpha;
+// Appends `runs` samples of commit `index` to `into`; false (and the failure) on failure.
+bool measure(const Oracle& oracle, std::size_t index, std::size_t runs, std::vector<double>& into,
+             std::string& failure) {
+  Measurement m = oracle(index, runs);
+  if (!m.failure.empty()) {
+    failure = m.failure;
+    return false;
   }
-
-  Result run() {
-    if (!measure_endpoints()) return std::move(r_);
-    std::size_t lo = good_, hi = bad_;
-    std::set<std::size_t> skipped;
-    while (true) {
-      const std::size_t next = pick(lo, hi, skipped);
-      if (next == 0) break;
-      Step step = test(next);
-      if (step.result == StepResult::good) lo = next;
-      if (step.result == StepResult::bad) hi = next;
-      if (step.result == StepResult::skip) skipped.insert(next);
-      r_.steps.push_back(std::move(step));
-    }
-    r_.range_first = lo + 1;
-    r_.range_last = hi;
-    if (r_.range_first == r_.range_last) {
-      r_.status = Status::found;
-      r_.first_bad = hi;
-      r_.message = fmt::format("first bad commit: {}", commits_[hi]);
-    } else {
-      r_.status = Status::hidden_by_skips;
-      r_.message = fmt::format("the first bad commit is one of {} commits from {} to {} (skips hide it)",
-                               hi - lo, commits_[lo + 1], commits_[hi]);
-    }
-    return std::move(r_);
+  if (m.samples.size() != runs) {
+    throw std::runtime_error(fmt::format("bisect: the oracle returned {} samples of commit #{}, wanted {}",
+                                         m.samples.size(), index, runs));
   }
+  into.insert(into.end(), m.samples.begin(), m.samples.end());
+  return true;
+}
 
- private:
-  // Appends `runs` samples of commit `index` to `into`; false (and the failure) on failure.
-  bool measure(std::size_t index, std::size_t runs, std::vector<double>& into, std::string& failure) {
-    Measurement m = oracle_(index, runs);
-    if (!m.failure.empty()) {
-      failure = m.failure;
-      return false;
+// Tops each end up to at least n samples (runs counted in refs.runs).
+void grow_references(References& refs, std::size_t n, const Oracle& oracle) {
+  std::string failure;
+  for (auto [index, samples] : {std::pair{refs.good_index, &refs.good}, std::pair{refs.bad_index, &refs.bad}}) {
+    if (samples->size() >= n) continue;
+    const std::size_t more = n - samples->size();
+    if (!measure(oracle, index, more, *samples, failure)) {
+      refs.can_grow = false;  // keep bisecting with the samples we have
+      return;
     }
-    if (m.samples.size() != runs) {
-      throw std::runtime_error(fmt::format("bisect: oracle returned {} samples of {} for {}, wanted {}",
-                                           m.samples.size(), index, commits_[index], runs));
-    }
-    into.insert(into.end(), m.samples.begin(), m.samples.end());
-    return true;
+    refs.runs += more;
   }
+}
 
-  bool measure_endpoints() {
-    std::size_t n = opt_.plan.initial;
-    std::string failure;
-    std::size_t have = 0;
-    while (true) {
-      if (!measure(good_, n - have, r_.good_samples, failure) ||
-          !measure(bad_, n - have, r_.bad_samples, failure)) {
-        r_.status = Status::endpoint_failed;
-        r_.message = fmt::format("cannot measure an end: {}", failure);
-        return false;
-      }
-      r_.endpoint_runs += 2 * (n - have);
-      have = n;
-      r_.endpoints = stats::compare(r_.good_samples, r_.bad_samples, opt_.verdict);
-      const auto& e = r_.endpoints;
-      if (e.verdict == stats::Verdict::different) {
-        const int s = e.difference.relative_change < 0 ? -1 : 1;
-        if (s == expected_sign(opt_)) return true;
-        r_.status = Status::wrong_direction;
-        r_.message = fmt::format("{} is {:+.1f}% against {}: the opposite of the direction bisected ({})",
-                                 commits_[bad_], 100 * e.difference.relative_change, commits_[good_], e.reason);
-        return false;
-      }
-      if (e.verdict == stats::Verdict::same) {
-        r_.status = Status::no_regression;
-        r_.message = fmt::format("{} and {} are the same: {}", commits_[good_], commits_[bad_], e.reason);
-        return false;
-      }
-      n = stats::next_sample_count(have, opt_.plan);
-      if (n == 0) {
-        r_.status = Status::inconclusive_endpoints;
-        r_.message = fmt::format("{} is not significantly different from {} after {} runs each: {}",
-                                 commits_[bad_], commits_[good_], have, e.reason);
-        return false;
-      }
-    }
+// The unskipped commit strictly inside (lo, hi) nearest the middle; 0 if none.
+std::size_t pick(std::size_t lo, std::size_t hi, const std::set<std::size_t>& skipped) {
+  if (hi - lo < 2) return 0;
+  const std::size_t mid = lo + (hi - lo) / 2;
+  for (std::size_t d = 0; d < hi - lo; ++d) {
+    if (mid >= lo + 1 + d && !skipped.count(mid - d)) return mid - d;
+    if (mid + d + 1 <= hi - 1 && !skipped.count(mid + d + 1)) return mid + d + 1;
   }
-
-  // The untested, unskipped commit strictly inside (lo, hi) nearest the middle; 0 if none.
-  static std::size_t pick(std::size_t lo, std::size_t hi, const std::set<std::size_t>& skipped) {
-    if (hi - lo < 2) return 0;
-    const std::size_t mid = lo + (hi - lo) / 2;
-    for (std::size_t d = 0; d < hi - lo; ++d) {
-      if (mid >= lo + 1 + d && !skipped.count(mid - d)) return mid - d;
-      if (mid + d + 1 <= hi - 1 && !skipped.count(mid + d + 1)) return mid + d + 1;
-    }
-    return 0;
-  }
-
-  // Grows the ends' samples to at least n each (runs counted as endpoint runs).
-  void grow_references(std::size_t n) {
-    if (!opt_.grow_references) return;
-    std::string failure;
-    for (auto [index, samples] : {std::pair{good_, &r_.good_samples}, std::pair{bad_, &r_.bad_samples}}) {
-      if (samples->size() >= n) continue;
-      const std::size_t more = n - samples->size();
-      if (!measure(index, more, *samples, failure)) {
-        opt_.grow_references = false;  // keep bisecting with the samples we have
-        return;
-      }
-      r_.endpoint_runs += more;
-    }
-  }
-
-  Step test(std::size_t index) {
-    Step step;
-    step.index = index;
-    std::size_t n = opt_.plan.initial;
-    while (true) {
-      if (!measure(index, n - step.samples.size(), step.samples, step.reason)) {
-        step.result = StepResult::skip;
-        return step;
-      }
-      grow_references(step.samples.size());
-      const Classification c = classify(r_.good_samples, r_.bad_samples, step.samples, step_opt_);
-      step.change_vs_good = c.vs_good.relative_change;
-      step.p_vs_good = c.vs_good.p_min;
-      step.p_vs_bad = c.vs_bad.p_min;
-      step.reason = c.reason;
-      if (c.call != Call::unknown) {
-        step.result = c.call == Call::good ? StepResult::good : StepResult::bad;
-        break;
-      }
-      n = stats::next_sample_count(step.samples.size(), opt_.plan);
-      if (n == 0) {
-        step.result = StepResult::skip;
-        step.reason += fmt::format(" at the cap of {} runs", opt_.plan.cap);
-        break;
-      }
-    }
-    return step;
-  }
-
-  std::span<const std::string> commits_;
-  const Oracle& oracle_;
-  Options opt_;
-  Options step_opt_;  // opt_ with verdict.alpha = the step's significance level
-  std::size_t good_, bad_;
-  Result r_;
-};
+  return 0;
+}
 
 }  // namespace
+
+EndsCheck check_ends(References& refs, const Oracle& oracle, const Options& opt,
+                     std::string_view good_name, std::string_view bad_name) {
+  EndsCheck out;
+  std::size_t n = std::max(opt.plan.initial, std::max(refs.good.size(), refs.bad.size()));
+  std::string failure;
+  while (true) {
+    for (auto [index, samples] : {std::pair{refs.good_index, &refs.good}, std::pair{refs.bad_index, &refs.bad}}) {
+      if (samples->size() >= n) continue;
+      const std::size_t more = n - samples->size();
+      if (!measure(oracle, index, more, *samples, failure)) {
+        out.status = Status::endpoint_failed;
+        out.message = fmt::format("cannot measure {}: {}", index == refs.good_index ? good_name : bad_name, failure);
+        return out;
+      }
+      refs.runs += more;
+    }
+    out.comparison = stats::compare(refs.good, refs.bad, opt.verdict);
+    const auto& c = out.comparison;
+    if (c.verdict == stats::Verdict::different) {
+      if ((c.difference.relative_change < 0 ? -1 : 1) == expected_sign(opt)) {
+        out.confirmed = true;
+        out.message = fmt::format("{} is {:+.1f}% against {}: {}", bad_name, 100 * c.difference.relative_change,
+                                  good_name, c.reason);
+        return out;
+      }
+      out.status = Status::wrong_direction;
+      out.message = fmt::format("{} is {:+.1f}% against {}: the opposite of the direction bisected ({})",
+                                bad_name, 100 * c.difference.relative_change, good_name, c.reason);
+      return out;
+    }
+    if (c.verdict == stats::Verdict::same) {
+      out.status = Status::no_regression;
+      out.message = fmt::format("{} and {} are the same: {}", good_name, bad_name, c.reason);
+      return out;
+    }
+    n = stats::next_sample_count(std::min(refs.good.size(), refs.bad.size()), opt.plan);
+    if (n == 0) {
+      out.status = Status::inconclusive_endpoints;
+      out.message = fmt::format("{} is not significantly different from {} after {} runs each: {}", bad_name,
+                                good_name, refs.good.size(), c.reason);
+      return out;
+    }
+  }
+}
+
+Step test_commit(std::size_t index, References& refs, const Oracle& oracle, const Options& opt) {
+  if (!(opt.step_alpha > 0)) {
+    throw std::invalid_argument("bisect::test_commit: step_alpha must be > 0 (see default_step_alpha)");
+  }
+  stats::next_sample_count(opt.plan.initial, opt.plan);  // validates the plan
+  Options step_opt = opt;
+  step_opt.verdict.alpha = opt.step_alpha;
+  Step step;
+  step.index = index;
+  std::size_t n = opt.plan.initial;
+  while (true) {
+    if (!measure(oracle, index, n - step.samples.size(), step.samples, step.reason)) {
+      step.result = StepResult::skip;
+      return step;
+    }
+    if (opt.grow_references && refs.can_grow) grow_references(refs, step.samples.size(), oracle);
+    const Classification c = classify(refs.good, refs.bad, step.samples, step_opt);
+    step.change_vs_good = c.vs_good.relative_change;
+    step.p_vs_good = c.vs_good.p_min;
+    step.p_vs_bad = c.vs_bad.p_min;
+    step.reason = c.reason;
+    if (c.call != Call::unknown) {
+      step.result = c.call == Call::good ? StepResult::good : StepResult::bad;
+      return step;
+    }
+    n = stats::next_sample_count(step.samples.size(), opt.plan);
+    if (n == 0) {
+      step.result = StepResult::skip;
+      step.reason += fmt::format(" at the cap of {} runs", opt.plan.cap);
+      return step;
+    }
+  }
+}
 
 Result bisect(std::span<const std::string> commits, const Oracle& oracle, const Options& opt) {
   if (commits.size() < 2) {
     throw std::invalid_argument("bisect: need at least the good and the bad commit");
   }
-  Result r = Bisection(commits, oracle, opt).run();
-  for (const Step& s : r.steps) r.step_runs += s.samples.size();
+  stats::next_sample_count(opt.plan.initial, opt.plan);  // validates the plan
+  Result r;
+  References refs;
+  refs.bad_index = commits.size() - 1;
+  Options step_opt = opt;
+  if (step_opt.step_alpha <= 0) step_opt.step_alpha = default_step_alpha(commits.size(), opt.verdict.alpha);
+  r.step_alpha = step_opt.step_alpha;
+
+  EndsCheck ends = check_ends(refs, oracle, opt, commits.front(), commits.back());
+  r.endpoints = std::move(ends.comparison);
+  if (ends.confirmed) {
+    std::size_t lo = refs.good_index, hi = refs.bad_index;
+    std::set<std::size_t> skipped;
+    for (std::size_t next = pick(lo, hi, skipped); next != 0; next = pick(lo, hi, skipped)) {
+      Step step = test_commit(next, refs, oracle, step_opt);
+      if (step.result == StepResult::good) lo = next;
+      if (step.result == StepResult::bad) hi = next;
+      if (step.result == StepResult::skip) skipped.insert(next);
+      r.step_runs += step.samples.size();
+      r.steps.push_back(std::move(step));
+    }
+    r.range_first = lo + 1;
+    r.range_last = hi;
+    if (lo + 1 == hi) {
+      r.status = Status::found;
+      r.first_bad = hi;
+      r.message = fmt::format("first bad commit: {}", commits[hi]);
+    } else {
+      r.status = Status::hidden_by_skips;
+      r.message = fmt::format("the first bad commit is one of {} commits from {} to {} (skips hide it)",
+                              hi - lo, commits[lo + 1], commits[hi]);
+    }
+  } else {
+    r.status = ends.status;
+    r.message = std::move(ends.message);
+  }
+  r.good_samples = std::move(refs.good);
+  r.bad_samples = std::move(refs.bad);
+  r.endpoint_runs = refs.runs;
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bisect/classify.hpp"
@@ -71,6 +72,41 @@ struct Result {
   double step_alpha = 0;          ///< significance level the steps used (Options::step_alpha)
   std::string message;            ///< one line summary naming commits from the list
 };
+
+/// The two ends of the range and their samples: the references of every step.
+struct References {
+  std::size_t good_index = 0;
+  std::size_t bad_index = 0;
+  std::vector<double> good;
+  std::vector<double> bad;
+  std::size_t runs = 0;   ///< runs spent on the ends
+  bool can_grow = true;   ///< cleared when topping an end up failed (steps go on without)
+};
+
+/// alpha / ceil(log2(commit_count - 1)) (alpha itself for fewer than three commits): the
+/// Bonferroni share of one step in a bisection of `commit_count` commits, ends included.
+double default_step_alpha(std::size_t commit_count, double alpha);
+
+/// Outcome of check_ends().
+struct EndsCheck {
+  bool confirmed = false;   ///< different in the expected direction: bisect
+  Status status = Status::inconclusive_endpoints;  ///< why not, when !confirmed
+  stats::Comparison comparison;  ///< last comparison (good base, bad new)
+  std::string message;           ///< in words, naming the ends
+};
+
+/// Measures both ends adaptively: plan.initial runs each, compared with the full verdict at
+/// opt.verdict.alpha; "unknown" doubles both up to the cap. Appends to refs.good/bad (an end
+/// that already has samples keeps them). `good_name`/`bad_name` are used in the message.
+EndsCheck check_ends(References& refs, const Oracle& oracle, const Options& opt,
+                     std::string_view good_name, std::string_view bad_name);
+
+/// One adaptive bisection step: measures commit `index` plan.initial times, classifies it
+/// against the ends at opt.step_alpha (> 0, e.g. default_step_alpha), and while unknown
+/// doubles its runs up to the cap (topping the ends up to the same count when
+/// opt.grow_references); unknown at the cap or an oracle failure -> skip.
+/// Throws std::invalid_argument when opt.step_alpha <= 0 or the plan is invalid.
+Step test_commit(std::size_t index, References& refs, const Oracle& oracle, const Options& opt);
 
 /// Bisects `commits` (oldest first): commits.front() is known good, commits.back() known
 /// bad, at least two entries. First measures both ends adaptively until the verdict is

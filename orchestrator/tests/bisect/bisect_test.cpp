@@ -21,6 +21,7 @@ std::vector<std::string> names(std::size_t n) {
 
 // Oracle: normal samples around level(i) with stddev `sd`, seeded; `broken` commits fail.
 struct FakeOracle {
+  explicit FakeOracle(std::function<double(std::size_t)> l, double s = 1) : level(std::move(l)), sd(s) {}
   std::function<double(std::size_t)> level;
   double sd = 1;
   std::set<std::size_t> broken;
@@ -176,6 +177,26 @@ TEST(Bisect, EndpointFailureAndBadInput) {
   EXPECT_THROW(bisect(names(1), ref(f)), std::invalid_argument);
   Oracle short_oracle = [](std::size_t, std::size_t) { return Measurement{{1.0}, ""}; };
   EXPECT_THROW(bisect(names(4), short_oracle), std::runtime_error);
+}
+
+TEST(Bisect, OneStepOnItsOwn) {
+  // As a step driven from outside (git bisect run): ends measured earlier, one commit tested.
+  FakeOracle f{[](std::size_t i) { return i >= 4 ? 90.0 : 100.0; }};
+  References refs;
+  refs.good_index = 0;
+  refs.bad_index = 9;
+  Options opt;
+  const EndsCheck ends = check_ends(refs, ref(f), opt, "v1", "v2");
+  ASSERT_TRUE(ends.confirmed) << ends.message;
+  EXPECT_EQ(ends.message.rfind("v2 is -", 0), 0u) << ends.message;
+  EXPECT_NE(ends.message.find("against v1"), std::string::npos) << ends.message;
+  EXPECT_EQ(refs.runs, 20u);
+  EXPECT_THROW(test_commit(5, refs, ref(f), opt), std::invalid_argument);  // step_alpha unset
+  opt.step_alpha = default_step_alpha(10, opt.verdict.alpha);
+  EXPECT_DOUBLE_EQ(opt.step_alpha, 0.01 / 4);
+  EXPECT_EQ(test_commit(5, refs, ref(f), opt).result, StepResult::bad);
+  EXPECT_EQ(test_commit(3, refs, ref(f), opt).result, StepResult::good);
+  EXPECT_EQ(f.requests[5], (std::vector<std::size_t>{10}));
 }
 
 TEST(Bisect, ClassifyRule) {
