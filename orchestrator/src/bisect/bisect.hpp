@@ -111,11 +111,13 @@ Step test_commit(std::size_t index, References& refs, const Oracle& oracle, cons
 /// Bisects `commits` (oldest first): commits.front() is known good, commits.back() known
 /// bad, at least two entries. First measures both ends adaptively until the verdict is
 /// "different" in the expected direction (otherwise stops with no_regression,
-/// inconclusive_endpoints or wrong_direction); then tests the not-yet-skipped commit nearest
-/// the middle of the remaining range, adaptively (classify; unknown -> double up to the cap ->
-/// skip), until one commit is left or every commit inside the range is skipped. Without
-/// skips this takes at most ceil(log2(commits.size() - 1)) steps.
-/// Throws std::invalid_argument on fewer than two commits; lets the oracle's exceptions pass.
+/// inconclusive_endpoints, wrong_direction or endpoint_failed); then tests the not-yet-skipped
+/// commit nearest the middle of the remaining range with test_commit() at opt.step_alpha
+/// (0: default_step_alpha(commits.size(), opt.verdict.alpha)), until one commit is left or
+/// every commit inside the range is skipped. Without skips this takes at most
+/// ceil(log2(commits.size() - 1)) steps.
+/// Throws std::invalid_argument on fewer than two commits or an invalid sampling plan; lets
+/// the oracle's exceptions pass.
 Result bisect(std::span<const std::string> commits, const Oracle& oracle, const Options& opt = {});
 
 }  // namespace rlab::bisect
