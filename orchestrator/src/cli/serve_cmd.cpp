@@ -22,11 +22,13 @@ int serve(const std::string& listen, const std::string& db) {
   std::unique_ptr<metrics::Server> server;
   try {
     metrics::check_listen_address(listen);
-    server = std::make_unique<metrics::Server>(listen, db);
   } catch (const metrics::ListenError& e) {
     std::cerr << "rlab serve: " << e.what() << "\n";
     return kUsage;
-  } catch (const std::exception& e) {
+  }
+  try {
+    server = std::make_unique<metrics::Server>(listen, db);
+  } catch (const std::exception& e) {  // no store, port in use: the environment, not the input
     std::cerr << "rlab serve: " << e.what() << "\n";
     return kInfrastructure;
   }
