@@ -116,6 +116,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   RunDir dir(p.st->path(), p.run, conns.front()->qemu_owner());
 
   // Guest images per kernel, built (or taken from the cache) before anything boots.
+  progress.set_build_steps(cached_build_steps());
   std::map<std::string, image::GuestImages> images;
   std::map<std::string, std::string> build_errors;
   fs::path agent = o.agent_binary.empty() ? fs::path() : o.agent_binary;
