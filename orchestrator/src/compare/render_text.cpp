@@ -64,10 +64,11 @@ void render_text(const CompareReport& r, std::ostream& out) {
     out << "no scored cells on either side\n";
     return;
   }
-  out << fmt::format("{:>16} {:>11} {:>16} {:>9}  {:<9}\n", "base", "", "new", "", "");
-  out << fmt::format("{} {} {} {}  {}\n", std::string(16, '-'), std::string(11, '-'),
-                     std::string(16, '-'), std::string(9, '-'), std::string(9, '-'));
-  out << fmt::format("{:>16} {:>11} {:>16} {:>9}  {:<9}\n", "%stddev", "%change", "%stddev", "p",
+  // Column groups: base value (16), %change (12), new value (16), p (10), verdict.
+  out << fmt::format("{:>16}{:>28}\n", side_name(r, r.base), side_name(r, r.next));
+  out << fmt::format("{} {} {} {}\n", std::string(16, '-'), std::string(27, '-'),
+                     std::string(9, '-'), std::string(9, '-'));
+  out << fmt::format("{:>16}{:>12}{:>16}{:>10}  {}\n", "%stddev", "%change", "%stddev", "p",
                      "verdict");
   for (const auto& c : r.cells) {
     const bool cmp = c.result.has_value();
@@ -82,14 +83,14 @@ void render_text(const CompareReport& r, std::ostream& out) {
     const std::string verdict =
         cmp && c.status == RowStatus::compared ? std::string(stats::verdict_name(c.result->verdict))
                                                : std::string(row_status_name(c.status));
-    out << value_col(base_med, base_rel) << " " << change_col(change) << " "
+    out << value_col(base_med, base_rel) << " " << change_col(change)
         << value_col(new_med, new_rel) << " "
         << (cmp ? p_col(c.result->difference.p_min) : fmt::format("{:>9}", "")) << "  "
         << fmt::format("{:<9}", verdict) << "  " << c.label << ".score_lpm"
         << fmt::format("  ({} vs {} boots)\n", c.base_scores.size(), c.new_scores.size());
     advice(c, r.options, out);
     for (const auto& k : c.counters)
-      out << value_col(k.base_per_kloop, std::nullopt) << " " << change_col(k.change) << " "
+      out << value_col(k.base_per_kloop, std::nullopt) << " " << change_col(k.change)
           << value_col(k.new_per_kloop, std::nullopt) << " " << std::string(9 + 2 + 9, ' ') << "  "
           << c.label << "." << k.name << "_per_1k_loops\n";
   }
