@@ -1,6 +1,7 @@
 #include "build/kernel_source.hpp"
 
 #include "build/apt_source.hpp"
+#include "build/artifact_cache.hpp"
 #include "build/run_options.hpp"
 #include "util/process.hpp"
 
@@ -108,6 +109,8 @@ std::string source_identity(const KernelSource& source) {
 
 SourceTree fetch_kernel_source(const KernelSource& source, const fs::path& cache_root,
                                const Progress& progress) {
+  // One fetch at a time per cache: the private apt state and unpacking are not concurrent-safe.
+  CacheLock lock(cache_root, "source-fetch");
   if (source.kind == KernelSource::Kind::kDebianPackage)
     return fetch_debian(source, cache_root, progress);
   return fetch_git(source, cache_root, progress);
