@@ -1,0 +1,53 @@
+// `rlab run` refusals: bad input is exit 2 with the place named, and nothing boots.
+#include "util/process.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string rlab_bin() {
+  const char* b = std::getenv("RLAB_BIN");
+  return b ? b : RLAB_BINARY_DIR "/orchestrator/rlab";
+}
+fs::path temp_dir(const char* name) {
+  fs::path d = fs::temp_directory_path() / (std::string("rlab-cli-") + name + "-" + std::to_string(getpid()));
+  fs::create_directories(d);
+  return d;
+}
+}  // namespace
+
+TEST(RunCli, InvalidMatrixExitsTwoWithFileLineCol) {
+  fs::path d = temp_dir("bad");
+  std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
+                                 "axes:\n  kernel: [a]\n  vcpus: [1, 513]\n"
+                                 "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n";
+  auto r = rlab::util::run({rlab_bin(), "run", (d / "m.yaml").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("m.yaml:5:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("513"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(d / "results")) << "nothing was created for an invalid matrix";
+  fs::remove_all(d);
+}
+
+TEST(RunCli, MissingMatrixFileExitsTwo) {
+  auto r = rlab::util::run({rlab_bin(), "run", "/nonexistent/matrix.yaml"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+TEST(RunCli, ResumeOfUnknownRunExitsTwo) {
+  fs::path d = temp_dir("resume");
+  std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
+                                 "axes:\n  kernel: [a]\n  vcpus: [1]\n"
+                                 "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n"
+                                 "results: r.db\n";
+  auto r = rlab::util::run({rlab_bin(), "run", "--resume", "99", (d / "m.yaml").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("r.db"), std::string::npos) << r.output;
+  fs::remove_all(d);
+}
