@@ -108,12 +108,20 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   guest.disk_gib = p.m.guest.disk_gib;
   std::vector<std::unique_ptr<vm::Connection>> conns;
   std::vector<Slot> slots;
-  for (const auto& h : p.m.hosts) {
-    conns.push_back(std::make_unique<vm::Connection>(h.uri));
-    slots.push_back({h.uri, h.vcpu_budget});
-    sum.vcpu_budget += h.vcpu_budget;
+  std::unique_ptr<RunDir> dir_ptr;
+  try {
+    for (const auto& h : p.m.hosts) {
+      conns.push_back(std::make_unique<vm::Connection>(h.uri));
+      slots.push_back({h.uri, h.vcpu_budget});
+      sum.vcpu_budget += h.vcpu_budget;
+    }
+    dir_ptr = std::make_unique<RunDir>(p.st->path(), p.run, conns.front()->qemu_owner());
+  } catch (...) {
+    // Nothing booted: the run is over before it began; `--resume` can still pick it up.
+    p.st->finish_run(p.run, "failed");
+    throw;
   }
-  RunDir dir(p.st->path(), p.run, conns.front()->qemu_owner());
+  const RunDir& dir = *dir_ptr;
 
   // Guest images per kernel, built (or taken from the cache) before anything boots.
   progress.set_build_steps(cached_build_steps());

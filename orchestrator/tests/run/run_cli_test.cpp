@@ -51,3 +51,18 @@ TEST(RunCli, ResumeOfUnknownRunExitsTwo) {
   EXPECT_NE(r.output.find("r.db"), std::string::npos) << r.output;
   fs::remove_all(d);
 }
+
+TEST(RunCli, UnreachableHostExitsThreeAndMarksTheRunFailed) {
+  fs::path d = temp_dir("host");
+  std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
+                                 "axes:\n  kernel: [a]\n  vcpus: [1]\n"
+                                 "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n"
+                                 "hosts:\n  - {uri: \"qemu+unix:///system?socket=/nonexistent/sock\", vcpus: 2}\n"
+                                 "results: r.db\n";
+  auto r = rlab::util::run({rlab_bin(), "run", (d / "m.yaml").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("/nonexistent/sock"), std::string::npos) << r.output;
+  auto q = rlab::util::run({"sqlite3", (d / "r.db").string(), "select status from runs"});
+  EXPECT_EQ(q.output, "failed\n");
+  fs::remove_all(d);
+}
