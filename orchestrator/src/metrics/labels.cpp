@@ -43,6 +43,11 @@ std::string host_label(std::string_view uri, std::string_view local) {
   return std::string(authority);
 }
 
+CellLabels cell_labels(const matrix::Cell& c, std::string_view uri) {
+  return {c.kernel.name, c.kernel.patchset, c.page_size, c.filesystem.fs, c.filesystem.label,
+          c.vcpus, c.copies, c.workload.name, host_label(uri, local_hostname())};
+}
+
 std::string local_hostname() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') return "localhost";

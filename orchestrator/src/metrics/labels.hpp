@@ -2,6 +2,8 @@
 // Label sets of rlab's metrics. Every value is bounded: names from the matrix (kernel,
 // patchset, fs, mkfs label, workload), small integers (page size, vCPUs, copies) and host
 // names. A commit SHA or run id is never a label (see rlab_kernel_info and the store).
+#include "matrix/matrix.hpp"
+
 #include <prometheus/labels.h>
 
 #include <string>
@@ -31,6 +33,10 @@ struct CellLabels {
 /// user and port dropped), or `local_hostname` (the machine that ran rlab) for a local URI
 /// such as "qemu:///system" or an empty one.
 std::string host_label(std::string_view libvirt_uri, std::string_view local_hostname);
+
+/// The labels of `cell` booted on the libvirt host `libvirt_uri` (host_label() against this
+/// machine's name), for LiveMetrics calls from the code running cells.
+CellLabels cell_labels(const matrix::Cell& cell, std::string_view libvirt_uri);
 
 /// The name of this machine (gethostname), "localhost" if unavailable.
 std::string local_hostname();

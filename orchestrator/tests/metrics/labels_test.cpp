@@ -1,4 +1,5 @@
 // Label values, URL and address parsing.
+#include "fixture.hpp"
 #include "metrics/labels.hpp"
 #include "metrics/push.hpp"
 #include "metrics/server.hpp"
@@ -23,6 +24,14 @@ TEST(CellLabels, AlwaysCarryAllNineLabelsAndNameAnEmptyPatchsetNone) {
   EXPECT_EQ(l.at("patchset"), "none");
   EXPECT_EQ(l.at("page_size"), "65536");
   EXPECT_EQ(l.at("vcpus"), "2");
+}
+
+TEST(CellLabels, FromAMatrixCellMatchTheLabelsTheStoreExportGives) {
+  const auto c = test::cells().back();  // 6.12+inline-inactivation, ext4 defaults, 2 vCPUs
+  auto l = cell_labels(c, "qemu+ssh://arm-01/system");
+  EXPECT_EQ(l, (CellLabels{"6.12+inline-inactivation", "inline-inactivation", 65536, "ext4",
+                           "defaults", 2, 2, "shell1", "arm-01"}));
+  EXPECT_EQ(cell_labels(c, "qemu:///system").host, local_hostname());
 }
 
 TEST(XfsStatName, MapsDocumentedFieldsAndDropsTheRest) {

@@ -67,10 +67,7 @@ class RealMetricsServers : public ::testing::Test {
   static std::string serve_url() { return fmt::format("http://127.0.0.1:{}/metrics", serve_port_); }
   static std::string gateway_url() { return fmt::format("http://127.0.0.1:{}", gateway_port_); }
 
-  static CellLabels labels_of(const matrix::Cell& c) {
-    return {c.kernel.name, c.kernel.patchset, c.page_size, c.filesystem.fs, c.filesystem.label,
-            c.vcpus, c.copies, c.workload.name, local_hostname()};
-  }
+  static CellLabels labels_of(const matrix::Cell& c) { return cell_labels(c, "qemu:///system"); }
   // The process-level metrics a real run and bisect would have observed.
   static LiveMetrics& live() {
     static LiveMetrics m = [] {
