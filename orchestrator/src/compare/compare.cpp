@@ -84,11 +84,11 @@ CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
     const auto& side_b = it->second;
     row.new_cell = side_b.front()->cell_id;
     row.new_scores = scores_of(side_b);
-    row.counters = counter_changes(side_a, side_b);
     if (auto m = find_mismatch(side_a, side_b, opt.axis_fields)) {
-      row.status = RowStatus::refused;
+      row.status = RowStatus::refused;  // neither the scores nor the counters are comparable
       row.mismatch = std::move(m);
     } else {
+      row.counters = counter_changes(side_a, side_b);
       fill_verdict(row, opt);
     }
     rep.cells.push_back(std::move(row));

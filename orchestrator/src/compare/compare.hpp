@@ -76,6 +76,7 @@ struct CellComparison {
   std::size_t more_new = 0;
   /// Tracepoint changes per 1,000 loops, biggest mover first: |relative change| descending,
   /// an event that rose from 0 before any finite change, events missing on a side last.
+  /// Empty for refused and one-sided rows.
   std::vector<CounterChange> counters;
   /// different and new's median is lower: fewer loops per minute.
   bool regression() const;

@@ -65,7 +65,7 @@ void render_text(const CompareReport& r, std::ostream& out) {
     return;
   }
   // Column groups: base value (16), %change (12), new value (16), p (10), verdict.
-  out << fmt::format("{:>16}{:>28}\n", side_name(r, r.base), side_name(r, r.next));
+  out << fmt::format("{:>16} {:>27}\n", side_name(r, r.base), side_name(r, r.next));
   out << fmt::format("{} {} {} {}\n", std::string(16, '-'), std::string(27, '-'),
                      std::string(9, '-'), std::string(9, '-'));
   out << fmt::format("{:>16}{:>12}{:>16}{:>10}  {}\n", "%stddev", "%change", "%stddev", "p",
