@@ -23,6 +23,15 @@ std::string kernel_of(const HistoryPoint& p) {
                                   : (!p.kernel_release.empty() ? p.kernel_release : "?");
 }
 
+std::string environment_change(const HistoryPoint& a, const HistoryPoint& b) {
+  for (std::size_t f = 0; f < compare::kEnvFields.size(); ++f) {
+    const auto name = compare::kEnvFields[f];
+    if (name == "kernel_release" || name == "config_sha256") continue;
+    if (a.env[f] != b.env[f]) return fmt::format("{}: {} -> {}", name, a.env[f], b.env[f]);
+  }
+  return "";
+}
+
 }  // namespace
 
 bool Detection::bisectable() const {
@@ -58,7 +67,8 @@ std::vector<CellDetection> detect(const compare::ReadOnlyDb& db, const DetectOpt
     const Segmentation seg = e_divisive(x, opt.method);
     c.rejected_p = seg.rejected_p;
     for (const auto& cp : seg.change_points)
-      c.detections.push_back({cp, pts[cp.index - 1], pts[cp.index]});
+      c.detections.push_back({cp, pts[cp.index - 1], pts[cp.index],
+                              environment_change(pts[cp.index - 1], pts[cp.index])});
     out.push_back(std::move(c));
   }
   return out;
@@ -94,6 +104,9 @@ void render_text(const std::vector<CellDetection>& cells, const DetectOptions& o
                          d.last_before.created_at, d.first_after.run, d.first_after.created_at);
       out << fmt::format("              kernel {} -> {}\n", kernel_of(d.last_before),
                          kernel_of(d.first_after));
+      if (!d.environment_change.empty())
+        out << "              environment changed too (" << d.environment_change
+            << "): the change may not be the kernel's\n";
       if (!bisect_plan) continue;
       if (d.bisectable())
         out << "              would bisect (not started; automatic bisection is not implemented "
@@ -133,6 +146,9 @@ nlohmann::json to_json(const std::vector<CellDetection>& cells, const DetectOpti
                      {"q", d.change.q},
                      {"order", d.change.order},
                      {"regression", d.regression()},
+                     {"environment_change", d.environment_change.empty()
+                                                ? json(nullptr)
+                                                : json(d.environment_change)},
                      {"bisect", b}});
     }
     arr.push_back({{"cell_id", c.history.cell_id},

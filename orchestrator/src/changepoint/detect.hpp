@@ -27,6 +27,10 @@ struct Detection {
   HistoryPoint first_after;  ///< the oldest run after it
   /// Lower loops per minute after the change (higher is better for shell1).
   bool regression() const { return change.relative_change < 0; }
+  /// The first environment field outside the kernel (kernel_release, config_sha256) that
+  /// differs between last_before and first_after, e.g. "accel: tcg -> kvm"; "" when none.
+  /// A change point with an environment change may not be the kernel's doing.
+  std::string environment_change;
   /// Both kernels carry git commits (hex SHAs of 7-40 digits): a bisection could start.
   bool bisectable() const;
 };
@@ -49,7 +53,8 @@ void render_text(const std::vector<CellDetection>& cells, const DetectOptions& o
 
 /// {"options": {...}, "cells": [{cell_id, points, note, rejected_p, change_points:
 /// [{index, run_before, run_after, created_at, kernel_before, kernel_after, commit_before,
-/// commit_after, mean_before, mean_after, change, p, q, order, regression, bisect}]}]}.
+/// commit_after, mean_before, mean_after, change, p, q, order, regression, environment_change,
+/// bisect}]}]}.
 nlohmann::json to_json(const std::vector<CellDetection>& cells, const DetectOptions& opt,
                        bool bisect_plan);
 

@@ -1,8 +1,10 @@
 #pragma once
 // A cell's history across runs: one point per run (the median score of its scored boots),
 // oldest first, read from the store's `boot_results` view joined with `runs` (docs/store.md).
+#include "compare/boots.hpp"  // kEnvFields
 #include "compare/readonly_db.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +19,8 @@ struct HistoryPoint {
   std::string source_commit;   ///< kernels.source_commit: git SHA or Debian version ("" when unknown)
   std::size_t boots = 0;       ///< scored boots of the cell in the run
   double score = 0;            ///< median lpm over those boots
+  /// The environment of the run's first scored boot (results.env_*, compare::kEnvFields order).
+  std::array<std::string, compare::kEnvFields.size()> env;
 };
 
 /// A cell's points, oldest first (by run start, then run id).

@@ -116,6 +116,7 @@ TEST_F(DetectCli, JsonListsTheRegressionWithMagnitudeAndP) {
   EXPECT_NEAR(cp["change"].get<double>(), -0.12, 0.03);
   EXPECT_LE(cp["p"].get<double>(), 0.01);
   EXPECT_TRUE(cp["bisect"].is_null());
+  EXPECT_TRUE(cp["environment_change"].is_null());
   EXPECT_EQ(by.at(kExt4)["change_points"].size(), 0u);
   EXPECT_GT(by.at(kExt4)["rejected_p"].get<double>(), 0.01);
 }
@@ -146,6 +147,39 @@ TEST_F(DetectCli, ShortHistoryAndNoMatch) {
   auto missing = util::run({bin_, "detect", "--db", (dir_ / "none.db").string()});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_FALSE(fs::exists(dir_ / "none.db"));
+}
+
+// A step that comes with a change of environment (TCG -> KVM) is flagged as such.
+TEST(DetectEnvironment, ChangeOfAccelIsNamed) {
+  const fs::path dir = fs::temp_directory_path() / ("rlab-detect-env-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  {
+    auto st = store::Store::open(dir / "rlab.db");
+    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{false});
+    const auto cells = matrix::expand_cells(m);
+    stats::Rng rng(5);
+    for (std::size_t n = 0; n < 16; ++n) {
+      const auto run = st->create_run({m.path.string(), kMatrix, n, "nightly", ""});
+      st->add_cells(run, cells, 1);
+      const auto id = st->boot_id(run, kXfs, 0);
+      st->start_boot(id, "qemu:///system", "d", "c");
+      const double score = (n >= 8 ? 400.0 : 270.0) * (1 + 0.02 * rng.normal());
+      st->record_pass(id, {0, 90, 0, 20, score, "{}", "{}"});
+      store::Environment env;
+      env.accel = n >= 8 ? "kvm" : "tcg";
+      st->record_result(id, {score, 0, "[]"}, env);
+    }
+  }
+  const compare::ReadOnlyDb db(dir / "rlab.db");
+  changepoint::DetectOptions opt;
+  opt.selector = kXfs;
+  const auto cells = changepoint::detect(db, opt);
+  ASSERT_EQ(cells.size(), 1u);
+  ASSERT_EQ(cells[0].detections.size(), 1u);
+  EXPECT_EQ(cells[0].detections[0].change.index, 8u);
+  EXPECT_FALSE(cells[0].detections[0].regression());
+  EXPECT_EQ(cells[0].detections[0].environment_change, "accel: tcg -> kvm");
+  fs::remove_all(dir);
 }
 
 }  // namespace
