@@ -1,0 +1,56 @@
+// Per-run directories: reachable by QEMU's user, short boot dirs, staged images.
+#include "run/run_dir.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace rlab::run;
+
+TEST(RunDir, PrivateParentFallsBackToVarTmp) {
+  fs::path priv = fs::temp_directory_path() / ("rlab-priv-" + std::to_string(getpid()));
+  fs::create_directories(priv / "results");
+  fs::permissions(priv, fs::perms::owner_all);  // 0700: others cannot search it
+  EXPECT_FALSE(reachable_by_others(priv / "results"));
+  RunDir d(priv / "results" / "rlab.db", 424242, std::nullopt);
+  EXPECT_EQ(d.path(), fs::path("/var/tmp/rlab/runs/424242"));
+  EXPECT_TRUE(reachable_by_others(d.path()));
+  fs::remove_all(d.path());
+  fs::remove_all(priv);
+}
+
+TEST(RunDir, BootDirIsFreshShortAndStagedImagesAreCopies) {
+  fs::path root = fs::path("/var/tmp") / ("rlab-rundir-" + std::to_string(getpid()));
+  fs::create_directories(root);
+  fs::permissions(root, fs::perms::owner_all | fs::perms::others_exec);
+  RunDir d(root / "rlab.db", 7, rlab::vm::QemuOwner{64055, 64055});
+  EXPECT_EQ(d.path(), root / "runs" / "7");
+  fs::path b = d.boot_dir(12);
+  EXPECT_EQ(b, root / "runs" / "7" / "b12");
+  std::ofstream(b / "old") << "x";
+  b = d.boot_dir(12);
+  EXPECT_FALSE(fs::exists(b / "old")) << "a boot directory starts empty";
+  if (geteuid() == 0) {
+    struct stat st {};
+    ASSERT_EQ(stat(b.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 64055u) << "QEMU's user owns the boot directory";
+  }
+  std::ofstream(root / "Image") << std::string(1000, 'k');
+  std::ofstream(root / "initramfs.cpio.zst") << std::string(500, 'i');
+  rlab::image::GuestImages img;
+  img.kernel_image = root / "Image";
+  img.initramfs = root / "initramfs.cpio.zst";
+  img.kernel_key = std::string(64, '1');
+  img.image_key = std::string(64, '2');
+  auto staged = d.stage(img);
+  EXPECT_EQ(staged.kernel_image.parent_path().parent_path(), root / "runs" / "7" / "images");
+  EXPECT_EQ(fs::file_size(staged.kernel_image), 1000u);
+  EXPECT_EQ(staged.initramfs.filename(), "initramfs.cpio.zst");
+  EXPECT_EQ(staged.kernel_key, img.kernel_key);
+  EXPECT_TRUE(reachable_by_others(staged.kernel_image.parent_path()));
+  fs::remove_all(root);
+}
