@@ -98,6 +98,18 @@ TEST_F(CompareStore, TwoKernelsInOneRun) {
   EXPECT_EQ(r.more_base, 10u);
   EXPECT_EQ(r.more_new, 15u);
   EXPECT_THROW(compare::compare_kernels(db, base_, "6.12", "7.0", {}), std::invalid_argument);
+
+  // With a cap of 10 boots per side the larger side is already there: stays unknown.
+  compare::CompareOptions capped;
+  capped.plan.cap = 10;
+  const auto at_cap = compare::compare_kernels(db, base_, "6.12", "6.12+inline-inactivation", capped);
+  const auto& c = row(at_cap, "xfs(defaults).2vcpu.shell1.2copies");
+  EXPECT_EQ(c.result->verdict, stats::Verdict::unknown);
+  EXPECT_EQ(c.next_boots_per_side, 0u);
+  std::ostringstream out;
+  compare::render_text(at_cap, out);
+  EXPECT_NE(out.str().find("unknown at the cap of 10 boots per side: stays unknown"), std::string::npos)
+      << out.str();
 }
 
 TEST_F(CompareStore, EnvironmentMismatchIsRefusedNamingTheField) {
