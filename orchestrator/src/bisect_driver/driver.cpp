@@ -1,0 +1,178 @@
+#include "bisect_driver/driver.hpp"
+
+#include "bisect_driver/vm_lab.hpp"
+#include "stats/descriptive.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace rlab::bisect_driver {
+namespace {
+
+void tell(const Say& say, const std::string& line) {
+  if (say) say(line);
+}
+
+std::string short_sha(const std::string& c) { return c.substr(0, 12); }
+
+/// Measures both ends; true when the bisection may go on (status set otherwise).
+bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
+  ReplayOracle oracle(lab, {s.spec.good_commit, s.spec.bad_commit});
+  bisect::References refs;
+  refs.good_index = 0;
+  refs.bad_index = 1;
+  auto opt = session_options(s.spec);
+  tell(say, fmt::format("measuring the ends: good {} and bad {}", short_sha(s.spec.good_commit),
+                        short_sha(s.spec.bad_commit)));
+  auto check = bisect::check_ends(refs, std::ref(oracle), opt,
+                                  fmt::format("good {}", short_sha(s.spec.good_commit)),
+                                  fmt::format("bad {}", short_sha(s.spec.bad_commit)));
+  tell(say, check.message);
+  if (check.confirmed) {
+    db.set_status(s.id, "bisecting", check.message);
+    return true;
+  }
+  db.set_status(s.id, std::string(bisect::status_name(check.status)), check.message);
+  return false;
+}
+
+}  // namespace
+
+bisect::Options session_options(const SessionSpec& spec) {
+  bisect::Options opt;
+  opt.verdict.alpha = spec.alpha;
+  opt.verdict.min_effect = spec.min_effect;
+  opt.plan.initial = spec.initial;
+  opt.plan.cap = spec.cap;
+  opt.direction = spec.direction;
+  opt.step_alpha = bisect::default_step_alpha(spec.commit_count, spec.alpha);
+  return opt;
+}
+
+SessionId create_session(SessionDb& db, const StartOptions& o) {
+  if (o.initial < 2 || o.cap < o.initial)
+    throw std::invalid_argument(fmt::format(
+        "boots per commit: --initial {} must be at least 2 and --cap {} at least --initial",
+        o.initial, o.cap));
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw std::invalid_argument(fmt::format("--alpha {} is not in (0, 1)", o.alpha));
+  if (!(o.min_effect >= 0 && o.min_effect < 1))
+    throw std::invalid_argument(fmt::format("--min-effect {} is not in [0, 1)", o.min_effect));
+  GitTree git(o.tree);
+  if (git.bisecting())
+    throw std::invalid_argument(git.dir().string() + ": a bisection is already in progress "
+                                "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
+  SessionSpec spec;
+  spec.tree = git.dir();
+  spec.good_ref = o.good;
+  spec.bad_ref = o.bad;
+  spec.good_commit = git.resolve(o.good);
+  spec.bad_commit = git.resolve(o.bad);
+  if (spec.good_commit == spec.bad_commit)
+    throw std::invalid_argument(fmt::format("--good {} and --bad {} are the same commit", o.good, o.bad));
+  if (!git.is_ancestor(spec.good_commit, spec.bad_commit))
+    throw std::invalid_argument(fmt::format("{}: --good {} is not an ancestor of --bad {}",
+                                            git.dir().string(), o.good, o.bad));
+  spec.commit_count = git.count_between(spec.good_commit, spec.bad_commit) + 1;
+  auto m = matrix::load_matrix(o.matrix);
+  spec.cell_id = select_cell(m, o.cell).id;
+  spec.matrix_path = m.path.string();
+  spec.matrix_text = m.text;
+  spec.direction = o.direction;
+  spec.alpha = o.alpha;
+  spec.min_effect = o.min_effect;
+  spec.initial = o.initial;
+  spec.cap = o.cap;
+  return db.create(spec);
+}
+
+int exit_code_for(const std::string& result) {
+  if (result == "good") return 0;
+  if (result == "bad") return 1;
+  if (result == "skip") return 125;
+  throw std::invalid_argument("step result '" + result + "': expected good, bad or skip");
+}
+
+StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit) {
+  if (auto done = db.step(s.id, commit)) return *done;
+  const auto& good = s.spec.good_commit;
+  const auto& bad = s.spec.bad_commit;
+  StepRow row;
+  row.commit = commit;
+  if (commit == good || commit == bad) {
+    // git never asks for an end, but a hand-run `git bisect run` might.
+    row.result = commit == good ? "good" : "bad";
+    row.reason = "an end of the range";
+    row.samples = db.samples(s.id, commit).size();
+    db.record_step(s.id, row);
+    return row;
+  }
+  ReplayOracle oracle(lab, {good, bad, commit});
+  bisect::References refs;
+  refs.good_index = 0;
+  refs.bad_index = 1;
+  refs.good = lab.stored(good);
+  refs.bad = lab.stored(bad);
+  if (refs.good.empty() || refs.bad.empty())
+    throw std::runtime_error(fmt::format("bisect session {}: the ends have no samples yet "
+                                         "(run `rlab bisect --resume {}`)", s.id, s.id));
+  oracle.consumed(good, refs.good.size());
+  oracle.consumed(bad, refs.bad.size());
+  auto step = bisect::test_commit(2, refs, std::ref(oracle), session_options(s.spec));
+  row.result = std::string(bisect::step_result_name(step.result));
+  row.samples = step.samples.size();
+  row.median = step.samples.empty() ? 0 : stats::median(step.samples);
+  row.change_vs_good = step.change_vs_good;
+  row.p_vs_good = step.p_vs_good;
+  row.p_vs_bad = step.p_vs_bad;
+  row.reason = step.reason;
+  row.seq = db.record_step(s.id, row);
+  return row;
+}
+
+Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say) {
+  auto s = db.get(id);
+  if (!s) throw std::invalid_argument(fmt::format("{}: no bisect session {}", db.path().string(), id));
+  if (s->status != "ends" && s->status != "bisecting") return *s;  // finished earlier
+  GitTree git(s->spec.tree);
+  if (git.bisecting() && !resume)
+    throw std::invalid_argument(git.dir().string() + ": a bisection is already in progress "
+                                "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
+  if (s->status == "ends" && !measure_ends(db, *s, lab, say)) return *db.get(id);
+
+  git.reset();
+  auto outcome = git.start(s->spec.bad_commit, s->spec.good_commit);
+  for (const auto& row : db.steps(id)) {
+    if (outcome.done) break;
+    tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit), row.result));
+    outcome = git.mark(row.result, row.commit);
+  }
+  for (std::size_t guard = 0; !outcome.done; ++guard) {
+    if (guard > s->spec.commit_count + 1)
+      throw std::runtime_error(fmt::format("bisect session {}: git asked for more commits than "
+                                           "the range holds", id));
+    const std::string commit = git.current();
+    tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
+    auto row = answer_commit(db, *s, lab, commit);
+    tell(say, fmt::format("{} is {} ({} boots): {}", short_sha(commit), row.result, row.samples,
+                          row.reason));
+    outcome = git.mark(row.result, commit);
+  }
+  const std::string log = git.log();
+  git.reset();
+  if (!outcome.first_bad.empty()) {
+    db.set_status(id, "found",
+                  fmt::format("first bad commit {} {}", short_sha(outcome.first_bad),
+                              git.subject(outcome.first_bad)),
+                  outcome.first_bad);
+  } else {
+    db.set_status(id, "hidden by skips",
+                  fmt::format("the first bad commit is one of {} commits that were skipped or are "
+                              "next to skipped ones", outcome.candidates.size()),
+                  "", outcome.candidates);
+  }
+  return *db.get(id);
+}
+
+}  // namespace rlab::bisect_driver

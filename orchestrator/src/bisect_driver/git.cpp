@@ -1,0 +1,139 @@
+#include "bisect_driver/git.hpp"
+
+#include "util/paths.hpp"
+#include "util/process.hpp"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace rlab::bisect_driver {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+std::vector<std::string> with_tree(const fs::path& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"git", "-C", dir.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+util::ProcessOptions quiet() {
+  util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(600);
+  o.env["LC_ALL"] = "C";
+  return o;
+}
+
+}  // namespace
+
+BisectOutcome parse_bisect_output(const std::string& output) {
+  BisectOutcome out;
+  static const std::regex found(R"(([0-9a-f]{40}) is the first bad commit)");
+  std::smatch m;
+  if (std::regex_search(output, m, found)) {
+    out.done = true;
+    out.first_bad = m[1];
+    return out;
+  }
+  auto pos = output.find("There are only 'skip'ped commits left to test.");
+  if (pos == std::string::npos) return out;
+  out.done = true;
+  static const std::regex sha(R"(^([0-9a-f]{40})\s*$)");
+  std::istringstream in(output.substr(pos));
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, m, sha)) out.candidates.push_back(m[1]);
+    if (line.rfind("We cannot bisect more", 0) == 0) break;
+  }
+  return out;
+}
+
+GitTree::GitTree(fs::path dir) : dir_(fs::absolute(std::move(dir)).lexically_normal()) {
+  if (!fs::exists(dir_)) throw GitError("git tree " + dir_.string() + " does not exist");
+  auto r = util::run(with_tree(dir_, {"rev-parse", "--git-dir"}), quiet());
+  if (!r.ok()) throw GitError(dir_.string() + " is not a git repository: " + trim(r.output));
+}
+
+std::string GitTree::git(const std::vector<std::string>& args) const {
+  auto argv = with_tree(dir_, args);
+  auto r = util::run(argv, quiet());
+  if (!r.ok())
+    throw GitError(dir_.string() + ": " + util::display_command(argv) + " failed (exit " +
+                   std::to_string(r.exit_code) + "): " + util::tail(r.output, 10));
+  return r.output;
+}
+
+std::string GitTree::resolve(const std::string& ref) const {
+  auto r = util::run(with_tree(dir_, {"rev-parse", "--verify", "--quiet", ref + "^{commit}"}), quiet());
+  if (!r.ok() || trim(r.output).empty())
+    throw GitError(dir_.string() + ": '" + ref + "' is not a commit in this tree");
+  return trim(r.output);
+}
+
+bool GitTree::is_ancestor(const std::string& ancestor, const std::string& descendant) const {
+  auto r = util::run(with_tree(dir_, {"merge-base", "--is-ancestor", ancestor, descendant}), quiet());
+  if (r.exit_code == 0) return true;
+  if (r.exit_code == 1) return false;
+  throw GitError(dir_.string() + ": git merge-base --is-ancestor failed: " + util::tail(r.output, 5));
+}
+
+std::size_t GitTree::count_between(const std::string& good, const std::string& bad) const {
+  return std::stoul(trim(git({"rev-list", "--count", good + ".." + bad})));
+}
+
+std::string GitTree::subject(const std::string& commit) const {
+  return trim(git({"log", "-1", "--format=%s", commit}));
+}
+
+std::optional<std::string> GitTree::parent(const std::string& commit) const {
+  auto r = util::run(with_tree(dir_, {"rev-parse", "--verify", "--quiet", commit + "^1"}), quiet());
+  if (!r.ok()) return std::nullopt;
+  return trim(r.output);
+}
+
+bool GitTree::bisecting() const {
+  return util::run(with_tree(dir_, {"bisect", "log"}), quiet()).ok();
+}
+
+BisectOutcome GitTree::start(const std::string& bad, const std::string& good) const {
+  return parse_bisect_output(git({"bisect", "start", "--no-checkout", bad, good}));
+}
+
+BisectOutcome GitTree::mark(const std::string& term, const std::string& commit) const {
+  if (term != "good" && term != "bad" && term != "skip")
+    throw std::invalid_argument("git bisect term '" + term + "': expected good, bad or skip");
+  return parse_bisect_output(git({"bisect", term, commit}));
+}
+
+std::string GitTree::current() const {
+  auto r = util::run(with_tree(dir_, {"rev-parse", "--verify", "--quiet", "BISECT_HEAD"}), quiet());
+  if (r.ok() && !trim(r.output).empty()) return trim(r.output);
+  return resolve("HEAD");
+}
+
+std::pair<int, BisectOutcome> GitTree::run(const std::vector<std::string>& argv,
+                                           const fs::path& log) const {
+  std::vector<std::string> args{"bisect", "run"};
+  args.insert(args.end(), argv.begin(), argv.end());
+  auto o = quiet();
+  o.timeout.reset();
+  o.log_file = log;
+  o.echo = true;
+  std::uintmax_t before = fs::exists(log) ? fs::file_size(log) : 0;
+  auto r = util::run(with_tree(dir_, args), o);
+  std::string text = util::read_file(log);
+  return {r.exit_code, parse_bisect_output(text.substr(std::min<std::size_t>(before, text.size())))};
+}
+
+std::string GitTree::log() const { return git({"bisect", "log"}); }
+
+void GitTree::reset() const {
+  if (bisecting()) git({"bisect", "reset"});
+}
+
+}  // namespace rlab::bisect_driver

@@ -1,0 +1,68 @@
+#pragma once
+// The kernel git tree of a bisection, driven with argv vectors (`git -C <tree> ...`): refs,
+// subjects, and `git bisect` start/good/bad/skip/run/log/reset. The bisection never moves the
+// tree's checkout: it starts with `--no-checkout`, so the commit under test is BISECT_HEAD.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlab::bisect_driver {
+
+/// A git failure: what() names the tree, the command and git's message.
+struct GitError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// How a `git bisect` command left the bisection.
+struct BisectOutcome {
+  bool done = false;                 ///< git named the first bad commit or gave up on skips
+  std::string first_bad;             ///< full SHA when git named it
+  std::vector<std::string> candidates;  ///< "could be any of" list when skips hide it
+};
+
+/// Reads git's bisect output: "<sha> is the first bad commit", or "There are only 'skip'ped
+/// commits left to test" followed by the candidate SHAs. Anything else: not done.
+BisectOutcome parse_bisect_output(const std::string& output);
+
+/// One repository.
+class GitTree {
+ public:
+  /// Throws GitError when `dir` is not a git repository.
+  explicit GitTree(std::filesystem::path dir);
+  const std::filesystem::path& dir() const { return dir_; }
+
+  /// Full SHA of `ref` as a commit; throws GitError naming the ref when unknown.
+  std::string resolve(const std::string& ref) const;
+  /// Whether `ancestor` is an ancestor of (or equal to) `descendant`.
+  bool is_ancestor(const std::string& ancestor, const std::string& descendant) const;
+  /// `git rev-list --count good..bad`: commits after good up to bad.
+  std::size_t count_between(const std::string& good, const std::string& bad) const;
+  /// The commit's subject line.
+  std::string subject(const std::string& commit) const;
+  /// The first parent's SHA, nullopt for a root commit.
+  std::optional<std::string> parent(const std::string& commit) const;
+
+  /// Whether a bisection is in progress (`git bisect log` succeeds).
+  bool bisecting() const;
+  /// `git bisect start --no-checkout <bad> <good>`.
+  BisectOutcome start(const std::string& bad, const std::string& good) const;
+  /// `git bisect <term> <commit>`, term "good", "bad" or "skip".
+  BisectOutcome mark(const std::string& term, const std::string& commit) const;
+  /// The commit git wants tested: BISECT_HEAD (no-checkout bisection), else HEAD.
+  std::string current() const;
+  /// `git bisect run <argv...>`, its output appended to `log` and echoed to stderr.
+  /// Returns the exit code and how the bisection ended (read from the log's new part).
+  std::pair<int, BisectOutcome> run(const std::vector<std::string>& argv,
+                                    const std::filesystem::path& log) const;
+  /// `git bisect log`.
+  std::string log() const;
+  /// `git bisect reset` (no-op when not bisecting).
+  void reset() const;
+
+ private:
+  std::string git(const std::vector<std::string>& args) const;
+  std::filesystem::path dir_;
+};
+
+}  // namespace rlab::bisect_driver

@@ -1,0 +1,96 @@
+#include "bisect_driver/report.hpp"
+
+#include "compare/compare.hpp"
+#include "stats/descriptive.hpp"
+
+#include <fmt/format.h>
+
+namespace rlab::bisect_driver {
+namespace {
+
+std::string subject_of(const GitTree& git, const std::string& c) {
+  try {
+    return git.subject(c);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+std::string end_line(const SessionDb& db, const Session& s, const char* what, const std::string& c) {
+  auto x = db.samples(s.id, c);
+  if (x.empty()) return fmt::format("  {:<4} {}  no samples\n", what, c.substr(0, 12));
+  return fmt::format("  {:<4} {}  {} boots, median {:.1f} lpm, ±{:.1f}%\n", what, c.substr(0, 12),
+                     x.size(), stats::median(x),
+                     x.size() > 1 ? 100 * stats::relative_stddev(x) : 0.0);
+}
+
+std::vector<compare::BootData> boots_of(const compare::ReadOnlyDb& rdb, const SessionDb& db,
+                                        SessionId id, const std::string& commit) {
+  std::vector<compare::BootData> out;
+  for (auto run : db.batches(id, commit)) {
+    auto b = compare::load_boots(rdb, run);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  return out;
+}
+
+std::string counters(const SessionDb& db, const Session& s, const GitTree& git) {
+  // The parent, else the nearest good-answered ancestor, else the good end.
+  std::string base;
+  if (auto p = git.parent(s.first_bad); p && !db.samples(s.id, *p).empty()) base = *p;
+  if (base.empty()) base = s.spec.good_commit;
+  compare::ReadOnlyDb rdb(db.path());
+  auto b = boots_of(rdb, db, s.id, base);
+  auto n = boots_of(rdb, db, s.id, s.first_bad);
+  if (b.empty() || n.empty()) return "";
+  std::vector<const compare::BootData*> bp, np;
+  for (const auto& x : b) bp.push_back(&x);
+  for (const auto& x : n) np.push_back(&x);
+  auto changes = compare::counter_changes(bp, np);
+  std::string out = fmt::format("\ninodegc tracepoints per 1,000 loops, {} ({} boots) -> {} ({} boots):\n",
+                                base.substr(0, 12), b.size(), s.first_bad.substr(0, 12), n.size());
+  if (changes.empty()) return out + "  (no tracepoint counts recorded)\n";
+  auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); };
+  for (const auto& c : changes)
+    out += fmt::format("  {:<36} {:>12} {:>12} {:>9}\n", c.name, num(c.base_per_kloop),
+                       num(c.new_per_kloop),
+                       c.change ? fmt::format("{:+.1f}%", 100 * *c.change) : std::string("-"));
+  return out;
+}
+
+}  // namespace
+
+std::string render_report(const SessionDb& db, const Session& s, const GitTree& git) {
+  std::string out = fmt::format("bisect session {}: {} in {}, cell {}\n", s.id,
+                                direction_name(s.spec.direction), s.spec.tree.string(), s.spec.cell_id);
+  out += end_line(db, s, "good", s.spec.good_commit);
+  out += end_line(db, s, "bad", s.spec.bad_commit);
+  auto steps = db.steps(s.id);
+  if (!steps.empty()) {
+    out += fmt::format("\n{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>9} {:>9}  {}\n", "step", "commit",
+                       "", "boots", "median", "vs good", "p good", "p bad", "subject");
+    for (const auto& r : steps)
+      out += fmt::format("{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>9.2g} {:>9.2g}  {}\n", r.seq,
+                         r.commit.substr(0, 12), r.result, r.samples,
+                         r.samples ? fmt::format("{:.1f}", r.median) : std::string("-"),
+                         r.samples ? fmt::format("{:+.1f}%", 100 * r.change_vs_good) : std::string("-"),
+                         r.p_vs_good, r.p_vs_bad, subject_of(git, r.commit));
+  }
+  out += "\n";
+  if (s.status == "found") {
+    out += fmt::format("first bad commit: {} {}\n", s.first_bad, subject_of(git, s.first_bad));
+    out += counters(db, s, git);
+  } else if (s.status == "hidden by skips") {
+    out += "the first bad commit is one of these (skipped commits hide which):\n";
+    for (const auto& c : s.candidates) out += fmt::format("  {} {}\n", c, subject_of(git, c));
+  } else {
+    out += fmt::format("{}: {}\n", s.status, s.message);
+  }
+  for (const auto& r : steps)
+    if (r.result == "skip")
+      out += fmt::format("skipped {} {}: {}\n", r.commit.substr(0, 12), subject_of(git, r.commit),
+                         r.reason);
+  return out;
+}
+
+}  // namespace rlab::bisect_driver

@@ -1,0 +1,109 @@
+#pragma once
+// A bisection session's state in the results store: two tables next to the store's own
+// (bisect_sessions, bisect_steps) plus bisect_batches, which ties every measured batch of a
+// commit to an ordinary store run (kind "bisect") whose boots hold the samples. Opened on the
+// same database file through its own connection (WAL, busy timeout), so `rlab bisect` and the
+// `rlab bisect-step` processes that `git bisect run` starts share it. docs/bisect.md.
+#include "bisect/classify.hpp"
+#include "store/store.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace rlab::bisect_driver {
+
+using SessionId = std::int64_t;
+
+/// What a session was started with.
+struct SessionSpec {
+  std::filesystem::path tree;    ///< the kernel git repository (absolute)
+  std::string good_ref, bad_ref; ///< as given on the command line
+  std::string good_commit, bad_commit;  ///< full SHAs
+  std::string cell_id;           ///< the matrix cell measured at every commit
+  std::string matrix_path;
+  std::string matrix_text;       ///< exact text; resume and steps re-parse it
+  bisect::Direction direction = bisect::Direction::regression;
+  double alpha = 0.01;           ///< verdict significance of the ends
+  double min_effect = 0.02;      ///< minimum relative effect
+  std::size_t initial = 3;       ///< boots per commit before the first verdict
+  std::size_t cap = 12;          ///< most boots per commit
+  std::size_t commit_count = 0;  ///< commits in good..bad plus the good end
+};
+
+/// A stored session.
+struct Session {
+  SessionId id = 0;
+  SessionSpec spec;
+  std::string status;   ///< "ends", "bisecting", "found", "hidden by skips", "no regression", ...
+  std::string message;  ///< the last summary line
+  std::string first_bad;          ///< SHA when status "found"
+  std::vector<std::string> candidates;  ///< status "hidden by skips": the commits git names
+  std::string created_at;
+};
+
+/// One answered step (a commit git asked about).
+struct StepRow {
+  int seq = 0;            ///< 1-based, in answer order
+  std::string commit;     ///< full SHA
+  std::string result;     ///< "good", "bad", "skip"
+  std::size_t samples = 0;
+  double median = 0;      ///< lpm; 0 without samples
+  double change_vs_good = 0;  ///< fraction
+  double p_vs_good = 1, p_vs_bad = 1;
+  std::string reason;
+};
+
+/// The session tables of one store file.
+class SessionDb {
+ public:
+  /// Opens `db` (creating the store schema through store::Store::open first, then the session
+  /// tables). Throws store::StoreError.
+  explicit SessionDb(const std::filesystem::path& db);
+  ~SessionDb();
+  SessionDb(const SessionDb&) = delete;
+  SessionDb& operator=(const SessionDb&) = delete;
+
+  /// The store on the same file (for runs and boots).
+  store::Store& store() { return *store_; }
+  const std::filesystem::path& path() const { return path_; }
+
+  SessionId create(const SessionSpec& spec);
+  /// The session, or nullopt.
+  std::optional<Session> get(SessionId id) const;
+  /// Sets status and message (and the result fields, which may be empty).
+  void set_status(SessionId id, const std::string& status, const std::string& message,
+                  const std::string& first_bad = "",
+                  const std::vector<std::string>& candidates = {});
+
+  /// Records that store run `run` measured `commit` for the session.
+  void add_batch(SessionId id, const std::string& commit, store::RunId run);
+  /// The runs that measured `commit`, oldest first.
+  std::vector<store::RunId> batches(SessionId id, const std::string& commit) const;
+  /// Scores (lpm) of every finished boot of those runs, in boot order.
+  std::vector<double> samples(SessionId id, const std::string& commit) const;
+  /// The "phase: message" of the newest failed boot of those runs, "" if none failed.
+  std::string last_failure(SessionId id, const std::string& commit) const;
+
+  /// Records (or replaces, for the same commit) an answered step; returns its seq.
+  int record_step(SessionId id, const StepRow& row);
+  /// The step recorded for `commit`, if any.
+  std::optional<StepRow> step(SessionId id, const std::string& commit) const;
+  /// All steps in answer order.
+  std::vector<StepRow> steps(SessionId id) const;
+
+ private:
+  std::filesystem::path path_;
+  std::unique_ptr<store::Store> store_;
+  sqlite3* db_ = nullptr;
+};
+
+/// "regression" or "improvement"; parse_direction() throws std::invalid_argument otherwise.
+std::string direction_name(bisect::Direction d);
+bisect::Direction parse_direction(const std::string& s);
+
+}  // namespace rlab::bisect_driver

@@ -1,0 +1,52 @@
+#pragma once
+// The real Lab: a commit of the session's tree is built with the cell's page size, config
+// fragments and patches (image::ensure_guest_images: ccache, content-addressed cache), then
+// booted `runs` times through run::run_boot on the matrix's first libvirt host, one boot at a
+// time. Every batch is an ordinary store run (kind "bisect") with one cell whose kernel is the
+// commit, so `rlab results` and `rlab compare` read it like any other run.
+#include "bisect_driver/lab.hpp"
+#include "bisect_driver/session.hpp"
+#include "matrix/matrix.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+
+namespace rlab::bisect_driver {
+
+/// A stop signal arrived while measuring: the batch is stored as interrupted and no answer is
+/// given for the commit.
+struct Interrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Progress lines ("build 3f2a1b: [ 41s, 812 steps] CC fs/xfs/xfs_icache.o").
+using Report = std::function<void(std::string_view line)>;
+
+/// The session's cell at `commit`: the kernel is the git tree at that commit (named by its
+/// first 12 hex digits, which also start the cell id); filesystem, vCPUs, workload, page size,
+/// fragments and patches stay the cell's.
+matrix::Cell cell_at(const matrix::Cell& cell, const std::filesystem::path& tree,
+                     const std::string& commit);
+
+/// The cell `selector` names in `m`: an exact cell id, else the one cell whose id contains
+/// it. Throws std::invalid_argument listing the matches (none or several).
+matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector);
+
+/// Lab that builds and boots.
+class VmLab : public Lab {
+ public:
+  /// `agent`: the static aarch64 agent ("" -> image::default_agent_binary()).
+  VmLab(SessionDb& db, const Session& session, std::filesystem::path agent, Report report = {});
+  ~VmLab() override;
+  std::vector<double> stored(const std::string& commit) override;
+  bisect::Measurement measure(const std::string& commit, std::size_t runs) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rlab::bisect_driver

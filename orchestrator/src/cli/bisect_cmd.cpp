@@ -1,0 +1,166 @@
+// `rlab bisect`: finds the commit of a kernel git tree that made a cell slower (or faster,
+// --direction improvement), measuring adaptively and driving `git bisect`; `--resume S`
+// continues a session. `rlab bisect-step --session S`: answers the commit git bisect has
+// checked out, for `git bisect run rlab bisect-step --session S`. docs/bisect.md.
+#include "bisect_driver/driver.hpp"
+#include "bisect_driver/report.hpp"
+#include "bisect_driver/vm_lab.hpp"
+#include "cli/command.hpp"
+#include "matrix/matrix.hpp"
+#include "run/interrupts.hpp"
+#include "util/paths.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+namespace rlab::cli {
+namespace {
+namespace bd = rlab::bisect_driver;
+
+/// `git bisect run` aborts on exit codes above 127: bisect-step's code for "the lab failed".
+constexpr int kStepAbort = 128;
+
+struct BisectArgs {
+  std::string tree, good, bad, cell, direction = "regression", db, agent;
+  std::string matrix = (util::source_dir() / "matrix.yaml").string();
+  std::int64_t resume = 0;
+  std::int64_t session = 0;  ///< bisect-step
+  double alpha = 0.01, min_effect = 0.02;
+  std::size_t initial = 5, cap = 20;
+};
+
+std::filesystem::path store_path(const BisectArgs& a) {
+  if (!a.db.empty()) return a.db;
+  matrix::LoadOptions lo;
+  lo.check_paths = false;
+  return matrix::load_matrix(a.matrix, lo).results;
+}
+
+bd::Report progress_lines() {
+  return [](std::string_view line) { spdlog::info("{}", line); };
+}
+
+int bisect_main(const BisectArgs& a) {
+  run::Interrupts::instance().install();
+  std::unique_ptr<bd::SessionDb> db;
+  bd::SessionId id = a.resume;
+  try {
+    const auto path = store_path(a);
+    if (a.resume > 0 && !std::filesystem::exists(path))
+      throw std::invalid_argument(path.string() + ": no results store to resume from");
+    db = std::make_unique<bd::SessionDb>(path);
+    if (a.resume > 0) {
+      if (!db->get(a.resume))
+        throw std::invalid_argument(fmt::format("{}: no bisect session {}", path.string(), a.resume));
+    } else {
+      if (a.tree.empty() || a.good.empty() || a.bad.empty() || a.cell.empty())
+        throw std::invalid_argument("rlab bisect: give --tree, --good, --bad and --cell (or --resume S)");
+      bd::StartOptions o;
+      o.tree = a.tree;
+      o.good = a.good;
+      o.bad = a.bad;
+      o.cell = a.cell;
+      o.matrix = a.matrix;
+      o.direction = bd::parse_direction(a.direction);
+      o.alpha = a.alpha;
+      o.min_effect = a.min_effect;
+      o.initial = a.initial;
+      o.cap = a.cap;
+      id = bd::create_session(*db, o);
+      spdlog::info("bisect session {} in {} (resume with `rlab bisect --resume {} --db {}`)", id,
+                   path.string(), id, path.string());
+    }
+  } catch (const matrix::MatrixError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const bd::GitError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return kInfrastructure;
+  }
+  bd::Session s;
+  try {
+    auto stored = *db->get(id);
+    bd::VmLab lab(*db, stored, a.agent, progress_lines());
+    s = bd::drive(*db, id, lab, a.resume > 0, [](std::string_view l) { spdlog::info("{}", l); });
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    spdlog::error("the session is kept: continue with `rlab bisect --resume {} --db {}`", id,
+                  db->path().string());
+    run::Interrupts::instance().destroy_domains();
+    return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
+  }
+  std::cout << bd::render_report(*db, s, bd::GitTree(s.spec.tree));
+  return s.status == "found" ? kOk : kFailure;
+}
+
+int step_main(const BisectArgs& a) {
+  run::Interrupts::instance().install();
+  if (a.session <= 0) {
+    // Not a usage exit code: under `git bisect run` anything in 1..127 would mean "bad".
+    spdlog::error("rlab bisect-step: give --session S (the id `rlab bisect` printed)");
+    return kStepAbort;
+  }
+  try {
+    bd::SessionDb db(store_path(a));
+    auto s = db.get(a.session);
+    if (!s) {
+      spdlog::error("{}: no bisect session {}", db.path().string(), a.session);
+      return kStepAbort;
+    }
+    bd::GitTree git(s->spec.tree);
+    const std::string commit = git.current();
+    bd::VmLab lab(db, *s, a.agent, progress_lines());
+    auto row = bd::answer_commit(db, *s, lab, commit);
+    spdlog::info("{} {}: {} ({} boots): {}", commit.substr(0, 12), git.subject(commit), row.result,
+                 row.samples, row.reason);
+    return bd::exit_code_for(row.result);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    run::Interrupts::instance().destroy_domains();
+    return kStepAbort;
+  }
+}
+
+void add_common(CLI::App* cmd, BisectArgs& a) {
+  cmd->add_option("--matrix", a.matrix, "Matrix file (default: the project's matrix.yaml)");
+  cmd->add_option("--db", a.db, "Results store (default: the matrix's `results:`)");
+  cmd->add_option("--agent", a.agent,
+                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");
+}
+
+const Registrar reg(40, [](CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<BisectArgs>();
+  auto* cmd = app.add_subcommand("bisect", "Find the commit that changed a cell's score (git bisect)");
+  cmd->add_option("--tree", args->tree, "Kernel git repository");
+  cmd->add_option("--good", args->good, "Ref without the change (older)");
+  cmd->add_option("--bad", args->bad, "Ref with the change (newer)");
+  cmd->add_option("--cell", args->cell, "Cell id of the matrix, or a unique part of one");
+  cmd->add_option("--direction", args->direction, "regression (bad is slower) or improvement")
+      ->check(CLI::IsMember({"regression", "improvement"}));
+  cmd->add_option("--resume", args->resume, "Continue bisect session S after a crash or signal");
+  cmd->add_option("--alpha", args->alpha, "Significance level of the ends (steps: Bonferroni share)");
+  cmd->add_option("--min-effect", args->min_effect, "Smallest relative change that counts (0.02 = 2%)");
+  cmd->add_option("--initial", args->initial, "Boots per commit before the first verdict");
+  cmd->add_option("--cap", args->cap, "Most boots per commit (doubling from --initial)");
+  add_common(cmd, *args);
+  cmd->final_callback([args, exit_code] { *exit_code = bisect_main(*args); });
+
+  auto sargs = std::make_shared<BisectArgs>();
+  auto* step = app.add_subcommand(
+      "bisect-step",
+      "Answer the commit under test for `git bisect run`: exit 0 good, 1 bad, 125 skip, 128 abort");
+  step->add_option("--session", sargs->session, "Bisect session id (from `rlab bisect`)");
+  add_common(step, *sargs);
+  step->final_callback([sargs, exit_code] { *exit_code = step_main(*sargs); });
+});
+
+}  // namespace
+}  // namespace rlab::cli

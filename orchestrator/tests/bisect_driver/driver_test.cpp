@@ -1,0 +1,226 @@
+// The session driver against a real git repository and a simulated lab (seeded normal noise
+// around a level per commit): culprit found, broken commit skipped, no-regression stop,
+// improvement, crash and resume, and refusals.
+#include "bisect_driver/driver.hpp"
+#include "bisect_driver/report.hpp"
+#include "git_fixture.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+namespace rlab::bisect_driver {
+namespace {
+namespace fs = std::filesystem;
+using testing::git;
+using testing::make_linear_repo;
+
+struct Crash : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Samples ~ N(level(commit), sd); "broken" commits fail to build.
+class FakeLab : public Lab {
+ public:
+  std::map<std::string, double> level;
+  std::set<std::string> broken;
+  std::map<std::string, std::vector<double>> kept;
+  std::map<std::string, std::size_t> measured;  ///< runs measured per commit
+  int calls_left = -1;                          ///< >= 0: throw Crash when it reaches 0
+  double sd = 2;
+  std::mt19937_64 rng{20261130};
+
+  std::vector<double> stored(const std::string& c) override { return kept[c]; }
+  bisect::Measurement measure(const std::string& c, std::size_t runs) override {
+    if (calls_left == 0) throw Crash("simulated crash");
+    if (calls_left > 0) --calls_left;
+    bisect::Measurement m;
+    if (broken.count(c)) {
+      m.failure = "build: fs/xfs/xfs_super.c: #error";
+      return m;
+    }
+    std::normal_distribution<double> noise(level.at(c), sd);
+    for (std::size_t i = 0; i < runs; ++i) m.samples.push_back(noise(rng));
+    kept[c].insert(kept[c].end(), m.samples.begin(), m.samples.end());
+    measured[c] += runs;
+    return m;
+  }
+};
+
+class DriverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("rlab-bisect-driver-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    shas = make_linear_repo(dir / "tree", 16);
+    db = std::make_unique<SessionDb>(dir / "rlab.db");
+  }
+  void TearDown() override {
+    db.reset();
+    fs::remove_all(dir);
+  }
+  StartOptions start() const {
+    StartOptions o;
+    o.tree = dir / "tree";
+    o.good = shas.front();
+    o.bad = "main";
+    o.cell = "xfs";
+    o.matrix = fs::path(RLAB_TEST_DATA) / "matrix.yaml";
+    o.initial = 5;
+    o.cap = 20;
+    return o;
+  }
+  /// Levels: 100 before `culprit`, `after` from it on.
+  void levels(FakeLab& lab, std::size_t culprit, double after) const {
+    for (std::size_t i = 0; i < shas.size(); ++i) lab.level[shas[i]] = i < culprit ? 100 : after;
+  }
+  /// The commit git tests first in this range.
+  std::string first_midpoint() const {
+    GitTree g(dir / "tree");
+    g.start(shas.back(), shas.front());
+    auto c = g.current();
+    g.reset();
+    return c;
+  }
+  fs::path dir;
+  std::vector<std::string> shas;
+  std::unique_ptr<SessionDb> db;
+};
+
+TEST_F(DriverTest, NamesTheCulpritAndSkipsTheBrokenCommit) {
+  FakeLab lab;
+  levels(lab, 11, 70);
+  const std::string broken = first_midpoint();
+  ASSERT_NE(broken, shas[10]);  // a skip right before the culprit would hide it
+  lab.broken.insert(broken);
+  auto id = create_session(*db, start());
+  auto s = drive(*db, id, lab, false);
+  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.first_bad, shas[11]);
+  EXPECT_NE(s.message.find("commit 11"), std::string::npos) << s.message;
+  auto steps = db->steps(id);
+  std::size_t answered = 0;
+  bool skipped = false;
+  for (const auto& r : steps) {
+    if (r.commit == broken) {
+      EXPECT_EQ(r.result, "skip");
+      EXPECT_NE(r.reason.find("#error"), std::string::npos) << r.reason;
+      skipped = true;
+    } else {
+      ++answered;
+      auto idx = std::find(shas.begin(), shas.end(), r.commit) - shas.begin();
+      EXPECT_EQ(r.result, idx >= 11 ? "bad" : "good") << "commit " << idx;
+    }
+  }
+  EXPECT_TRUE(skipped);
+  EXPECT_LE(answered, 5u);  // ceil(log2(15)) + 1
+  EXPECT_FALSE(GitTree(dir / "tree").bisecting());
+  auto text = render_report(*db, s, GitTree(dir / "tree"));
+  EXPECT_NE(text.find("first bad commit: " + shas[11] + " commit 11"), std::string::npos) << text;
+  EXPECT_NE(text.find("skipped " + broken.substr(0, 12)), std::string::npos) << text;
+}
+
+TEST_F(DriverTest, StopsWhenTheEndsAreTheSame) {
+  FakeLab lab;
+  levels(lab, 16, 100);
+  lab.sd = 0.5;
+  auto id = create_session(*db, start());
+  auto s = drive(*db, id, lab, false);
+  EXPECT_EQ(s.status, "no regression") << s.message;
+  EXPECT_TRUE(db->steps(id).empty());
+  EXPECT_FALSE(GitTree(dir / "tree").bisecting());
+  EXPECT_EQ(lab.measured.size(), 2u);  // only the ends
+}
+
+TEST_F(DriverTest, RegressionRefusesASpeedUpAndImprovementFindsIt) {
+  FakeLab lab;
+  levels(lab, 6, 140);
+  auto id = create_session(*db, start());
+  EXPECT_EQ(drive(*db, id, lab, false).status, "wrong direction");
+  auto o = start();
+  o.direction = bisect::Direction::improvement;
+  auto id2 = create_session(*db, o);
+  auto s = drive(*db, id2, lab, false);
+  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.first_bad, shas[6]);
+}
+
+TEST_F(DriverTest, ResumesAfterACrashWithoutMeasuringAnsweredCommitsAgain) {
+  FakeLab lab;
+  levels(lab, 4, 75);
+  lab.calls_left = 8;  // the ends, a few steps, then the lab dies
+  auto id = create_session(*db, start());
+  EXPECT_THROW(drive(*db, id, lab, false), Crash);
+  EXPECT_EQ(db->get(id)->status, "bisecting");
+  EXPECT_TRUE(GitTree(dir / "tree").bisecting());
+  auto before = db->steps(id);
+  ASSERT_GE(before.size(), 1u);
+  auto measured_before = lab.measured;
+  // A fresh bisection in the same tree is refused while this one is unfinished.
+  EXPECT_THROW(create_session(*db, start()), std::invalid_argument);
+
+  lab.calls_left = -1;
+  auto s = drive(*db, id, lab, true);
+  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.first_bad, shas[4]);
+  for (const auto& r : before)
+    EXPECT_EQ(lab.measured[r.commit], measured_before[r.commit]) << r.commit << " measured again";
+  auto after = db->steps(id);
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(after[i].commit, before[i].commit);
+}
+
+TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
+  FakeLab lab;
+  levels(lab, 8, 60);
+  auto id = create_session(*db, start());
+  auto s = *db->get(id);
+  EXPECT_THROW(answer_commit(*db, s, lab, shas[5]), std::runtime_error);  // ends not measured
+  lab.kept[shas.front()] = {100, 101, 99, 100.5, 99.5};
+  lab.kept[shas.back()] = {60, 61, 59, 60.5, 59.5};
+  auto r = answer_commit(*db, s, lab, shas[9]);
+  EXPECT_EQ(r.result, "bad");
+  EXPECT_GE(r.samples, 5u);
+  EXPECT_LT(r.change_vs_good, -0.3);
+  auto n = lab.measured[shas[9]];
+  auto again = answer_commit(*db, s, lab, shas[9]);
+  EXPECT_EQ(again.seq, r.seq);
+  EXPECT_EQ(lab.measured[shas[9]], n);
+  EXPECT_EQ(exit_code_for("good"), 0);
+  EXPECT_EQ(exit_code_for("bad"), 1);
+  EXPECT_EQ(exit_code_for("skip"), 125);
+}
+
+TEST_F(DriverTest, CreateSessionRefusesBadInput) {
+  auto o = start();
+  o.good = "no-such-ref";
+  EXPECT_THROW(create_session(*db, o), GitError);
+  o = start();
+  o.good = "main";
+  o.bad = shas.front();  // reversed: good must be the ancestor
+  EXPECT_THROW(create_session(*db, o), std::invalid_argument);
+  o = start();
+  o.cell = "ext4";
+  try {
+    create_session(*db, o);
+    ADD_FAILURE() << "no error for an unknown cell";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("6.12/xfs-defaults/1vcpu/shell1"), std::string::npos) << e.what();
+  }
+  o = start();
+  o.initial = 1;
+  EXPECT_THROW(create_session(*db, o), std::invalid_argument);
+  auto id = create_session(*db, start());
+  auto s = db->get(id);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->spec.commit_count, 16u);
+  EXPECT_EQ(s->spec.cell_id, "6.12/xfs-defaults/1vcpu/shell1");
+  EXPECT_EQ(s->spec.bad_commit, shas.back());
+}
+
+}  // namespace
+}  // namespace rlab::bisect_driver

@@ -1,0 +1,141 @@
+// The real thing, end to end: a git repository made from Debian's linux-source-6.12 (one base
+// commit) plus 15 commits touching fs/xfs, one of which delays every inodegc queueing by
+// 100 ms (xfs_inodegc_queue) and one of which does not build; `rlab bisect` must build,
+// boot and measure its way to the slow commit and report the broken one as skipped.
+// Slow: kernel builds (ccache) and about thirty TCG boots.
+#include "bisect_driver/git.hpp"
+#include "build/kernel_source.hpp"
+#include "git_fixture.hpp"
+#include "util/paths.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+
+namespace rlab::bisect_driver {
+namespace {
+namespace fs = std::filesystem;
+using testing::git;
+
+/// git with an explicit GIT_DIR and index, for building commits without a work tree.
+std::string plumb(const fs::path& repo, const fs::path& index, std::vector<std::string> args,
+                  const std::string& stdin_data = "", const fs::path& work_tree = {}) {
+  std::vector<std::string> argv{"git", "--git-dir=" + repo.string()};
+  if (!work_tree.empty()) argv.push_back("--work-tree=" + work_tree.string());
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto o = testing::git_env();
+  o.env["GIT_INDEX_FILE"] = index.string();
+  o.stdin_data = stdin_data;
+  auto r = util::run(argv, o);
+  EXPECT_TRUE(r.ok()) << util::display_command(argv) << ":\n" << util::tail(r.output, 20);
+  while (!r.output.empty() && r.output.back() == '\n') r.output.pop_back();
+  return r.output;
+}
+
+/// Which of `commits` commits (after the base) git tests first: the shape alone decides.
+std::size_t first_midpoint(const fs::path& scratch, std::size_t commits) {
+  auto shas = testing::make_linear_repo(scratch, static_cast<int>(commits + 1));
+  GitTree g(scratch);
+  g.start(shas.back(), shas.front());
+  auto c = g.current();
+  g.reset();
+  return static_cast<std::size_t>(std::find(shas.begin(), shas.end(), c) - shas.begin());
+}
+
+std::string insert_after(std::string text, const std::string& anchor, const std::string& add) {
+  auto pos = text.find(anchor);
+  EXPECT_NE(pos, std::string::npos) << "anchor not found: " << anchor;
+  if (pos == std::string::npos) return text;
+  text.insert(pos + anchor.size(), add);
+  return text;
+}
+
+TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
+  const char* bin = std::getenv("RLAB_BIN");
+  ASSERT_TRUE(bin && *bin) << "RLAB_BIN is not set";
+  const fs::path work = fs::path("/var/tmp") / ("rlab-bisect-e2e-" + std::to_string(::getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  build::KernelSource debian;
+  debian.debian_version = "6.12";
+  debian.debian_suite = "trixie";
+  const auto src = build::fetch_kernel_source(debian, util::cache_dir());
+
+  // Base commit: the unpacked Debian tree, read in place (nothing is written to it).
+  const fs::path repo = work / "linux.git", index = work / "index";
+  git(work, {"init", "-q", "--bare", repo.string()});
+  plumb(repo, index, {"add", "-A", "-f", "."}, "", src.dir);
+  std::string parent = plumb(repo, index, {"commit-tree", plumb(repo, index, {"write-tree"}), "-m",
+                                           "linux-source " + src.commit});
+  const std::string base = parent;
+
+  const std::size_t n = 15;
+  const std::size_t broken = first_midpoint(work / "shape", n);  // git tests it: it must skip
+  const std::size_t culprit = broken + 3 <= n ? broken + 3 : broken - 3;
+  ASSERT_NE(culprit, broken + 1);  // a skip right before the culprit would hide it
+  const std::vector<std::string> files = {"fs/xfs/xfs_super.c", "fs/xfs/xfs_inode.c",
+                                          "fs/xfs/xfs_file.c",  "fs/xfs/xfs_log.c",
+                                          "fs/xfs/xfs_iops.c"};
+  std::map<std::string, std::string> text;
+  auto content = [&](const std::string& path) -> std::string& {
+    if (!text.count(path)) text[path] = plumb(repo, index, {"cat-file", "blob", base + ":" + path}) + "\n";
+    return text[path];
+  };
+  std::vector<std::string> series{base};
+  for (std::size_t i = 1; i <= n; ++i) {
+    // The commit after the broken one rewrites its file without the #error.
+    std::string path = i == broken + 1 ? "fs/xfs/xfs_super.c" : files[i % files.size()], body, subject;
+    if (i == culprit) {
+      path = "fs/xfs/xfs_icache.c";
+      body = insert_after(content(path), "#include <linux/iversion.h>\n", "#include <linux/delay.h>\n");
+      body = insert_after(body, "\ttrace_xfs_inode_set_need_inactive(ip);\n",
+                          "\tmdelay(100);\t/* rlab bisect test: slow inodegc queueing */\n");
+      content(path) = body;
+      subject = "xfs: delay inodegc queueing by 100 ms";
+    } else if (i == broken) {
+      path = "fs/xfs/xfs_super.c";
+      body = content(path) + "#error \"rlab bisect test: this commit does not build\"\n";
+      subject = "xfs: a commit that does not build";
+    } else {
+      content(path) += "/* rlab bisect test series: harmless change " + std::to_string(i) + " */\n";
+      body = content(path);
+      subject = "xfs: comment " + std::to_string(i) + " in " + fs::path(path).filename().string();
+    }
+    auto blob = plumb(repo, index, {"hash-object", "-w", "--stdin"}, body);
+    plumb(repo, index, {"update-index", "--cacheinfo", "100644," + blob + "," + path});
+    parent = plumb(repo, index, {"commit-tree", plumb(repo, index, {"write-tree"}), "-p", parent,
+                                 "-m", subject});
+    series.push_back(parent);
+  }
+  plumb(repo, index, {"update-ref", "refs/heads/main", parent});
+
+  std::vector<std::string> argv{bin, "bisect", "--tree", repo.string(), "--good", base,
+                                "--bad", "main", "--cell", "xfs", "--matrix",
+                                (fs::path(RLAB_TEST_DATA) / "matrix.yaml").string(),
+                                "--db", (work / "rlab.db").string(),
+                                "--alpha", "0.05", "--initial", "5", "--cap", "10"};
+  util::ProcessOptions o;
+  o.timeout = std::chrono::hours(4);
+  o.echo = true;
+  auto r = util::run(argv, o);
+  EXPECT_EQ(r.exit_code, 0) << util::tail(r.output, 60);
+  EXPECT_NE(r.output.find("first bad commit: " + series[culprit] +
+                          " xfs: delay inodegc queueing by 100 ms"),
+            std::string::npos)
+      << util::tail(r.output, 60);
+  EXPECT_NE(r.output.find("skipped " + series[broken].substr(0, 12) +
+                          " xfs: a commit that does not build: build:"),
+            std::string::npos)
+      << util::tail(r.output, 60);
+  EXPECT_NE(r.output.find("inodegc tracepoints per 1,000 loops"), std::string::npos);
+  EXPECT_FALSE(GitTree(repo).bisecting());
+
+  // The exported trees of the series are large; the built kernels stay cached.
+  for (const auto& c : series) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
+  if (!::testing::Test::HasFailure()) fs::remove_all(work);
+}
+
+}  // namespace
+}  // namespace rlab::bisect_driver
