@@ -45,6 +45,22 @@ matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector) {
                                           selector, hits.size(), list));
 }
 
+std::string brief_build_failure(const std::string& what) {
+  auto nl = what.find('\n');
+  std::string out = what.substr(0, nl);
+  if (nl == std::string::npos) return out;
+  // The compiler's first complaint tells more than the log tail around it.
+  std::size_t pos = nl + 1;
+  while (pos < what.size()) {
+    auto end = what.find('\n', pos);
+    std::string line = what.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (line.find("error") != std::string::npos) return out + " | " + line;
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
 struct VmLab::Impl {
   SessionDb& db;
   Session session;
@@ -99,7 +115,7 @@ bisect::Measurement VmLab::measure(const std::string& commit, std::size_t runs) 
       i.say(fmt::format("{}: {} {}", short_sha, ph, d));
     });
   } catch (const std::exception& e) {
-    out.failure = std::string("build: ") + e.what();
+    out.failure = "build: " + brief_build_failure(e.what());
     for (const auto& b : boots) st.record_failure(b.id, "build", e.what(), "");
     st.finish_run(run, "failed");
     spdlog::warn("{}: kernel build failed", short_sha);

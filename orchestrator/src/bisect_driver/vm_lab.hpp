@@ -35,6 +35,10 @@ matrix::Cell cell_at(const matrix::Cell& cell, const std::filesystem::path& tree
 /// it. Throws std::invalid_argument listing the matches (none or several).
 matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector);
 
+/// A build error in one line: the first line of `what` (the failing step and its log file),
+/// then " | " and the first later line that mentions "error" (the compiler's complaint), if any.
+std::string brief_build_failure(const std::string& what);
+
 /// Lab that builds and boots.
 class VmLab : public Lab {
  public:
