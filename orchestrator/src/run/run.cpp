@@ -6,6 +6,7 @@
 #include "run/interrupts.hpp"
 #include "run/run_dir.hpp"
 #include "run/scheduler.hpp"
+#include "util/hash.hpp"
 #include "vm/disk.hpp"
 
 #include <fmt/format.h>
@@ -90,6 +91,10 @@ Plan plan_resume(const RunOptions& o) {
 
 }  // namespace
 
+std::string run_label(store::RunId run, const fs::path& db) {
+  return fmt::format("{}.{}", run, util::sha256_hex(fs::absolute(db).string()).substr(0, 6));
+}
+
 RunSummary execute(const RunOptions& o, Progress& progress) {
   auto& intr = Interrupts::instance();
   Plan p = o.resume ? plan_resume(o) : plan_new(o);
@@ -162,6 +167,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   }
   progress.start(runnable.size(), std::max(longest, work_s / std::max(1u, sum.vcpu_budget)));
 
+  const std::string label = run_label(p.run, p.st->path());
   std::mutex mu;
   std::size_t hellos = 0;
   const auto t0 = Clock::now();
@@ -173,7 +179,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
         bj.cell = &c;
         bj.repeat = j.repeat;
         bj.boot = j.boot;
-        bj.domain_name = vm::domain_name(std::to_string(p.run), fmt::format("{}-r{}", c.id, j.repeat));
+        bj.domain_name = vm::domain_name(label, fmt::format("{}-r{}", c.id, j.repeat));
         bj.images = &images.at(c.kernel.name);
         bj.dir = dir.boot_dir(j.boot);
         const std::string key = fmt::format("{}#{}", c.id, j.repeat);
@@ -198,7 +204,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   progress.end();
 
   // Nothing of this run may outlive it.
-  const std::string prefix = vm::domain_name(std::to_string(p.run), "") + "-";
+  const std::string prefix = vm::domain_name(label, "") + "-";
   for (auto& c : conns) {
     for (const auto& name : c->active_domains(prefix)) {
       spdlog::warn("destroying leftover domain {}", name);

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 
 namespace rlab::run {
 
@@ -32,6 +33,11 @@ struct RunSummary {
   double boot_to_hello_s = 0;     ///< mean over boots that said hello
   std::size_t leftover_domains = 0;  ///< rlab domains of this run still active at the end (0)
 };
+
+/// The run part of this run's libvirt domain names: "<run id>.<6 hex of sha256(absolute store
+/// path)>". Run ids count per store, so the store's tag keeps two stores' runs (and their
+/// cleanup) apart on one libvirt host.
+std::string run_label(store::RunId run, const std::filesystem::path& db);
 
 /// Runs a matrix or resumes a run. Throws matrix::MatrixError for a bad matrix (nothing
 /// booted), std::invalid_argument for a bad resume id, vm::LibvirtError when a host cannot be

@@ -2,6 +2,7 @@
 // (or KVM on arm64), the static agent, the SQLite store. Then the same matrix interrupted with
 // SIGTERM (guests destroyed, exit 130) and finished with --resume.
 #include "image/guest_images.hpp"
+#include "run/run.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
 #include "vm/domain_xml.hpp"
@@ -88,8 +89,9 @@ void ensure_libvirtd() {
   ASSERT_TRUE(r.ok()) << r.output;
 }
 
-std::vector<std::string> run_domains(rlab::vm::Connection& c, rlab::store::RunId run) {
-  return c.active_domains(rlab::vm::domain_name(std::to_string(run), "") + "-");
+std::vector<std::string> run_domains(rlab::vm::Connection& c, rlab::store::RunId run,
+                                     const fs::path& db) {
+  return c.active_domains(rlab::vm::domain_name(rlab::run::run_label(run, db), "") + "-");
 }
 
 }  // namespace
@@ -122,9 +124,7 @@ TEST(RealRun, OneCellThroughLibvirtStoresA64KResult) {
   EXPECT_EQ(boots[0].fs, "xfs");
 
   rlab::vm::Connection conn("qemu:///system");
-  EXPECT_TRUE(run_domains(conn, *run).empty()) << "no rlab domain of the run is left";
-  for (const auto& name : conn.active_domains("rlab-"))
-    EXPECT_EQ(name.rfind("rlab-" + std::to_string(*run) + "-", 0), std::string::npos) << name;
+  EXPECT_TRUE(run_domains(conn, *run, f.dir / "rlab.db").empty()) << "no rlab domain of the run is left";
 }
 
 TEST(RealRun, SigtermDestroysGuestsAndResumeFinishesTheRun) {
@@ -149,7 +149,8 @@ TEST(RealRun, SigtermDestroysGuestsAndResumeFinishesTheRun) {
         // Only a domain whose store lives in this fixture: check the store's run list.
         auto st = rlab::store::Store::open(f.dir / "rlab.db");
         auto run = st->latest_run();
-        if (run && n.rfind("rlab-" + std::to_string(*run) + "-", 0) == 0) seen = n;
+        if (run && n.rfind("rlab-" + rlab::run::run_label(*run, f.dir / "rlab.db") + "-", 0) == 0)
+          seen = n;
       }
     std::this_thread::sleep_for(200ms);
   }
@@ -182,6 +183,6 @@ TEST(RealRun, SigtermDestroysGuestsAndResumeFinishesTheRun) {
   ASSERT_EQ(boots.size(), 1u);
   EXPECT_EQ(boots[0].guest_page_size, 65536u);
   EXPECT_GT(boots[0].loops, 0u);
-  EXPECT_TRUE(run_domains(conn, run).empty());
+  EXPECT_TRUE(run_domains(conn, run, f.dir / "rlab.db").empty());
   EXPECT_FALSE(st->latest_run() != run) << "resume continues the run, it makes no new one";
 }
