@@ -1,5 +1,8 @@
 #include "bisect_driver/lab.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace rlab::bisect_driver {
@@ -18,13 +21,29 @@ bisect::Measurement ReplayOracle::operator()(std::size_t index, std::size_t runs
   auto stored = lab_.stored(c);
   std::size_t& handed = handed_[c];
   while (handed < stored.size() && m.samples.size() < runs) m.samples.push_back(stored[handed++]);
-  if (m.samples.size() == runs) return m;
-  auto fresh = lab_.measure(c, runs - m.samples.size());
-  // The lab stored them too: count them as handed out.
-  handed += fresh.samples.size();
-  measured_ += fresh.samples.size();
-  m.samples.insert(m.samples.end(), fresh.samples.begin(), fresh.samples.end());
-  if (m.samples.empty()) m.failure = fresh.failure.empty() ? "no samples" : fresh.failure;
+  // Boots that fail now and then (a QEMU that exits while libvirt connects, a guest that
+  // never says hello) are measured again; a kernel that does not build, or boots that keep
+  // failing, make the commit unmeasurable.
+  const std::size_t allowed_misses = std::max<std::size_t>(2, runs);
+  std::size_t misses = 0;
+  while (m.samples.size() < runs) {
+    const std::size_t need = runs - m.samples.size();
+    auto fresh = lab_.measure(c, need);
+    handed += fresh.samples.size();  // the lab stored them too
+    measured_ += fresh.samples.size();
+    m.samples.insert(m.samples.end(), fresh.samples.begin(), fresh.samples.end());
+    if (fresh.samples.size() >= need) break;
+    misses += need - fresh.samples.size();
+    const std::string why = fresh.failure.empty() ? "no samples" : fresh.failure;
+    if (fresh.failure.rfind("build:", 0) == 0 || misses > allowed_misses) {
+      m.failure = fresh.failure.rfind("build:", 0) == 0
+                      ? why
+                      : fmt::format("{} boots failed while measuring {} more; last: {}", misses,
+                                    runs, why);
+      m.samples.clear();
+      return m;
+    }
+  }
   return m;
 }
 

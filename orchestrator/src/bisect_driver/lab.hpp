@@ -17,15 +17,18 @@ class Lab {
   virtual ~Lab() = default;
   /// Every sample stored so far for `commit` (lpm, one per finished boot), oldest first.
   virtual std::vector<double> stored(const std::string& commit) = 0;
-  /// Measures `commit` `runs` more times and stores the samples; Measurement::failure is set
-  /// (and no samples returned) when the kernel does not build or no boot finished. Throws for
-  /// failures of the lab itself (libvirt unreachable, store not writable).
+  /// Measures `commit` `runs` more times and stores the samples of the boots that finished.
+  /// Measurement::failure names the last failure when fewer than `runs` samples come back;
+  /// it starts with "build:" when the kernel does not build (then no boot was tried). Throws
+  /// for failures of the lab itself (libvirt unreachable, store not writable).
   virtual bisect::Measurement measure(const std::string& commit, std::size_t runs) = 0;
 };
 
 /// The bisection oracle over `commits` (index -> SHA) for one process: a commit's stored
-/// samples are handed out first, `skip_stored` of them counted as already handed out (the
-/// ends' samples preloaded into bisect::References).
+/// samples are handed out first (those marked consumed() excepted: the ends' samples preloaded
+/// into bisect::References), then the lab measures the rest. Failed boots are measured again
+/// until `runs` samples are there; a build failure, or more than max(2, runs) failed boots,
+/// returns Measurement::failure (the commit is unmeasurable) without samples.
 class ReplayOracle {
  public:
   ReplayOracle(Lab& lab, std::vector<std::string> commits);

@@ -28,6 +28,7 @@ class FakeLab : public Lab {
  public:
   std::map<std::string, double> level;
   std::set<std::string> broken;
+  std::map<std::string, std::size_t> failing_boots;  ///< boots of a commit that fail, first come
   std::map<std::string, std::vector<double>> kept;
   std::map<std::string, std::size_t> measured;  ///< runs measured per commit
   int calls_left = -1;                          ///< >= 0: throw Crash when it reaches 0
@@ -44,9 +45,16 @@ class FakeLab : public Lab {
       return m;
     }
     std::normal_distribution<double> noise(level.at(c), sd);
-    for (std::size_t i = 0; i < runs; ++i) m.samples.push_back(noise(rng));
+    for (std::size_t i = 0; i < runs; ++i) {
+      if (failing_boots[c] > 0) {
+        --failing_boots[c];
+        m.failure = "boot: libvirt: process exited while connecting to monitor";
+        continue;
+      }
+      m.samples.push_back(noise(rng));
+    }
     kept[c].insert(kept[c].end(), m.samples.begin(), m.samples.end());
-    measured[c] += runs;
+    measured[c] += m.samples.size();
     return m;
   }
 };
@@ -123,6 +131,24 @@ TEST_F(DriverTest, NamesTheCulpritAndSkipsTheBrokenCommit) {
   auto text = render_report(*db, s, GitTree(dir / "tree"));
   EXPECT_NE(text.find("first bad commit: " + shas[11] + " commit 11"), std::string::npos) << text;
   EXPECT_NE(text.find("skipped " + broken.substr(0, 12)), std::string::npos) << text;
+}
+
+TEST_F(DriverTest, FailedBootsAreMeasuredAgainAndPersistentFailuresSkip) {
+  FakeLab lab;
+  levels(lab, 11, 70);
+  lab.failing_boots[shas.front()] = 1;  // one boot of the good end fails once
+  const std::string mid = first_midpoint();
+  lab.failing_boots[mid] = 1000;        // every boot of the first tested commit fails
+  auto id = create_session(*db, start());
+  auto s = drive(*db, id, lab, false);
+  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.first_bad, shas[11]);
+  EXPECT_GE(lab.kept[shas.front()].size(), 5u);
+  auto step = db->step(id, mid);
+  ASSERT_TRUE(step);
+  EXPECT_EQ(step->result, "skip");
+  EXPECT_NE(step->reason.find("boots failed"), std::string::npos) << step->reason;
+  EXPECT_NE(step->reason.find("connecting to monitor"), std::string::npos) << step->reason;
 }
 
 TEST_F(DriverTest, StopsWhenTheEndsAreTheSame) {
