@@ -132,9 +132,12 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
   EXPECT_NE(r.output.find("inodegc tracepoints per 1,000 loops"), std::string::npos);
   EXPECT_FALSE(GitTree(repo).bisecting());
 
-  // The exported trees of the series are large; the built kernels stay cached.
-  for (const auto& c : series) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
-  if (!::testing::Test::HasFailure()) fs::remove_all(work);
+  // The exported trees of the series are large; the built kernels stay cached. After a
+  // failure everything stays, for `rlab bisect --resume` and a look at the store.
+  if (!::testing::Test::HasFailure()) {
+    for (const auto& c : series) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
+    fs::remove_all(work);
+  }
 }
 
 }  // namespace
