@@ -2,6 +2,7 @@
 // `--resume <run-id>` runs what an earlier, interrupted run left unfinished.
 #include "cli/command.hpp"
 #include "matrix/matrix.hpp"
+#include "metrics/push.hpp"
 #include "report/results_table.hpp"
 #include "run/interrupts.hpp"
 #include "run/run.hpp"
@@ -25,9 +26,31 @@ struct RunArgs {
   std::string db;
   std::string agent;
   bool json = false;
+  std::string push;  ///< Pushgateway URL; "" -> the matrix's `push:`, if any
 };
 
+/// Pushes the run's results (the batch-job pattern). A failed push is reported and loses
+/// nothing: the store keeps everything, and `rlab run --resume` / a later push can repeat it.
+void push_results(const store::Store& st, store::RunId run, const std::string& url) {
+  try {
+    auto out = metrics::push_run(st, run, url);
+    for (const auto& e : out.errors) spdlog::error("push to {}: {}", url, e);
+    if (out.ok()) spdlog::info("pushed {} groups to {}", out.groups_pushed, url);
+  } catch (const std::exception& e) {
+    spdlog::error("push to {}: {}", url, e.what());
+  }
+}
+
 int run_command(const RunArgs& a) {
+  std::string push_url = a.push;
+  try {
+    if (push_url.empty() && a.resume == 0)
+      push_url = matrix::load_matrix(a.matrix).push_url.value_or("");
+    if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  }
   run::Interrupts::instance().install();
   run::RunOptions o;
   o.matrix = a.matrix;
@@ -51,6 +74,7 @@ int run_command(const RunArgs& a) {
     return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
   }
   auto st = store::Store::open(sum.db);
+  if (!push_url.empty()) push_results(*st, sum.run, push_url);
   const auto table = report::load_table(*st, sum.run);
   if (a.json) {
     std::cout << report::to_json(table).dump(2) << "\n";
@@ -85,6 +109,9 @@ const Registrar reg(10, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--agent", args->agent,
                   "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");
   cmd->add_flag("--json", args->json, "Print the results table as JSON");
+  cmd->add_option("--push", args->push,
+                  "Push the run's results to this Prometheus Pushgateway URL at the end "
+                  "(default: the matrix's `push:`)");
   cmd->final_callback([args, exit_code] { *exit_code = run_command(*args); });
 });
 

@@ -66,3 +66,16 @@ TEST(RunCli, UnreachableHostExitsThreeAndMarksTheRunFailed) {
   EXPECT_EQ(q.output, "failed\n");
   fs::remove_all(d);
 }
+
+TEST(RunCli, BadPushUrlExitsTwoBeforeAnythingStarts) {
+  fs::path d = temp_dir("push");
+  std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
+                                 "axes:\n  kernel: [a]\n  vcpus: [1]\n"
+                                 "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n"
+                                 "results: r.db\n";
+  auto r = rlab::util::run({rlab_bin(), "run", "--push", "ftp://gateway:9091", (d / "m.yaml").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("ftp://gateway:9091"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(d / "r.db")) << "no run was created for a bad push URL";
+  fs::remove_all(d);
+}
