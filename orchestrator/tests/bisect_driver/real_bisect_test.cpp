@@ -65,7 +65,7 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
 
   // Base commit: the unpacked Debian tree, read in place (nothing is written to it).
   const fs::path repo = work / "linux.git", index = work / "index";
-  git(work, {"init", "-q", "--bare", repo.string()});
+  git(work, {"init", "-q", "--bare", "-b", "main", repo.string()});  // HEAD must resolve for git bisect
   plumb(repo, index, {"add", "-A", "-f", "."}, "", src.dir);
   std::string parent = plumb(repo, index, {"commit-tree", plumb(repo, index, {"write-tree"}), "-m",
                                            "linux-source " + src.commit});
