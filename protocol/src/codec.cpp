@@ -25,7 +25,8 @@ std::variant<Envelope, ProtocolError> open(std::string_view line) {
   Envelope e;
   try {
     e.j = json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& ex) {
+  } catch (const json::exception& ex) {
+    // parse_error, and out_of_range for numbers no double holds (e.g. 1e400): both malformed.
     return ProtocolError{ErrorCode::malformed, std::string("invalid JSON: ") + ex.what(), {}};
   }
   if (!e.j.is_object())
@@ -46,6 +47,9 @@ ParseResult<Variant> convert(const Envelope& e) {
   } catch (ProtocolException& ex) {
     ex.error.id = e.id;
     return ex.error;
+  } catch (const nlohmann::json::exception& ex) {
+    // A conversion the field validators did not anticipate: still a reply, never a throw.
+    return ProtocolError{ErrorCode::bad_field, std::string(e.type) + ": " + ex.what(), e.id};
   }
 }
 

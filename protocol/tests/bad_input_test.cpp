@@ -93,3 +93,21 @@ TEST(BadInput, ErrorCodeNames) {
     EXPECT_EQ(rp::error_code_from_string(rp::to_string(c)), c);
   EXPECT_FALSE(rp::error_code_from_string("nope").has_value());
 }
+
+// Numbers no double can hold make nlohmann throw out_of_range (not parse_error); the codec
+// must still answer with a `malformed` error instead of letting the exception escape (which
+// ended the agent).
+TEST(BadInput, NumberOverflowIsMalformed) {
+  for (const char* line : {R"({"type":"hello","id":1e400,"protocol":1})",
+                           R"({"type":"run","id":1,"workload":"shell1","copies":1,"duration_s":-1e999,"workdir":"/w"})"}) {
+    SCOPED_TRACE(line);
+    rp::ParseResult<rp::HostMessage> r = rp::HostMessage{rp::HelloRequest{}};
+    ASSERT_NO_THROW(r = rp::parse_host_message(line));
+    ASSERT_TRUE(std::holds_alternative<rp::ProtocolError>(r));
+    EXPECT_EQ(std::get<rp::ProtocolError>(r).code, rp::ErrorCode::malformed);
+    EXPECT_NE(std::get<rp::ProtocolError>(r).message.find("number overflow"), std::string::npos);
+    rp::ParseResult<rp::AgentMessage> a = rp::AgentMessage{rp::Bye{}};
+    ASSERT_NO_THROW(a = rp::parse_agent_message(R"({"type":"sample","id":1,"t_s":1e400})"));
+    EXPECT_TRUE(std::holds_alternative<rp::ProtocolError>(a));
+  }
+}
