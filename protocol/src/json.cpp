@@ -274,6 +274,8 @@ void from_json(const json& j, Run& m) {
   if (m.passes < 1 || m.passes > 1000) bad(f.at("passes"), "must be 1..1000, got " + std::to_string(m.passes));
   f.req("duration_s", m.duration_s);
   require_positive(f, "duration_s", m.duration_s);
+  if (m.duration_s > kMaxSpanS)
+    bad(f.at("duration_s"), "must be at most 86400 (one day), got " + std::to_string(m.duration_s));
   f.opt("scripts_per_loop", m.scripts_per_loop);
   if (m.scripts_per_loop < 1 || m.scripts_per_loop > 64)
     bad(f.at("scripts_per_loop"), "must be 1..64, got " + std::to_string(m.scripts_per_loop));
@@ -281,10 +283,11 @@ void from_json(const json& j, Run& m) {
   if (m.workdir.empty() || m.workdir.front() != '/')
     bad(f.at("workdir"), "expected an absolute path, got \"" + m.workdir + "\"");
   f.opt("sample_interval_s", m.sample_interval_s);
-  if (m.sample_interval_s != 0 && m.sample_interval_s < 0.1)
-    bad(f.at("sample_interval_s"), "must be 0 (no sampling) or >= 0.1, got " + std::to_string(m.sample_interval_s));
+  if (m.sample_interval_s != 0 && !(m.sample_interval_s >= 0.1 && m.sample_interval_s <= kMaxSpanS))
+    bad(f.at("sample_interval_s"), "must be 0 (no sampling) or 0.1..86400, got " + std::to_string(m.sample_interval_s));
   f.opt("pause_s", m.pause_s);
-  if (m.pause_s < 0) bad(f.at("pause_s"), "must be >= 0");
+  if (!(m.pause_s >= 0 && m.pause_s <= kMaxSpanS))
+    bad(f.at("pause_s"), "must be 0..86400, got " + std::to_string(m.pause_s));
 }
 void from_json(const json& j, Shutdown& m) {
   Fields f(j, "shutdown");

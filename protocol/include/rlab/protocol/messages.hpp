@@ -14,6 +14,11 @@ namespace rlab::protocol {
 /// The protocol version spoken by this library (hello.protocol).
 inline constexpr int kProtocolVersion = 1;
 
+/// Upper bound, in seconds, of every time span a `run` request carries (duration_s,
+/// sample_interval_s, pause_s): one day, the matrix's own limit for duration_s. Larger values
+/// (up to 1e308) would overflow the agent's clocks and keep it busy forever.
+inline constexpr double kMaxSpanS = 86400.0;
+
 /// Request id chosen by the host; replies and stream messages echo it.
 using RequestId = std::uint64_t;
 
@@ -45,11 +50,11 @@ struct Run {
   std::string workload = "shell1";       ///< "shell1" or "shell8"
   std::uint32_t copies = 1;              ///< concurrent loopers (UnixBench -c), >= 1
   std::uint32_t passes = 3;              ///< >= 1
-  double duration_s = 60.0;              ///< length of one pass, seconds, > 0
+  double duration_s = 60.0;              ///< length of one pass, seconds, (0, kMaxSpanS]
   std::uint32_t scripts_per_loop = 1;    ///< 1 (shell1) or 8 (shell8); from workload if absent
   std::string workdir;                   ///< absolute directory on the filesystem under test
-  double sample_interval_s = 1.0;        ///< seconds between samples; 0 = no sampling
-  double pause_s = 1.0;                  ///< pause after the sync between passes, seconds
+  double sample_interval_s = 1.0;        ///< seconds between samples; 0 = no sampling, else [0.1, kMaxSpanS]
+  double pause_s = 1.0;                  ///< pause after the sync between passes, seconds, [0, kMaxSpanS]
 };
 
 /// `shutdown`: the agent replies `bye`, syncs and powers the guest off (when PID 1, or when
