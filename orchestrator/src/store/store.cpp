@@ -39,17 +39,28 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
     throw StoreError(path.string() + ": cannot open: " + msg);
   }
   sqlite3_busy_timeout(s->db_, 10000);
+  // Refuse a file that is not ours before changing anything in it (WAL mode, schema): an
+  // rlab store always has user_version >= 1, a new one has no objects yet.
+  std::int64_t version = 0, objects = 0;
+  try {
+    Stmt ver(s->db_, "PRAGMA user_version");
+    if (ver.step()) version = ver.i64(0);
+    Stmt count(s->db_, "SELECT count(*) FROM sqlite_master");
+    if (count.step()) objects = count.i64(0);
+  } catch (const StoreError&) {
+    throw StoreError(path.string() + ": not an rlab results store (SQLite: " +
+                     sqlite3_errmsg(s->db_) + ")");
+  }
+  if (version == 0 && objects > 0)
+    throw StoreError(path.string() + ": not an rlab results store (an SQLite database with " +
+                     std::to_string(objects) +
+                     " tables or indexes but no rlab schema version); left unchanged");
   {
     Stmt wal(s->db_, "PRAGMA journal_mode=WAL");
     if (!wal.step() || wal.text(0) != "wal")
       throw StoreError(path.string() + ": cannot switch to WAL mode");
   }
   exec(s->db_, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", "setting pragmas");
-  std::int64_t version = 0;
-  {
-    Stmt ver(s->db_, "PRAGMA user_version");
-    if (ver.step()) version = ver.i64(0);
-  }
   if (version > detail::kSchemaVersion)
     throw StoreError(path.string() + ": schema version " + std::to_string(version) +
                      " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");

@@ -159,7 +159,9 @@ struct BootResult {
 class Store {
  public:
   /// Opens or creates the database at `path` (parent directories are created), enables WAL
-  /// and foreign keys, and creates or upgrades the schema. Throws StoreError.
+  /// and foreign keys, and creates or upgrades the schema. Throws StoreError, leaving the file
+  /// unchanged, when it is not an SQLite database or is one without rlab's schema version
+  /// (another program's database).
   static std::unique_ptr<Store> open(const std::filesystem::path& path);
   ~Store();
   Store(const Store&) = delete;

@@ -286,3 +286,61 @@ TEST_F(StoreTest, UnwritableLocationIsAClearError) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+fs::path scratch_dir(const char* name) {
+  fs::path d = fs::temp_directory_path() / ("rlab-store-open-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+// `--db` pointing at another program's SQLite database must not turn it into an rlab store
+// (WAL mode, rlab tables): refuse and leave every byte as it was.
+TEST(StoreOpen, ForeignSqliteDatabaseIsRefusedAndUnchanged) {
+  const fs::path dir = scratch_dir("foreign");
+  const fs::path db = dir / "places.sqlite";
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "CREATE TABLE bookmarks(url TEXT); INSERT INTO bookmarks VALUES('x');",
+                         nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(raw);
+  const std::string before = slurp(db);
+  try {
+    store::Store::open(db);
+    FAIL() << "opened a foreign database";
+  } catch (const store::StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("not an rlab results store"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(db.string()), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(slurp(db), before);
+  EXPECT_FALSE(fs::exists(db.string() + "-wal"));
+  fs::remove_all(dir);
+}
+
+TEST(StoreOpen, NonDatabaseFileIsRefusedAndUnchanged) {
+  const fs::path dir = scratch_dir("garbage");
+  const fs::path db = dir / "notes.db";
+  { std::ofstream(db) << "not sqlite at all, just some text that is long enough\n"; }
+  const std::string before = slurp(db);
+  try {
+    store::Store::open(db);
+    FAIL() << "opened a text file";
+  } catch (const store::StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("not an rlab results store"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(slurp(db), before);
+  // A fresh path is still created, and reopening our own store works.
+  const fs::path ok = dir / "new.db";
+  { auto s = store::Store::open(ok); }
+  EXPECT_NO_THROW(store::Store::open(ok));
+  fs::remove_all(dir);
+}
