@@ -4,6 +4,7 @@
 #include "util/paths.hpp"
 
 #include <unistd.h>
+#include <yaml-cpp/depthguard.h>
 
 #include <algorithm>
 #include <climits>
@@ -194,7 +195,14 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   Checker ck(path);
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1)
+      ck.fail(docs[1], "a matrix is one YAML document; a second one starts here");
+    if (!docs.empty()) root = docs[0];
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own message for this is "bad file".
+    throw MatrixError(path, e.mark.line + 1, e.mark.column + 1,
+                      "nested more than " + std::to_string(e.depth() - 1) + " levels deep");
   } catch (const YAML::ParserException& e) {
     throw MatrixError(path, e.mark.line + 1, e.mark.column + 1, e.msg);
   }

@@ -120,7 +120,7 @@ struct LoadOptions {
 };
 
 /// Reads, validates and resolves a matrix file. Throws MatrixError (file:line:col) on: YAML
-/// syntax errors, unknown keys, duplicate keys, wrong types, empty axes, vcpus outside
+/// syntax errors, nesting deeper than the parser's limit (2000), a second YAML document, unknown keys, duplicate keys, wrong types, empty axes, vcpus outside
 /// [1, 512], unknown kernel names (axes or `extends`), `extends` cycles, missing files,
 /// duplicate cell ids; MatrixError with line 0 when the file cannot be read.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});

@@ -81,6 +81,9 @@ std::int64_t Checker::integer(const YAML::Node& n, const std::string& what, std:
   const std::string& s = n.Scalar();
   std::int64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range && p == s.data() + s.size())
+    fail(n, what + ": " + s + " is out of range [" + std::to_string(lo) + ", " +
+                std::to_string(hi) + "]");
   if (ec != std::errc() || p != s.data() + s.size())
     fail(n, what + ": expected an integer, found '" + s + "'");
   if (v < lo || v > hi)

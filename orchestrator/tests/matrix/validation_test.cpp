@@ -76,7 +76,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"remote_host_budget", 9, 5, "needs 'vcpus'"},
         BadCase{"quoted_duration", 7, 41, "expected a number"},
         BadCase{"syntax_error", 0, 0, "end of sequence flow not found"},
-        BadCase{"empty_file", 1, 1, "empty matrix"}),
+        BadCase{"empty_file", 1, 1, "empty matrix"},
+        BadCase{"deep_nesting", 0, 0, "nested more than"},
+        BadCase{"two_documents", 9, 1, "a matrix is one YAML document"},
+        BadCase{"vcpus_huge", 5, 11, "99999999999999999999 is out of range [1, 512]"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 
 TEST(BadMatrix, UnreadableFileNamesThePath) {
