@@ -9,6 +9,10 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "util/paths.hpp"
+
+#include <regex>
+#include <sstream>
 #include <stdexcept>
 
 namespace rlab::bisect_driver {
@@ -48,16 +52,21 @@ matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector) {
 std::string brief_build_failure(const std::string& what) {
   auto nl = what.find('\n');
   std::string out = what.substr(0, nl);
-  if (nl == std::string::npos) return out;
-  // The compiler's first complaint tells more than the log tail around it.
-  std::size_t pos = nl + 1;
-  while (pos < what.size()) {
-    auto end = what.find('\n', pos);
-    std::string line = what.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    if (line.find("error") != std::string::npos) return out + " | " + line;
-    if (end == std::string::npos) break;
-    pos = end + 1;
+  // The compiler's first complaint tells more than the log tail: read it from the build log
+  // the message names ("...; log <path>:"), else from the tail in the message.
+  std::string text = nl == std::string::npos ? "" : what.substr(nl + 1);
+  static const std::regex log_path(R"(; log (\S+):$)");
+  std::smatch m;
+  if (std::regex_search(out, m, log_path) && fs::is_regular_file(m[1].str())) {
+    try {
+      text = util::read_file(m[1].str()) + "\n" + text;
+    } catch (const std::exception&) {
+    }
   }
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(": error:") != std::string::npos || line.find(": fatal error:") != std::string::npos)
+      return out + " | " + line;
   return out;
 }
 

@@ -36,7 +36,8 @@ matrix::Cell cell_at(const matrix::Cell& cell, const std::filesystem::path& tree
 matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector);
 
 /// A build error in one line: the first line of `what` (the failing step and its log file),
-/// then " | " and the first later line that mentions "error" (the compiler's complaint), if any.
+/// then " | " and the compiler's first ": error:" line, searched in the build log that line
+/// names ("...; log <path>:") and then in the rest of `what`; just the first line if none.
 std::string brief_build_failure(const std::string& what);
 
 /// Lab that builds and boots.

@@ -2,6 +2,9 @@
 #include "bisect_driver/vm_lab.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
 
 namespace rlab::bisect_driver {
 namespace {
@@ -55,6 +58,15 @@ TEST(VmLab, BuildFailureInOneLine) {
                                 "make[4]: *** [x] Error 1\n"),
             "kernel x: make Image failed (exit 2); log /o/build.log: | "
             "../src/fs/xfs/xfs_super.c:2200:2: error: #error \"no\"");
+  // The error far above the tail: read from the log the message names.
+  auto log = std::filesystem::temp_directory_path() / ("rlab-bisect-build-" + std::to_string(::getpid()) + ".log");
+  std::ofstream(log) << "  CC fs/xfs/xfs_super.o\nsrc/fs/xfs/xfs_super.c:9:2: error: #error \"x\"\n"
+                     << "  CC fs/xfs/xfs_log.o\nmake: *** Error 2\n";
+  EXPECT_EQ(brief_build_failure("kernel y: make Image failed (exit 2); log " + log.string() +
+                                ":\n  CC fs/xfs/xfs_log.o\nmake: *** Error 2\n"),
+            "kernel y: make Image failed (exit 2); log " + log.string() +
+                ": | src/fs/xfs/xfs_super.c:9:2: error: #error \"x\"");
+  std::filesystem::remove(log);
   EXPECT_EQ(brief_build_failure("patch does not apply"), "patch does not apply");
   EXPECT_EQ(brief_build_failure("first\nsecond"), "first");
 }
