@@ -26,6 +26,9 @@ fi
 
 bash scripts/start-libvirtd.sh
 
+# ccache keyed relative to the checkout, so a fresh clone elsewhere reuses earlier objects.
+export CCACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/rlab/ccache-host"
+export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
 cmake --preset host >/dev/null
 cmake --build --preset host
 cmake --preset aarch64-agent >/dev/null
