@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
 
 namespace rlab::cli {
 namespace {
@@ -101,10 +102,13 @@ const Registrar reg(10, [](CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("run", "Run a matrix: build kernels, boot every cell, store and show results");
   cmd->add_option("matrix", args->matrix, "Matrix file (default: the project's matrix.yaml)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--resume", args->resume,
+  // A run id is >= 1; without the range check `--resume -5` (or 0) started a new run.
+  auto* resume = cmd->add_option("--resume", args->resume,
                   "Continue run <run-id>: boot only its unfinished cells (the run's own stored matrix is used; "
-                  "the matrix argument only names the store)");
-  cmd->add_flag("--retry-failed", args->retry_failed, "With --resume: run failed boots again too");
+                  "the matrix argument only names the store)")
+      ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max(), "RUN-ID"));
+  cmd->add_flag("--retry-failed", args->retry_failed, "With --resume: run failed boots again too")
+      ->needs(resume);
   cmd->add_option("--db", args->db, "Results store (default: the matrix's `results:`)");
   cmd->add_option("--agent", args->agent,
                   "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");

@@ -79,3 +79,28 @@ TEST(RunCli, BadPushUrlExitsTwoBeforeAnythingStarts) {
   EXPECT_FALSE(fs::exists(d / "r.db")) << "no run was created for a bad push URL";
   fs::remove_all(d);
 }
+
+// `--resume` takes a run id (>= 1) and `--retry-failed` only means something with it; either
+// mistake used to start a whole new run. The matrix's host is unreachable, so even a
+// regression stops before building or booting anything.
+TEST(RunCli, BadResumeIdOrRetryWithoutResumeExitsTwoAndCreatesNothing) {
+  fs::path d = temp_dir("resume-args");
+  std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
+                                 "axes:\n  kernel: [a]\n  vcpus: [1]\n"
+                                 "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n"
+                                 "hosts:\n  - {uri: \"qemu+unix:///system?socket=/nonexistent/sock\", vcpus: 2}\n"
+                                 "results: r.db\n";
+  const std::string m = (d / "m.yaml").string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--resume", "-5"}, {"--resume", "0"}, {"--resume", "abc"},
+        {"--retry-failed"}}) {
+    std::vector<std::string> argv{rlab_bin(), "run"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back(m);
+    auto r = rlab::util::run(argv);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.output;
+    EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(d / "r.db")) << args[0] << " created a run";
+  }
+  fs::remove_all(d);
+}
