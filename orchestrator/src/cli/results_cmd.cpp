@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
+#include <limits>
 #include <memory>
 
 namespace rlab::cli {
@@ -76,6 +77,9 @@ int results(const ResultsArgs& a) {
     if (a.json) std::cout << report::to_json(table).dump(2) << "\n";
     else report::render_text(table, std::cout);
     return kOk;
+  } catch (const store::NotAStoreError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
   } catch (const store::StoreError& e) {
     spdlog::error("{}", e.what());
     return kInfrastructure;
@@ -88,7 +92,7 @@ Registrar results_registrar(20, [](CLI::App& app, int* exit_code) {
       "results", "Print a stored run's table: kernel x fs x vCPUs -> score (lpm) ± %stddev over "
                  "repeats, inodegc throttle events per 1,000 loops");
   cmd->add_option("run-id", args->run_id, "Run to show (default: the latest)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max(), "RUN-ID"));
   cmd->add_option("--db", args->db, "SQLite store (default: the matrix's `results:`)");
   cmd->add_option("--matrix", args->matrix, "Matrix whose `results:` names the store")
       ->capture_default_str();

@@ -48,11 +48,11 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
     Stmt count(s->db_, "SELECT count(*) FROM sqlite_master");
     if (count.step()) objects = count.i64(0);
   } catch (const StoreError&) {
-    throw StoreError(path.string() + ": not an rlab results store (SQLite: " +
+    throw NotAStoreError(path.string() + ": not an rlab results store (SQLite: " +
                      sqlite3_errmsg(s->db_) + ")");
   }
   if (version == 0 && objects > 0)
-    throw StoreError(path.string() + ": not an rlab results store (an SQLite database with " +
+    throw NotAStoreError(path.string() + ": not an rlab results store (an SQLite database with " +
                      std::to_string(objects) +
                      " tables or indexes but no rlab schema version); left unchanged");
   {

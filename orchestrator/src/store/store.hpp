@@ -24,6 +24,12 @@ struct StoreError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The file given as a store is not one (not SQLite, or another program's database); it was
+/// left unchanged. Bad input rather than a lab failure (exit 2 in the CLI).
+struct NotAStoreError : StoreError {
+  using StoreError::StoreError;
+};
+
 using RunId = std::int64_t;
 using BootId = std::int64_t;
 
@@ -159,9 +165,9 @@ struct BootResult {
 class Store {
  public:
   /// Opens or creates the database at `path` (parent directories are created), enables WAL
-  /// and foreign keys, and creates or upgrades the schema. Throws StoreError, leaving the file
-  /// unchanged, when it is not an SQLite database or is one without rlab's schema version
-  /// (another program's database).
+  /// and foreign keys, and creates or upgrades the schema. Throws StoreError; NotAStoreError,
+  /// leaving the file unchanged, when it is not an SQLite database or is one without rlab's
+  /// schema version (another program's database).
   static std::unique_ptr<Store> open(const std::filesystem::path& path);
   ~Store();
   Store(const Store&) = delete;

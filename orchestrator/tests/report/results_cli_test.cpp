@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 
 namespace {
 
@@ -100,6 +102,42 @@ TEST_F(ResultsCli, UnknownRunOrStoreIsAUsageError) {
   auto missing = rlab({"results", "--db", (dir_ / "none.db").string()});
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_FALSE(fs::exists(dir_ / "none.db"));  // reading never creates a store
+}
+
+// A --db that is another program's SQLite database (or not SQLite at all) is bad input: exit
+// 2, the message says so, and the file is left exactly as it was (no WAL, no rlab tables).
+TEST_F(ResultsCli, ForeignDatabaseIsAUsageErrorAndLeftUnchanged) {
+  const fs::path foreign = dir_ / "places.sqlite";
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(foreign.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "CREATE TABLE bookmarks(url TEXT)", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(raw);
+  const fs::path text = dir_ / "notes.db";
+  { std::ofstream(text) << "just text, not a database at all\n"; }
+  for (const fs::path& p : {foreign, text}) {
+    const auto before = fs::file_size(p);
+    auto r = rlab({"results", "--list", "--db", p.string()});
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("not an rlab results store"), std::string::npos) << r.output;
+    EXPECT_EQ(fs::file_size(p), before);
+    EXPECT_FALSE(fs::exists(p.string() + "-wal"));
+  }
+  raw = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(foreign.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT count(*) FROM sqlite_master", -1, &st, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), 1) << "rlab added tables to a foreign database";
+  sqlite3_finalize(st);
+  sqlite3_close(raw);
+}
+
+TEST_F(ResultsCli, RunIdMustBePositive) {
+  for (const char* bad : {"-1", "0", "abc"}) {
+    auto r = rlab({"results", "--db", db_.string(), "--", bad});
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("not in range 1 to"), std::string::npos) << bad << ": " << r.output;
+  }
 }
 
 }  // namespace
