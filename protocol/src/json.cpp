@@ -2,6 +2,7 @@
 // "result.passes[2].lpm") so errors name exactly what was wrong.
 #include "rlab/protocol/json.hpp"
 
+#include <cstdio>
 #include <limits>
 
 namespace rlab::protocol {
@@ -154,6 +155,13 @@ void read(const json& v, const std::string& w, PassReport& m) {
   f.req("counters", m.counters);
 }
 
+/// A number for an error message: "%g", so 1e300 stays short.
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 void require_positive(const Fields& f, const char* key, double v) {
   if (!(v > 0)) bad(f.at(key), "must be > 0, got " + std::to_string(v));
 }
@@ -275,7 +283,7 @@ void from_json(const json& j, Run& m) {
   f.req("duration_s", m.duration_s);
   require_positive(f, "duration_s", m.duration_s);
   if (m.duration_s > kMaxSpanS)
-    bad(f.at("duration_s"), "must be at most 86400 (one day), got " + std::to_string(m.duration_s));
+    bad(f.at("duration_s"), "must be at most 86400 (one day), got " + shortest(m.duration_s));
   f.opt("scripts_per_loop", m.scripts_per_loop);
   if (m.scripts_per_loop < 1 || m.scripts_per_loop > 64)
     bad(f.at("scripts_per_loop"), "must be 1..64, got " + std::to_string(m.scripts_per_loop));
@@ -284,10 +292,10 @@ void from_json(const json& j, Run& m) {
     bad(f.at("workdir"), "expected an absolute path, got \"" + m.workdir + "\"");
   f.opt("sample_interval_s", m.sample_interval_s);
   if (m.sample_interval_s != 0 && !(m.sample_interval_s >= 0.1 && m.sample_interval_s <= kMaxSpanS))
-    bad(f.at("sample_interval_s"), "must be 0 (no sampling) or 0.1..86400, got " + std::to_string(m.sample_interval_s));
+    bad(f.at("sample_interval_s"), "must be 0 (no sampling) or 0.1..86400, got " + shortest(m.sample_interval_s));
   f.opt("pause_s", m.pause_s);
   if (!(m.pause_s >= 0 && m.pause_s <= kMaxSpanS))
-    bad(f.at("pause_s"), "must be 0..86400, got " + std::to_string(m.pause_s));
+    bad(f.at("pause_s"), "must be 0..86400, got " + shortest(m.pause_s));
 }
 void from_json(const json& j, Shutdown& m) {
   Fields f(j, "shutdown");

@@ -38,9 +38,9 @@ const BadCase kHostCases[] = {
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","sample_interval_s":-1})", rp::ErrorCode::bad_field, "run.sample_interval_s", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","sample_interval_s":0.01})", rp::ErrorCode::bad_field, "run.sample_interval_s: must be 0 (no sampling) or 0.1..86400", 4},
     // Time spans beyond a day would overflow the agent's clocks and never end.
-    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":1e300,"workdir":"/w"})", rp::ErrorCode::bad_field, "run.duration_s: must be at most 86400", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":1e300,"workdir":"/w"})", rp::ErrorCode::bad_field, "run.duration_s: must be at most 86400 (one day), got 1e+300", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","sample_interval_s":1e300})", rp::ErrorCode::bad_field, "run.sample_interval_s: must be 0 (no sampling) or 0.1..86400", 4},
-    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","pause_s":1e300})", rp::ErrorCode::bad_field, "run.pause_s: must be 0..86400", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","pause_s":1e300})", rp::ErrorCode::bad_field, "run.pause_s: must be 0..86400, got 1e+300", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","pause_s":-1})", rp::ErrorCode::bad_field, "run.pause_s: must be 0..86400", 4},
     {R"({"type":"prepare","id":5,"fs":"xfs","mountpoint":"/mnt"})", rp::ErrorCode::bad_field, "exactly one of", 5},
     {R"({"type":"prepare","id":5,"device":"/dev/vdb","serial":"x","fs":"xfs","mountpoint":"/mnt"})", rp::ErrorCode::bad_field, "exactly one of", 5},
