@@ -69,6 +69,9 @@ int run_command(const RunArgs& a) {
   } catch (const std::invalid_argument& e) {
     spdlog::error("{}", e.what());
     return kUsage;
+  } catch (const store::NotAStoreError& e) {  // --db names another program's file
+    spdlog::error("{}", e.what());
+    return kUsage;
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());
     run::Interrupts::instance().destroy_domains();

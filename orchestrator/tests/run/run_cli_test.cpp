@@ -104,3 +104,22 @@ TEST(RunCli, BadResumeIdOrRetryWithoutResumeExitsTwoAndCreatesNothing) {
   }
   fs::remove_all(d);
 }
+
+// `--db` naming a file that is not an rlab store (here plain text) is bad input: exit 2, and
+// the file keeps its bytes.
+TEST(RunCli, DbThatIsNotAStoreExitsTwoAndIsLeftUnchanged) {
+  fs::path d = temp_dir("not-a-store");
+  std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
+                                 "axes:\n  kernel: [a]\n  vcpus: [1]\n"
+                                 "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n"
+                                 "hosts:\n  - {uri: \"qemu+unix:///system?socket=/nonexistent/sock\", vcpus: 2}\n";
+  const std::string text = "notes, not a database\n";
+  std::ofstream(d / "notes.db") << text;
+  auto r = rlab::util::run({rlab_bin(), "run", "--db", (d / "notes.db").string(), (d / "m.yaml").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("not an rlab results store"), std::string::npos) << r.output;
+  std::ifstream in(d / "notes.db");
+  std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(back, text);
+  fs::remove_all(d);
+}
