@@ -242,10 +242,14 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
 }
 
 Matrix load_matrix(const fs::path& path, const LoadOptions& opt) {
+  std::error_code ec;
+  // An ifstream opens a directory fine and reads nothing ("empty matrix" would mislead).
+  if (fs::is_directory(path, ec)) throw MatrixError(path, 0, 0, "is a directory, not a matrix file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw MatrixError(path, 0, 0, "cannot read the matrix file");
   std::ostringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) throw MatrixError(path, 0, 0, "cannot read the matrix file");
   return parse_matrix(ss.str(), path, opt);
 }
 

@@ -92,6 +92,17 @@ TEST(BadMatrix, UnreadableFileNamesThePath) {
   }
 }
 
+TEST(BadMatrix, DirectoryIsNotAMatrix) {
+  const auto dir = std::filesystem::path(RLAB_TEST_DATA) / "bad";
+  try {
+    rlab::matrix::load_matrix(dir);
+    FAIL();
+  } catch (const rlab::matrix::MatrixError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(dir.string() + ":", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BadMatrix, PathChecksCanBeSkippedForForeignMatrices) {
   const auto path = std::filesystem::path(RLAB_TEST_DATA) / "bad" / "missing_git_tree.yaml";
   rlab::matrix::LoadOptions opt;
