@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
@@ -76,6 +77,13 @@ int main(int argc, char** argv) {
   }
   if (!listen.empty() && listen.rfind("unix:", 0) != 0) {
     std::fprintf(stderr, "rlab-agent: --listen: expected unix:PATH, got \"%s\"\n", listen.c_str());
+    leave(2);
+  }
+  // An empty path would bind an unreachable autobind socket; a long one fails bind() with a
+  // bare "File name too long". sockaddr_un::sun_path holds 107 bytes and a NUL.
+  if (!listen.empty() && (listen.size() == 5 || listen.size() - 5 > sizeof(sockaddr_un{}.sun_path) - 1)) {
+    std::fprintf(stderr, "rlab-agent: --listen: unix socket path must be 1..%zu bytes, got %zu in \"%s\"\n",
+                 sizeof(sockaddr_un{}.sun_path) - 1, listen.size() - 5, listen.c_str());
     leave(2);
   }
 

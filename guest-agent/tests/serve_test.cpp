@@ -124,3 +124,16 @@ TEST(Serve, DevicePathPty) {
   c.send_raw("nonsense\n");
   expect_error(c, rp::ErrorCode::malformed, "invalid JSON", {});
 }
+
+// `--listen unix:` with no path used to serve on an autobind socket nobody can reach (forever);
+// a path past sun_path's 107 bytes failed with a bare "File name too long". Both are usage
+// errors naming the option. `timeout` bounds the old hang.
+TEST(Serve, ListenPathEmptyOrTooLongIsAUsageError) {
+  for (const std::string& arg : {std::string("unix:"), "unix:/tmp/" + std::string(200, 'x') + "/s"}) {
+    int status = 0;
+    const std::string out = run_capture({"timeout", "10", agent_binary(), "--listen", arg}, &status);
+    ASSERT_TRUE(WIFEXITED(status)) << out;
+    EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+    EXPECT_NE(out.find("--listen: unix socket path must be 1..107 bytes"), std::string::npos) << out;
+  }
+}
