@@ -343,7 +343,7 @@ std::vector<BootResult> Store::boot_results(RunId run) const {
           " COALESCE(br.guest_kernel_release, ''),"
           " (SELECT f.phase || ': ' || f.message FROM failures f WHERE f.boot_id = br.boot_id"
           "  ORDER BY f.id DESC LIMIT 1)"
-          " FROM boot_results br WHERE br.run_id = ? ORDER BY br.cell_key, br.repeat");
+          " FROM boot_results br WHERE br.run_id = ? ORDER BY br.boot_id");
   st.bind(1, run);
   std::vector<BootResult> out;
   while (st.step()) {

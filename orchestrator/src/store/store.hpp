@@ -219,7 +219,8 @@ class Store {
   void record_failure(BootId boot, const std::string& phase, const std::string& message,
                       const std::string& console_tail);
 
-  /// Every boot of a run with its cell, score and pass totals, ordered by cell id, repeat.
+  /// Every boot of a run with its cell, score and pass totals, in the matrix's cell order
+  /// (kernel axis order first), then repeat.
   std::vector<BootResult> boot_results(RunId run) const;
 
  private:

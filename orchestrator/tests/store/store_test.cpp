@@ -305,6 +305,35 @@ fs::path scratch_dir(const char* name) {
 
 // `--db` pointing at another program's SQLite database must not turn it into an rlab store
 // (WAL mode, rlab tables): refuse and leave every byte as it was.
+TEST(StoreOrder, BootResultsFollowTheMatrixKernelOrderNotTheAlphabet) {
+  // The results table takes the first kernel it meets as its base column: that must be the
+  // matrix's first kernel even when its name sorts last.
+  const auto dir = fs::temp_directory_path() / ("rlab-store-order-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const char* text = R"(kernels:
+  zeta: {source: {debian: "6.12", suite: trixie}}
+  alpha: {extends: zeta, patchset: p}
+axes:
+  kernel: [zeta, alpha]
+  vcpus: [2, 1]
+  filesystem: [{fs: xfs}]
+  workload: [{type: shell1, duration_s: 10}]
+  repeats: 2
+)";
+  auto m = matrix::parse_matrix(text, dir / "matrix.yaml");
+  auto st = store::Store::open(dir / "rlab.db");
+  auto run = st->create_run({m.path.string(), text, 1, "matrix", ""});
+  st->add_cells(run, matrix::expand_cells(m), m.repeats);
+  auto rows = st->boot_results(run);
+  ASSERT_EQ(rows.size(), 8u);
+  EXPECT_EQ(rows.front().kernel, "zeta");
+  EXPECT_EQ(rows.back().kernel, "alpha");
+  EXPECT_EQ(rows[0].vcpus, 2u);
+  EXPECT_EQ(rows[0].repeat, 0u);
+  EXPECT_EQ(rows[1].repeat, 1u);
+  fs::remove_all(dir);
+}
+
 TEST(StoreOpen, ForeignSqliteDatabaseIsRefusedAndUnchanged) {
   const fs::path dir = scratch_dir("foreign");
   const fs::path db = dir / "places.sqlite";
