@@ -42,7 +42,7 @@ Plan plan_new(const RunOptions& o) {
   Plan p;
   p.m = matrix::load_matrix(o.matrix);
   p.st = store::Store::open(o.db.empty() ? p.m.results : o.db);
-  p.run = p.st->create_run({o.matrix.string(), p.m.text, p.m.seed, "matrix", ""});
+  p.run = p.st->create_run({o.matrix.string(), p.m.text, p.m.seed, o.kind, ""});
   p.cells = matrix::expand_cells(p.m);
   p.st->add_cells(p.run, p.cells, p.m.repeats);
   std::map<std::string, std::size_t> index;

@@ -17,6 +17,7 @@ struct RunOptions {
   bool retry_failed = false;                  ///< with resume: run failed boots again too
   std::filesystem::path db;                   ///< store override; "" -> the matrix's `results:`
   std::filesystem::path agent_binary;         ///< "" -> image::default_agent_binary()
+  std::string kind = "matrix";                ///< store run kind of a new run ("matrix", "nightly")
 };
 
 /// How a run went.
