@@ -30,9 +30,30 @@ void require_path(const std::filesystem::path& p, std::string_view field) {
         fmt::format("domain spec: {} must be an absolute path, got '{}'", field, p.string()));
 }
 
+void require_cpuset(const std::string& c, std::string_view field) {
+  if (c.empty() || c.find_first_not_of("0123456789,-") != std::string::npos)
+    throw std::invalid_argument(
+        fmt::format("domain spec: {}: '{}' is not a host cpuset (e.g. 0-1 or 0,2)", field, c));
+}
+
 }  // namespace
 
 std::string_view to_string(Accel a) { return a == Accel::kKvm ? "kvm" : "tcg"; }
+
+std::string icount_option(unsigned shift) { return fmt::format("shift={},sleep=off", shift); }
+
+namespace {
+bool pauth_off(const DomainSpec& s) {
+  return s.accel == Accel::kTcg && (s.cpu_model.empty() || s.cpu_model == "max");
+}
+}  // namespace
+
+std::string cpu_options(const DomainSpec& s) {
+  std::string out = pauth_off(s) ? "pauth=off" : "";
+  if (s.icount_shift)
+    out += (out.empty() ? "" : " ") + std::string("icount=") + icount_option(*s.icount_shift);
+  return out;
+}
 
 std::string domain_name(std::string_view run_id, std::string_view cell_id) {
   std::string raw = fmt::format("{}{}-{}", kDomainPrefix, run_id, cell_id);
@@ -68,7 +89,28 @@ std::string domain_xml(const DomainSpec& s) {
   if (s.disk_serial.empty() || s.disk_serial.size() > 20)
     throw std::invalid_argument("domain spec: disk_serial must be 1..20 bytes (virtio-blk limit)");
 
+  if (!s.vcpu_pins.empty() && s.vcpu_pins.size() != s.vcpus)
+    throw std::invalid_argument(fmt::format("domain spec: vcpu_pins has {} cpusets for {} vCPUs",
+                                            s.vcpu_pins.size(), s.vcpus));
+  for (const auto& c : s.vcpu_pins) require_cpuset(c, "vcpu_pins");
+  if (!s.emulator_pin.empty()) require_cpuset(s.emulator_pin, "emulator_pin");
+  std::string cputune;
+  if (!s.vcpu_pins.empty() || !s.emulator_pin.empty()) {
+    cputune = "  <cputune>\n";
+    for (std::size_t i = 0; i < s.vcpu_pins.size(); ++i)
+      cputune += fmt::format("    <vcpupin vcpu='{}' cpuset='{}'/>\n", i, s.vcpu_pins[i]);
+    if (!s.emulator_pin.empty())
+      cputune += fmt::format("    <emulatorpin cpuset='{}'/>\n", s.emulator_pin);
+    cputune += "  </cputune>\n";
+  }
+
   const bool kvm = s.accel == Accel::kKvm;
+  if (s.icount_shift && kvm)
+    throw std::invalid_argument(
+        "domain spec: icount_shift is set under KVM; instruction counting needs TCG");
+  if (s.icount_shift && *s.icount_shift > 10)
+    throw std::invalid_argument(fmt::format(
+        "domain spec: icount_shift {} is outside QEMU's range 0..10", *s.icount_shift));
   std::string cpu;
   if (kvm) {
     if (!s.cpu_model.empty() && s.cpu_model != "host")
@@ -84,19 +126,24 @@ std::string domain_xml(const DomainSpec& s) {
   }
   // libvirt 9.0 has no element for the arm `pauth` property: pass it to QEMU directly. It
   // applies to `-cpu max` only (the property lives on max-arm-cpu).
-  std::string qemu_ns;
-  if (!kvm && (s.cpu_model.empty() || s.cpu_model == "max"))
-    qemu_ns =
-        "  <qemu:commandline>\n"
-        "    <qemu:arg value='-global'/>\n"
-        "    <qemu:arg value='max-arm-cpu.pauth=off'/>\n"
-        "  </qemu:commandline>\n";
+  // Deterministic mode has no libvirt element either. sleep=off: an idle guest's clock jumps
+  // to its next timer instead of waiting in host time; QEMU then runs the vCPUs in one thread.
+  std::string qemu_args;
+  if (pauth_off(s))
+    qemu_args += "    <qemu:arg value='-global'/>\n"
+                 "    <qemu:arg value='max-arm-cpu.pauth=off'/>\n";
+  if (s.icount_shift)
+    qemu_args += fmt::format("    <qemu:arg value='-icount'/>\n"
+                             "    <qemu:arg value='{}'/>\n", icount_option(*s.icount_shift));
+  const std::string qemu_ns =
+      qemu_args.empty() ? "" : "  <qemu:commandline>\n" + qemu_args + "  </qemu:commandline>\n";
 
   return fmt::format(
       "<domain type='{type}' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>\n"
       "  <name>{name}</name>\n"
       "  <memory unit='MiB'>{mem}</memory>\n"
       "  <vcpu placement='static'>{vcpus}</vcpu>\n"
+      "{cputune}"
       "  <os>\n"
       "    <type arch='aarch64' machine='virt'>hvm</type>\n"
       "    <kernel>{kernel}</kernel>\n"
@@ -136,6 +183,7 @@ std::string domain_xml(const DomainSpec& s) {
       "</domain>\n",
       fmt::arg("type", kvm ? "kvm" : "qemu"), fmt::arg("name", escape(s.name)),
       fmt::arg("mem", s.memory_mib), fmt::arg("vcpus", s.vcpus),
+      fmt::arg("cputune", cputune),
       fmt::arg("kernel", escape(s.kernel.string())),
       fmt::arg("initrd", escape(s.initramfs.string())), fmt::arg("cmdline", escape(s.cmdline)),
       fmt::arg("cpu", cpu), fmt::arg("disk", escape(s.disk.string())),

@@ -4,8 +4,10 @@
 // and the filesystem-under-test disk with a virtio serial number.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rlab::vm {
 
@@ -38,14 +40,34 @@ struct DomainSpec {
   std::filesystem::path agent_socket;///< unix socket QEMU listens on for kAgentChannel
   std::filesystem::path disk;        ///< raw disk image for the filesystem under test
   std::string disk_serial = "rlab-fs";  ///< virtio-blk serial: /sys/block/*/serial in the guest
+  /// Deterministic mode (TCG only): QEMU instruction counting, `-icount shift=N,sleep=off`.
+  /// A guest nanosecond is 2^N executed instructions and idle time is skipped, so guest
+  /// time follows the guest's work, not the host's load. N in [0, 10]; nullopt: real time.
+  std::optional<unsigned> icount_shift;
+  /// `<cputune>` pinning: host cpuset of each vCPU (libvirt syntax: "3", "0-1", "0,2"), one per
+  /// vCPU in order, or empty for no vCPU pinning.
+  std::vector<std::string> vcpu_pins;
+  /// Host cpuset of QEMU's emulator threads (`<emulatorpin>`); "" for none.
+  std::string emulator_pin;
 };
+
+/// The `-icount` option value for `shift`: "shift=<N>,sleep=off" (align stays off).
+std::string icount_option(unsigned shift);
+
+/// The QEMU options beyond the CPU model that a guest of `spec` gets, as stored in a result's
+/// environment (`cpu_options`): "pauth=off" for `-cpu max` under TCG, then
+/// "icount=shift=<N>,sleep=off" in deterministic mode, space-separated; "" when there are none.
+std::string cpu_options(const DomainSpec& spec);
 
 /// The domain XML for `spec`. Under TCG the CPU is `max` with pointer authentication
 /// disabled (`-global max-arm-cpu.pauth=off` through the qemu XML namespace, which libvirt
-/// 9.0 needs because it has no element for it); under KVM it is host-passthrough.
+/// 9.0 needs because it has no element for it); under KVM it is host-passthrough. With
+/// `icount_shift` set, `-icount shift=N,sleep=off` goes through the same namespace (and
+/// icount_shift under KVM or above 10 is an std::invalid_argument naming it).
 /// Throws std::invalid_argument naming the field when a field is empty, a path is relative,
 /// vcpus is outside 1..512, memory is below 128 MiB, or the socket path exceeds the 107
-/// bytes a unix socket address holds.
+/// bytes a unix socket address holds, or vcpu_pins is neither empty nor one cpuset per vCPU
+/// (a cpuset is digits, ',' and '-' only).
 std::string domain_xml(const DomainSpec& spec);
 
 /// A libvirt-safe domain name `rlab-<run>-<cell>`: every byte outside [A-Za-z0-9._+-] becomes

@@ -111,3 +111,72 @@ TEST(DomainXml, VirtXmlValidateRejectsBrokenDocument) {
   xml.replace(xml.find("</vcpu>"), 7, "</vcpux>");
   EXPECT_FALSE(validate(xml).ok());
 }
+
+TEST(DomainXml, CputunePinsEachVcpuAndTheEmulatorAndValidates) {
+  DomainSpec s = sample_spec(Accel::kTcg);
+  s.vcpu_pins = {"0", "1"};
+  s.emulator_pin = "0-1";
+  const std::string xml = domain_xml(s);
+  EXPECT_NE(xml.find("<vcpupin vcpu='0' cpuset='0'/>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<vcpupin vcpu='1' cpuset='1'/>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<emulatorpin cpuset='0-1'/>"), std::string::npos) << xml;
+  auto r = validate(xml);
+  EXPECT_TRUE(r.ok()) << r.output;
+  EXPECT_EQ(domain_xml(sample_spec(Accel::kTcg)).find("<cputune>"), std::string::npos)
+      << "no pinning asked, no <cputune>";
+}
+
+TEST(DomainXml, CputuneRejectsWrongCountAndBadCpuset) {
+  DomainSpec s = sample_spec(Accel::kTcg);
+  s.vcpu_pins = {"0"};  // 2 vCPUs
+  EXPECT_THROW(domain_xml(s), std::invalid_argument);
+  s.vcpu_pins = {"0", "1'/><x a='"};
+  try {
+    domain_xml(s);
+    FAIL() << "a cpuset with XML in it was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("vcpu_pins"), std::string::npos) << e.what();
+  }
+  s.vcpu_pins = {};
+  s.emulator_pin = "all";
+  EXPECT_THROW(domain_xml(s), std::invalid_argument);
+}
+
+TEST(DomainXml, IcountGoesThroughQemuNamespaceAndValidates) {
+  DomainSpec s = sample_spec(Accel::kTcg);
+  EXPECT_EQ(domain_xml(s).find("-icount"), std::string::npos) << "real time by default";
+  EXPECT_EQ(cpu_options(s), "pauth=off");
+  s.icount_shift = 3;
+  const std::string xml = domain_xml(s);
+  const auto arg = xml.find("<qemu:arg value='-icount'/>\n    <qemu:arg value='shift=3,sleep=off'/>");
+  EXPECT_NE(arg, std::string::npos) << xml;
+  EXPECT_NE(xml.find("max-arm-cpu.pauth=off"), std::string::npos) << "pauth stays off";
+  EXPECT_GT(arg, xml.find("<qemu:commandline>"));
+  EXPECT_LT(arg, xml.find("</qemu:commandline>"));
+  EXPECT_EQ(cpu_options(s), "pauth=off icount=shift=3,sleep=off");
+  auto r = validate(xml);
+  EXPECT_TRUE(r.ok()) << r.output;
+  // A CPU model other than max has no pauth override, but still gets -icount.
+  s.cpu_model = "cortex-a57";
+  const std::string a57 = domain_xml(s);
+  EXPECT_EQ(a57.find("pauth"), std::string::npos);
+  EXPECT_NE(a57.find("<qemu:arg value='shift=3,sleep=off'/>"), std::string::npos) << a57;
+  EXPECT_EQ(cpu_options(s), "icount=shift=3,sleep=off");
+  EXPECT_TRUE(validate(a57).ok());
+}
+
+TEST(DomainXml, IcountRefusedUnderKvmAndOutsideQemusRange) {
+  DomainSpec s = sample_spec(Accel::kKvm);
+  s.icount_shift = 0;
+  try {
+    domain_xml(s);
+    FAIL() << "icount under KVM was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("icount_shift"), std::string::npos) << e.what();
+  }
+  s = sample_spec(Accel::kTcg);
+  s.icount_shift = 10;
+  EXPECT_NO_THROW(domain_xml(s));
+  s.icount_shift = 11;
+  EXPECT_THROW(domain_xml(s), std::invalid_argument);
+}
