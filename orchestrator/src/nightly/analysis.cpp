@@ -1,0 +1,248 @@
+#include "nightly/analysis.hpp"
+
+#include "changepoint/e_divisive.hpp"
+#include "compare/boots.hpp"
+#include "stats/descriptive.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace rlab::nightly {
+namespace {
+
+constexpr std::size_t env_index(std::string_view name) {
+  for (std::size_t i = 0; i < compare::kEnvFields.size(); ++i)
+    if (compare::kEnvFields[i] == name) return i;
+  return 0;
+}
+
+bool has_result(const compare::ReadOnlyDb& db, store::RunId run) {
+  return !compare::load_boots(db, run).empty();
+}
+
+/// Nightly runs of the same matrix file other than `run` that have a scored boot, oldest first.
+std::vector<store::RunInfo> sibling_nights(const store::Store& st, const store::RunInfo& run) {
+  std::vector<store::RunInfo> out;
+  const compare::ReadOnlyDb db(st.path());
+  for (const auto& r : st.runs())  // newest first
+    if (r.id != run.id && r.kind == kNightlyKind && r.matrix_path == run.matrix_path &&
+        has_result(db, r.id))
+      out.push_back(r);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+/// The rows of `rep` by cell id (runs mode pairs cells by id, so either side's id will do).
+std::map<std::string, compare::CellComparison> rows_by_cell(const compare::CompareReport& rep) {
+  std::map<std::string, compare::CellComparison> out;
+  for (const auto& c : rep.cells) out[c.new_cell.empty() ? c.base_cell : c.new_cell] = c;
+  return out;
+}
+
+/// (run before, run after) of every change point E-Divisive finds in `pts`.
+std::set<std::pair<std::int64_t, std::int64_t>> change_pairs(
+    const std::vector<changepoint::HistoryPoint>& pts, const changepoint::EDivisiveOptions& opt) {
+  std::set<std::pair<std::int64_t, std::int64_t>> out;
+  if (pts.size() < 2 * opt.min_segment) return out;
+  std::vector<double> x;
+  for (const auto& p : pts) x.push_back(p.score);
+  for (const auto& cp : changepoint::e_divisive(x, opt).change_points)
+    out.insert({pts[cp.index - 1].run, pts[cp.index].run});
+  return out;
+}
+
+void mark_new(CellOutcome& c, store::RunId tonight, const changepoint::EDivisiveOptions& opt) {
+  const auto& pts = c.history.points;
+  auto it = std::find_if(pts.begin(), pts.end(), [&](const auto& p) { return p.run == tonight; });
+  if (it == pts.end()) return;  // no result tonight: nothing is new because of tonight
+  std::vector<changepoint::HistoryPoint> without(pts.begin(), it);
+  without.insert(without.end(), it + 1, pts.end());
+  const auto before = change_pairs(without, opt);
+  for (auto& m : c.change_points)
+    m.is_new = !before.count({m.detection.last_before.run, m.detection.first_after.run});
+}
+
+bool is_hex_commit(const std::string& s) {
+  return s.size() >= 7 && s.size() <= 40 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isxdigit(ch) != 0; });
+}
+
+void plan_bisects(NightlyReport& r) {
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  auto add = [&](const std::string& cell, const std::string& good, const std::string& bad,
+                 const std::string& why) {
+    if (seen.insert({cell, good, bad}).second) r.bisects.push_back({cell, good, bad, why, 0, ""});
+  };
+  for (const auto& c : r.cells) {
+    for (const auto& m : c.change_points)
+      if (m.is_new && m.detection.regression() && m.detection.bisectable())
+        add(c.cell_id, m.detection.last_before.source_commit, m.detection.first_after.source_commit,
+            fmt::format("new change point between run {} and run {} ({:+.1f}%)",
+                        m.detection.last_before.run, m.detection.first_after.run,
+                        m.detection.change.relative_change * 100.0));
+    if (!c.vs_previous || !c.vs_previous->regression() || !r.previous) continue;
+    // The previous night's commit of the cell is the history point of that run.
+    for (const auto& p : c.history.points)
+      if (p.run == r.previous->id && is_hex_commit(p.source_commit) &&
+          is_hex_commit(c.source_commit) && p.source_commit != c.source_commit)
+        add(c.cell_id, p.source_commit, c.source_commit,
+            fmt::format("regression against the previous night (run {}, {:+.1f}%)", p.run,
+                        c.vs_previous->result ? c.vs_previous->result->difference.relative_change * 100.0 : 0.0));
+  }
+}
+
+}  // namespace
+
+bool CellOutcome::regression() const {
+  if (vs_previous && vs_previous->regression()) return true;
+  if (vs_baseline && vs_baseline->regression()) return true;
+  return std::any_of(change_points.begin(), change_points.end(),
+                     [](const ChangeMark& m) { return m.is_new && m.detection.regression(); });
+}
+
+std::string CellOutcome::status() const {
+  if (regression()) return "FAIL";
+  if (failed_cell()) return "ERROR";
+  return "PASS";
+}
+
+std::string CellOutcome::reason() const {
+  std::vector<std::string> why;
+  auto pct = [](const compare::CellComparison& c) {
+    return c.result ? fmt::format("{:+.1f}%, p {:.2g}", c.result->difference.relative_change * 100.0, c.result->difference.p_min)
+                    : std::string("?");
+  };
+  if (vs_previous && vs_previous->regression())
+    why.push_back("regression against the previous night (" + pct(*vs_previous) + ")");
+  if (vs_baseline && vs_baseline->regression())
+    why.push_back("regression against the baseline (" + pct(*vs_baseline) + ")");
+  for (const auto& m : change_points)
+    if (m.is_new && m.detection.regression())
+      why.push_back(fmt::format("new change point {:+.1f}% between run {} and run {}",
+                                m.detection.change.relative_change * 100.0,
+                                m.detection.last_before.run, m.detection.first_after.run));
+  if (failed_cell())
+    why.push_back(fmt::format("{} of {} boots failed{}", failed, boots,
+                              failure.empty() ? "" : ": " + failure));
+  std::string out;
+  for (const auto& w : why) out += (out.empty() ? "" : "; ") + w;
+  return out;
+}
+
+std::size_t NightlyReport::regressions() const {
+  return static_cast<std::size_t>(
+      std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c.regression(); }));
+}
+
+std::size_t NightlyReport::failed_cells() const {
+  return static_cast<std::size_t>(
+      std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c.failed_cell(); }));
+}
+
+std::string NightlyReport::dir_name() const {
+  return fmt::format("{}-run{}", run.created_at.substr(0, 10), run.id);
+}
+
+std::optional<store::RunInfo> previous_night(const store::Store& st, const store::RunInfo& run) {
+  std::optional<store::RunInfo> out;
+  for (const auto& r : sibling_nights(st, run))
+    if (r.id < run.id) out = r;  // oldest first: the last one before tonight wins
+  return out;
+}
+
+std::optional<store::RunInfo> first_night(const store::Store& st, const store::RunInfo& run) {
+  auto nights = sibling_nights(st, run);
+  if (nights.empty()) return std::nullopt;
+  return nights.front();
+}
+
+NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
+                      const AnalyseOptions& opt) {
+  auto st = store::Store::open(db_path);
+  NightlyReport r;
+  r.db = db_path;
+  auto info = st->run(run_id);
+  if (!info) throw std::invalid_argument(fmt::format("{}: no run {}", db_path.string(), run_id));
+  r.run = *info;
+  r.previous = previous_night(*st, r.run);
+  if (opt.baseline) {
+    auto b = st->run(*opt.baseline);
+    if (!b)
+      throw std::invalid_argument(
+          fmt::format("{}: no baseline run {} (see `rlab results --list`)", db_path.string(), *opt.baseline));
+    if (b->id != run_id) r.baseline = b;
+    r.baseline_source = "--baseline";
+  } else {
+    auto b = first_night(*st, r.run);
+    if (b && b->id < run_id) r.baseline = b;
+    r.baseline_source = "first night of the matrix";
+  }
+  const compare::ReadOnlyDb db(db_path);
+  if (r.previous) r.vs_previous = compare::compare_runs(db, r.previous->id, run_id, opt.compare);
+  if (r.baseline) r.vs_baseline = compare::compare_runs(db, r.baseline->id, run_id, opt.compare);
+  const auto prev_rows = r.vs_previous ? rows_by_cell(*r.vs_previous) : decltype(rows_by_cell({})){};
+  const auto base_rows = r.vs_baseline ? rows_by_cell(*r.vs_baseline) : decltype(rows_by_cell({})){};
+
+  r.detect = opt.detect;
+  r.detect.kind = kNightlyKind;
+  r.detect.selector.clear();
+  std::map<std::string, changepoint::CellDetection> detections;
+  for (auto& d : changepoint::detect(db, r.detect)) detections[d.history.cell_id] = std::move(d);
+
+  std::map<std::string, const compare::BootData*> identity;
+  const auto scored = compare::load_boots(db, run_id);
+  for (const auto& b : scored) identity.emplace(b.cell_id, &b);
+
+  for (const auto& b : st->boot_results(run_id)) {
+    if (r.cells.empty() || r.cells.back().cell_id != b.cell_id) {
+      CellOutcome c;
+      c.cell_id = b.cell_id;
+      c.kernel = b.kernel;
+      c.patchset = b.patchset;
+      c.fs = b.fs;
+      c.mkfs_label = b.mkfs_label;
+      c.vcpus = b.vcpus;
+      c.workload = b.workload;
+      c.copies = b.copies;
+      c.started_at = r.run.created_at;
+      c.kernel_release = b.kernel_release;
+      r.cells.push_back(std::move(c));
+    }
+    auto& c = r.cells.back();
+    ++c.boots;
+    if (b.status == "done" && b.score) {
+      ++c.done;
+      c.scores.push_back(*b.score);
+    } else if (b.status == "failed") {
+      ++c.failed;
+      if (c.failure.empty()) c.failure = b.failure;
+    }
+  }
+  for (auto& c : r.cells) {
+    if (!c.scores.empty()) c.median = stats::median(c.scores);
+    if (auto it = identity.find(c.cell_id); it != identity.end()) {
+      c.source_commit = it->second->source_commit;
+      c.kernel_release = it->second->env[env_index("kernel_release")];
+      c.config_sha256 = it->second->env[env_index("config_sha256")];
+    }
+    if (auto it = prev_rows.find(c.cell_id); it != prev_rows.end()) c.vs_previous = it->second;
+    if (auto it = base_rows.find(c.cell_id); it != base_rows.end()) c.vs_baseline = it->second;
+    if (auto it = detections.find(c.cell_id); it != detections.end()) {
+      c.history = it->second.history;
+      c.history_note = it->second.note;
+      for (const auto& d : it->second.detections) c.change_points.push_back({d, false});
+      mark_new(c, run_id, r.detect.method);
+    } else {
+      c.history.cell_id = c.cell_id;
+      c.history_note = "no scored nightly run yet";
+    }
+  }
+  plan_bisects(r);
+  return r;
+}
+
+}  // namespace rlab::nightly

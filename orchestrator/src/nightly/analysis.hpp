@@ -1,0 +1,114 @@
+#pragma once
+// One night's findings, read from the store after the run: each cell's outcome, the
+// comparison with the previous night of the same matrix and with the baseline (compare/),
+// the change points of each cell's nightly history (changepoint/) and which of them are new
+// tonight, and the bisections they call for. Pure reading: nothing is written to the store.
+#include "changepoint/detect.hpp"
+#include "compare/compare.hpp"
+#include "store/store.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlab::nightly {
+
+/// The store's run kind of nightly runs (the history `rlab detect` reads by default).
+inline constexpr const char* kNightlyKind = "nightly";
+
+/// How to analyse a night.
+struct AnalyseOptions {
+  /// Baseline run; nullopt -> the oldest nightly run of the same matrix file with a result
+  /// (the first night of the series), if that is not tonight's run.
+  std::optional<store::RunId> baseline;
+  compare::CompareOptions compare;          ///< verdict thresholds (alpha 0.01, 2% effect)
+  changepoint::DetectOptions detect;        ///< E-Divisive options; kind is forced to nightly
+};
+
+/// A change point of a cell's history.
+struct ChangeMark {
+  changepoint::Detection detection;
+  /// Found in the history up to tonight, but not in the same history without tonight's run:
+  /// tonight is the first night that shows it.
+  bool is_new = false;
+};
+
+/// A bisection a night calls for (a new regression between two git commits of a kernel).
+struct BisectPlan {
+  std::string cell_id;
+  std::string good_commit;      ///< the commit before (full or abbreviated hex SHA)
+  std::string bad_commit;       ///< the commit after
+  std::string why;              ///< "change point between run 3 and run 4" / "previous night"
+  std::int64_t session = 0;     ///< bisect session id once started (0: not started)
+  std::string outcome;          ///< the session's final status ("found", ...) or the error
+};
+
+/// One cell of tonight's run.
+struct CellOutcome {
+  std::string cell_id;
+  std::string kernel;           ///< the matrix's kernel name
+  std::string patchset;
+  std::string fs;               ///< "xfs" / "ext4"
+  std::string mkfs_label;       ///< "defaults", "agcount=4"
+  unsigned vcpus = 0;
+  std::string workload;
+  unsigned copies = 0;
+  std::size_t boots = 0;        ///< boots of the cell (repeats)
+  std::size_t done = 0;         ///< boots with a result
+  std::size_t failed = 0;       ///< failed boots
+  std::vector<double> scores;   ///< lpm of the done boots
+  std::optional<double> median; ///< median lpm of `scores`
+  std::string failure;          ///< first failed boot's "phase: message"
+  std::string kernel_release;   ///< uname -r reported by the guest ("" unknown)
+  std::string source_commit;    ///< git SHA or Debian version ("" unknown)
+  std::string config_sha256;
+  std::string started_at;       ///< the run's start (ISO 8601 UTC)
+  std::optional<compare::CellComparison> vs_previous;  ///< row of the previous-night compare
+  std::optional<compare::CellComparison> vs_baseline;  ///< row of the baseline compare
+  changepoint::CellHistory history;  ///< nightly history (oldest first), tonight included
+  std::string history_note;          ///< why no change point was tested ("" when tested)
+  std::vector<ChangeMark> change_points;
+
+  /// A significant regression: vs the previous night, vs the baseline, or a new regression
+  /// change point.
+  bool regression() const;
+  /// Some boot of the cell failed (no result, or fewer results than boots).
+  bool failed_cell() const { return failed > 0; }
+  /// KCIDB status: "FAIL" (regression), "ERROR" (a boot failed), else "PASS".
+  std::string status() const;
+  /// Why FAIL or ERROR, one line ("" for PASS).
+  std::string reason() const;
+};
+
+/// The whole night.
+struct NightlyReport {
+  std::filesystem::path db;
+  store::RunInfo run;
+  std::optional<store::RunInfo> previous;  ///< previous night of the same matrix, if any
+  std::optional<store::RunInfo> baseline;  ///< baseline run, if any
+  std::string baseline_source;             ///< "--baseline" or "first night of the matrix"
+  std::optional<compare::CompareReport> vs_previous;
+  std::optional<compare::CompareReport> vs_baseline;
+  changepoint::DetectOptions detect;
+  std::vector<CellOutcome> cells;          ///< the matrix's cell order
+  std::vector<BisectPlan> bisects;         ///< what the night calls for (and what was started)
+
+  std::size_t regressions() const;    ///< cells with regression()
+  std::size_t failed_cells() const;   ///< cells with failed_cell()
+  /// "YYYY-MM-DD-run<id>": the report directory's name (the run's start date, UTC).
+  std::string dir_name() const;
+};
+
+/// The previous nightly run of the same matrix file before `run` that has a result, if any.
+std::optional<store::RunInfo> previous_night(const store::Store& st, const store::RunInfo& run);
+
+/// The default baseline: the oldest nightly run of the same matrix file with a result other
+/// than `run`, if any.
+std::optional<store::RunInfo> first_night(const store::Store& st, const store::RunInfo& run);
+
+/// Reads run `run` of the store at `db` and everything around it. Throws
+/// std::invalid_argument for a missing run or baseline, store::StoreError on a store error.
+NightlyReport analyse(const std::filesystem::path& db, store::RunId run, const AnalyseOptions& opt);
+
+}  // namespace rlab::nightly

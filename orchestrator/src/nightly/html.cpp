@@ -1,0 +1,169 @@
+// report.html: one self-contained page (inline CSS, inline SVG from svg.hpp, no script and
+// nothing fetched): the night's cells, score against vCPUs per kernel and filesystem, the
+// XFS / ext4 ratio per vCPU count, and every cell's nightly history with change points.
+#include "nightly/reports.hpp"
+#include "nightly/svg.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <tuple>
+
+namespace rlab::nightly {
+namespace {
+
+constexpr const char* kCss = R"(body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.PASS{background:#e3f4e3}.FAIL{background:#f8d0d0;font-weight:bold}.ERROR{background:#fde9c8;font-weight:bold}
+.plots{display:flex;flex-wrap:wrap;gap:1em}.note{color:#666;font-size:.9em}
+)";
+
+std::string h(const std::string& s) { return xml_escape(s); }
+
+std::string cmp_cell(const std::optional<compare::CellComparison>& c) {
+  if (!c) return "<td>-</td>";
+  if (!c->result)
+    return "<td>" + h(std::string(compare::row_status_name(c->status))) +
+           (c->mismatch ? ": " + h(c->mismatch->message()) : std::string()) + "</td>";
+  const auto& d = c->result->difference;
+  const std::string verdict = c->regression() ? "regression" : std::string(stats::verdict_name(c->result->verdict));
+  return fmt::format(R"(<td class="num{}">{:+.1f}% ({}, p {:.2g})</td>)",
+                     c->regression() ? " FAIL" : "", d.relative_change * 100.0, h(verdict), d.p_min);
+}
+
+std::string run_text(const std::optional<store::RunInfo>& r) {
+  return r ? fmt::format("run {} ({})", r->id, r->created_at) : std::string("none");
+}
+
+std::string variant(const CellOutcome& c) {
+  return c.mkfs_label == "defaults" ? c.fs : c.fs + "(" + c.mkfs_label + ")";
+}
+
+/// Score against vCPUs: one series per kernel, filesystem variant and workload.
+Chart score_chart(const NightlyReport& r) {
+  Chart ch;
+  ch.title = "score against vCPUs (median over boots)";
+  ch.x_label = "vCPUs";
+  ch.y_label = "loops per minute";
+  ch.integer_x = true;
+  std::map<std::string, Series> by;
+  std::vector<std::string> order;
+  for (const auto& c : r.cells) {
+    if (!c.median) continue;
+    const std::string name = c.kernel + " " + variant(c) + " " + c.workload;
+    if (!by.count(name)) order.push_back(name);
+    by[name].name = name;
+    by[name].points.push_back({static_cast<double>(c.vcpus), *c.median});
+  }
+  for (const auto& n : order) ch.series.push_back(by[n]);
+  return ch;
+}
+
+/// XFS / ext4 ratio of medians per vCPU count: each XFS variant against the first ext4
+/// variant of the same kernel, workload and vCPUs.
+Chart ratio_chart(const NightlyReport& r) {
+  Chart ch;
+  ch.title = "XFS / ext4 score ratio per vCPU count";
+  ch.x_label = "vCPUs";
+  ch.y_label = "xfs ÷ ext4";
+  ch.integer_x = true;
+  ch.reference_y = 1.0;
+  ch.y_from_zero = false;
+  std::map<std::tuple<std::string, std::string, unsigned>, double> ext4;
+  for (const auto& c : r.cells)
+    if (c.fs == "ext4" && c.median) ext4.emplace(std::tuple{c.kernel, c.workload, c.vcpus}, *c.median);
+  std::map<std::string, Series> by;
+  std::vector<std::string> order;
+  for (const auto& c : r.cells) {
+    if (c.fs != "xfs" || !c.median) continue;
+    auto it = ext4.find({c.kernel, c.workload, c.vcpus});
+    if (it == ext4.end() || it->second <= 0) continue;
+    const std::string name = c.kernel + " " + variant(c) + " ÷ ext4 " + c.workload;
+    if (!by.count(name)) order.push_back(name);
+    by[name].name = name;
+    by[name].points.push_back({static_cast<double>(c.vcpus), *c.median / it->second});
+  }
+  for (const auto& n : order) ch.series.push_back(by[n]);
+  return ch;
+}
+
+/// A cell's nightly history (x = run id) with its change points.
+Chart history_chart(const CellOutcome& c) {
+  Chart ch;
+  ch.title = c.cell_id;
+  ch.x_label = "nightly run";
+  ch.y_label = "median lpm";
+  ch.integer_x = true;
+  ch.width = 420;
+  ch.height = 240;
+  Series s;
+  s.name = fmt::format("{} nights", c.history.points.size());
+  for (const auto& p : c.history.points) s.points.push_back({static_cast<double>(p.run), p.score});
+  ch.series.push_back(s);
+  for (const auto& m : c.change_points)
+    ch.markers.push_back({(m.detection.last_before.run + m.detection.first_after.run) / 2.0,
+                          fmt::format("{:+.1f}%{}", m.detection.change.relative_change * 100.0,
+                                      m.is_new ? " new" : ""),
+                          m.detection.regression()});
+  return ch;
+}
+
+}  // namespace
+
+std::string render_html(const NightlyReport& r) {
+  std::string o = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
+  o += fmt::format("<title>rlab nightly run {} ({})</title>\n<style>{}</style></head><body>\n",
+                   r.run.id, h(r.run.created_at.substr(0, 10)), kCss);
+  o += fmt::format("<h1>rlab nightly: run {}</h1>\n<table>\n", r.run.id);
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
+           {"matrix", r.run.matrix_path},
+           {"started / finished", r.run.created_at + " / " + (r.run.finished_at.empty() ? "-" : r.run.finished_at)},
+           {"status", r.run.status},
+           {"host", r.run.hostname},
+           {"previous night", run_text(r.previous)},
+           {"baseline", run_text(r.baseline) + " (" + r.baseline_source + ")"},
+           {"verdict", fmt::format("{} cells, {} regressions, {} with failed boots", r.cells.size(),
+                                   r.regressions(), r.failed_cells())}})
+    o += "<tr><th>" + h(k) + "</th><td>" + h(v) + "</td></tr>\n";
+  o += "</table>\n<p class=\"note\">Also: <a href=\"summary.txt\">summary.txt</a> · "
+       "<a href=\"kcidb.json\">kcidb.json</a> · <a href=\"junit.xml\">junit.xml</a></p>\n";
+
+  o += "<h2>Cells</h2>\n<table><tr><th>status</th><th>cell</th><th>median lpm</th><th>boots "
+       "(done/failed)</th><th>vs previous night</th><th>vs baseline</th><th>why</th></tr>\n";
+  for (const auto& c : r.cells)
+    o += fmt::format(R"(<tr><td class="{0}">{0}</td><td>{1}</td><td class="num">{2}</td>)"
+                     R"(<td class="num">{3} ({4}/{5})</td>{6}{7}<td>{8}</td></tr>)" "\n",
+                     c.status(), h(c.cell_id),
+                     c.median ? fmt::format("{:.2f}", *c.median) : std::string("-"), c.boots,
+                     c.done, c.failed, cmp_cell(c.vs_previous), cmp_cell(c.vs_baseline), h(c.reason()));
+  o += "</table>\n";
+
+  o += "<h2>Scores</h2>\n<div class=\"plots\">\n" + render_svg(score_chart(r)) +
+       render_svg(ratio_chart(r)) + "</div>\n";
+
+  o += fmt::format("<h2>Nightly history</h2>\n<p class=\"note\">One point per nightly run (median "
+                   "over its boots); dashed lines are change points (E-Divisive means, alpha {}, "
+                   "{} permutations, at least {} nights a side), red for regressions.</p>\n"
+                   "<div class=\"plots\">\n",
+                   r.detect.method.alpha, r.detect.method.permutations, r.detect.method.min_segment);
+  for (const auto& c : r.cells) o += render_svg(history_chart(c));
+  o += "</div>\n";
+
+  o += "<h2>Bisections</h2>\n";
+  if (r.bisects.empty()) o += "<p>none called for</p>\n";
+  else {
+    o += "<table><tr><th>cell</th><th>good</th><th>bad</th><th>why</th><th>state</th></tr>\n";
+    for (const auto& b : r.bisects)
+      o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       h(b.cell_id), h(b.good_commit), h(b.bad_commit), h(b.why),
+                       h(b.session > 0 ? fmt::format("session {} {}", b.session, b.outcome)
+                                       : (b.outcome.empty() ? "not started (no --tree)" : b.outcome)));
+    o += "</table>\n";
+  }
+  o += "</body></html>\n";
+  return o;
+}
+
+}  // namespace rlab::nightly

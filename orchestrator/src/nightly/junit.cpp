@@ -1,0 +1,72 @@
+// junit.xml: one <testcase> per cell (classname "rlab.<kernel>", name = the cell id); a
+// significant regression is a <failure type="regression">, a cell with a failed boot an
+// <error type="boot">; the figures go to <system-out>.
+#include "nightly/reports.hpp"
+#include "nightly/svg.hpp"  // xml_escape
+
+#include <fmt/format.h>
+
+namespace rlab::nightly {
+namespace {
+
+/// xml_escape without the control characters XML 1.0 cannot carry (console output has some).
+std::string xml_text(const std::string& s) {
+  std::string clean;
+  for (char c : s)
+    if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t' || c == '\r') clean += c;
+  return xml_escape(clean);
+}
+
+std::string figures(const CellOutcome& c) {
+  std::string out = fmt::format("boots {} done {} failed {}", c.boots, c.done, c.failed);
+  if (c.median) out += fmt::format("; median {:.2f} lpm", *c.median);
+  if (!c.scores.empty()) {
+    out += "; scores";
+    for (double s : c.scores) out += fmt::format(" {:.2f}", s);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_junit(const NightlyReport& r) {
+  std::size_t failures = 0, errors = 0;
+  for (const auto& c : r.cells) {
+    const auto s = c.status();
+    failures += s == "FAIL";
+    errors += s == "ERROR";
+  }
+  const std::string suite = fmt::format("rlab nightly run {}", r.run.id);
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format(R"(<testsuites name="rlab nightly" tests="{}" failures="{}" errors="{}">)" "\n",
+                     r.cells.size(), failures, errors);
+  out += fmt::format(R"(  <testsuite name="{}" tests="{}" failures="{}" errors="{}" skipped="0" )"
+                     R"(timestamp="{}" hostname="{}">)" "\n",
+                     xml_text(suite), r.cells.size(), failures, errors,
+                     xml_text(r.run.created_at.substr(0, 19)), xml_text(r.run.hostname));
+  out += "    <properties>\n";
+  out += fmt::format(R"(      <property name="run" value="{}"/>)" "\n", r.run.id);
+  out += fmt::format(R"(      <property name="matrix" value="{}"/>)" "\n", xml_text(r.run.matrix_path));
+  if (r.previous)
+    out += fmt::format(R"(      <property name="previous_run" value="{}"/>)" "\n", r.previous->id);
+  if (r.baseline)
+    out += fmt::format(R"(      <property name="baseline_run" value="{}"/>)" "\n", r.baseline->id);
+  out += "    </properties>\n";
+  for (const auto& c : r.cells) {
+    out += fmt::format(R"(    <testcase classname="rlab.{}" name="{}">)" "\n", xml_text(c.kernel),
+                       xml_text(c.cell_id));
+    const auto s = c.status();
+    if (s == "FAIL")
+      out += fmt::format(R"(      <failure type="regression" message="{}">{}</failure>)" "\n",
+                         xml_text(c.reason()), xml_text(figures(c)));
+    else if (s == "ERROR")
+      out += fmt::format(R"(      <error type="boot" message="{}">{}</error>)" "\n",
+                         xml_text(c.reason()), xml_text(c.failure));
+    out += fmt::format("      <system-out>{}</system-out>\n", xml_text(figures(c)));
+    out += "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace rlab::nightly

@@ -1,0 +1,131 @@
+// kcidb.json: KCIDB I/O schema v4.0 (kernelci/kcidb-io, kcidb_io/schema/v04_00.py). Facts used:
+// top-level "version" {"major": 4, "minor": 0} is required; checkouts need id and origin,
+// builds id, origin and checkout_id, tests id, origin and build_id; ids are "<origin>:<text>";
+// origin matches ^[a-z0-9_]+$; test path matches ^[.a-zA-Z0-9_-]*$; test status is one of
+// FAIL, ERROR, PASS, DONE, SKIP; git_commit_hash is 40 lowercase hex digits; no property may
+// be null and no object may carry properties the schema does not name ("misc" is free-form).
+#include "nightly/reports.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace rlab::nightly {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kOrigin = "rlab";
+
+std::string checkout_id(const NightlyReport& r, const std::string& kernel) {
+  return std::string(kOrigin) + ":" + std::to_string(r.run.id) + ":" + kernel;
+}
+
+bool is_sha1(const std::string& s) {
+  return s.size() == 40 && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+           return std::isdigit(c) || (c >= 'a' && c <= 'f');
+         });
+}
+
+json comparison_misc(const compare::CellComparison& c, const store::RunInfo& base) {
+  json j = {{"base_run", base.id}, {"status", std::string(compare::row_status_name(c.status))}};
+  if (c.result) {
+    j["verdict"] = std::string(stats::verdict_name(c.result->verdict));
+    j["change"] = c.result->difference.relative_change;
+    j["p"] = c.result->difference.p_min;
+    j["base_median_lpm"] = c.result->difference.median_a;
+    j["regression"] = c.regression();
+  }
+  if (c.mismatch) j["refused"] = c.mismatch->message();
+  return j;
+}
+
+/// A kernel whose every boot failed in the build phase did not build.
+bool kernel_built(const NightlyReport& r, const std::string& kernel) {
+  for (const auto& c : r.cells)
+    if (c.kernel == kernel && (c.done > 0 || c.failure.rfind("build", 0) != 0)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string kcidb_path(const CellOutcome& c) {
+  std::string fs = c.fs;
+  if (c.mkfs_label != "defaults" && !c.mkfs_label.empty()) {
+    std::string m;
+    for (char ch : c.mkfs_label)
+      if (std::isalnum(static_cast<unsigned char>(ch))) m += ch;
+    fs += "-" + m;
+  }
+  std::string path = "unixbench." + c.workload + "." + fs + ".vcpus" + std::to_string(c.vcpus);
+  for (char& ch : path)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') ch = '_';
+  return path;
+}
+
+json to_kcidb(const NightlyReport& r) {
+  json checkouts = json::array(), builds = json::array(), tests = json::array();
+  std::map<std::string, const CellOutcome*> kernels;  // first cell with an identity wins
+  for (const auto& c : r.cells) {
+    auto [it, fresh] = kernels.emplace(c.kernel, &c);
+    if (!fresh && it->second->source_commit.empty() && !c.source_commit.empty()) it->second = &c;
+  }
+  for (const auto& [kernel, c] : kernels) {
+    const bool built = kernel_built(r, kernel);
+    json misc = {{"kernel", kernel}, {"patchset", c->patchset.empty() ? "none" : c->patchset}};
+    if (!c->source_commit.empty()) misc["source_commit"] = c->source_commit;
+    json co = {{"id", checkout_id(r, kernel)},
+               {"origin", kOrigin},
+               {"comment", "kernel " + kernel + (c->source_commit.empty() ? "" : " at " + c->source_commit)},
+               {"start_time", r.run.created_at},
+               {"valid", built},
+               {"misc", misc}};
+    if (is_sha1(c->source_commit)) co["git_commit_hash"] = c->source_commit;
+    checkouts.push_back(co);
+    json bmisc = {{"kernel", kernel}};
+    if (!c->kernel_release.empty()) bmisc["kernel_release"] = c->kernel_release;
+    if (!c->config_sha256.empty()) bmisc["config_sha256"] = c->config_sha256;
+    builds.push_back({{"id", checkout_id(r, kernel) + ":build"},
+                      {"origin", kOrigin},
+                      {"checkout_id", checkout_id(r, kernel)},
+                      {"architecture", "arm64"},
+                      {"start_time", r.run.created_at},
+                      {"valid", built},
+                      {"misc", bmisc}});
+  }
+  for (const auto& c : r.cells) {
+    json misc = {{"cell_id", c.cell_id}, {"kernel", c.kernel}, {"fs", c.fs},
+                 {"mkfs", c.mkfs_label}, {"vcpus", c.vcpus}, {"copies", c.copies},
+                 {"workload", c.workload}, {"boots", c.boots}, {"boots_done", c.done},
+                 {"boots_failed", c.failed}, {"scores_lpm", c.scores}};
+    if (c.median) misc["median_lpm"] = *c.median;
+    if (c.vs_previous && r.previous) misc["vs_previous"] = comparison_misc(*c.vs_previous, *r.previous);
+    if (c.vs_baseline && r.baseline) misc["vs_baseline"] = comparison_misc(*c.vs_baseline, *r.baseline);
+    json cps = json::array();
+    for (const auto& m : c.change_points)
+      cps.push_back({{"run_before", m.detection.last_before.run},
+                     {"run_after", m.detection.first_after.run},
+                     {"change", m.detection.change.relative_change},
+                     {"p", m.detection.change.p},
+                     {"new", m.is_new}});
+    misc["change_points"] = cps;
+    if (!c.failure.empty()) misc["failure"] = c.failure;
+    json t = {{"id", std::string(kOrigin) + ":" + std::to_string(r.run.id) + ":" + c.cell_id},
+              {"origin", kOrigin},
+              {"build_id", checkout_id(r, c.kernel) + ":build"},
+              {"path", kcidb_path(c)},
+              {"status", c.status()},
+              {"start_time", c.started_at},
+              {"comment", c.cell_id + (c.status() == "PASS" ? "" : ": " + c.reason())},
+              {"environment", {{"comment", "host " + r.run.hostname},
+                               {"misc", {{"host", r.run.hostname}, {"run", r.run.id}}}}},
+              {"misc", misc}};
+    tests.push_back(t);
+  }
+  return {{"version", {{"major", 4}, {"minor", 0}}},
+          {"checkouts", checkouts},
+          {"builds", builds},
+          {"tests", tests}};
+}
+
+}  // namespace rlab::nightly

@@ -1,0 +1,110 @@
+#include "nightly/night.hpp"
+
+#include "bisect_driver/driver.hpp"
+#include "bisect_driver/vm_lab.hpp"
+#include "matrix/matrix.hpp"
+#include "metrics/push.hpp"
+#include "nightly/reports.hpp"
+#include "run/interrupts.hpp"
+
+#include <fmt/format.h>
+
+namespace rlab::nightly {
+namespace fs = std::filesystem;
+namespace bd = rlab::bisect_driver;
+
+namespace {
+
+void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
+  auto& r = out.report;
+  for (auto& b : r.bisects) {
+    if (run::Interrupts::instance().stopped()) break;
+    try {
+      bd::SessionDb db(r.db);
+      bd::StartOptions so;
+      so.tree = fs::absolute(o.tree);
+      so.good = b.good_commit;
+      so.bad = b.bad_commit;
+      so.cell = b.cell_id;
+      so.matrix = r.run.matrix_path;
+      b.session = bd::create_session(db, so);
+      say(fmt::format("bisect session {}: {} between {} and {} ({})", b.session, b.cell_id,
+                      b.good_commit, b.bad_commit, b.why));
+      auto stored = *db.get(b.session);
+      bd::VmLab lab(db, stored, o.agent, [&](std::string_view l) { say(l); });
+      const auto s = bd::drive(db, b.session, lab, false, [&](std::string_view l) { say(l); });
+      b.outcome = s.status + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
+    } catch (const std::exception& e) {
+      b.outcome = std::string("not finished: ") + e.what();
+      ++out.bisect_errors;
+    }
+    say(fmt::format("bisect of {}: {}", b.cell_id, b.outcome));
+  }
+}
+
+}  // namespace
+
+fs::path store_path(const NightOptions& o) {
+  if (!o.db.empty()) return o.db;
+  matrix::LoadOptions lo;
+  lo.check_paths = false;
+  return matrix::load_matrix(o.matrix, lo).results;
+}
+
+NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say& say_in) {
+  const Say say = say_in ? say_in : [](std::string_view) {};
+  NightOutcome out;
+  std::string push_url = o.push;
+  fs::path db;
+  store::RunId run_id = 0;
+  if (o.report_only) {
+    db = store_path(o);
+    if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store");
+    run_id = *o.report_only;
+  } else {
+    if (push_url.empty()) push_url = matrix::load_matrix(o.matrix).push_url.value_or("");
+    if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
+    if (o.analyse.baseline) {  // refuse an unknown baseline before booting
+      const auto path = store_path(o);
+      if (!fs::exists(path) || !store::Store::open(path)->run(*o.analyse.baseline))
+        throw std::invalid_argument(
+            fmt::format("{}: no baseline run {}", path.string(), *o.analyse.baseline));
+    }
+    run::RunOptions ro;
+    ro.matrix = o.matrix;
+    ro.db = o.db;
+    ro.agent_binary = o.agent;
+    ro.kind = kNightlyKind;
+    out.run = run::execute(ro, progress);
+    db = out.run->db;
+    run_id = out.run->run;
+    if (out.run->interrupted) {
+      out.interrupted = true;
+      out.report.run.id = run_id;
+      return out;
+    }
+  }
+  out.report = analyse(db, run_id, o.analyse);
+  const fs::path root = o.out.empty() ? db.parent_path() / "reports" : o.out;
+  out.report_dir = write_reports(out.report, root);
+  say(fmt::format("reports of run {} in {}", run_id, out.report_dir.string()));
+  if (!push_url.empty()) {
+    try {
+      auto st = store::Store::open(db);
+      const auto p = metrics::push_run(*st, run_id, push_url);
+      for (const auto& e : p.errors) say("push to " + push_url + ": " + e);
+      out.push_errors = p.errors.size();
+      if (p.ok()) say(fmt::format("pushed {} groups to {}", p.groups_pushed, push_url));
+    } catch (const std::exception& e) {
+      say("push to " + push_url + ": " + e.what());
+      out.push_errors = 1;
+    }
+  }
+  if (!o.tree.empty() && !out.report.bisects.empty()) {
+    start_bisects(out, o, say);
+    write_reports(out.report, root);  // now with the bisections' outcome
+  }
+  return out;
+}
+
+}  // namespace rlab::nightly

@@ -1,0 +1,85 @@
+// summary.txt: an LKP-style text summary; the tables are compare's own (compare::render_text).
+#include "compare/render.hpp"
+#include "nightly/reports.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+namespace rlab::nightly {
+namespace {
+
+std::string run_line(const char* what, const std::optional<store::RunInfo>& r, const std::string& how) {
+  if (!r) return fmt::format("{:<9} none{}\n", what, how.empty() ? "" : " (" + how + ")");
+  return fmt::format("{:<9} run {} ({}, {}){}\n", what, r->id, r->created_at, r->status,
+                     how.empty() ? "" : " (" + how + ")");
+}
+
+std::string change_text(const std::optional<compare::CellComparison>& c) {
+  if (!c) return "-";
+  if (!c->result) return std::string(compare::row_status_name(c->status));
+  return fmt::format("{:+.1f}% {}", c->result->difference.relative_change * 100.0,
+                     c->result->verdict == stats::Verdict::different
+                         ? (c->regression() ? "REGRESSION" : "better")
+                         : std::string(stats::verdict_name(c->result->verdict)));
+}
+
+}  // namespace
+
+std::string render_summary(const NightlyReport& r) {
+  std::ostringstream out;
+  out << fmt::format("rlab nightly: run {} of {}\n", r.run.id, r.run.matrix_path);
+  out << fmt::format("started {}, finished {}, status {}, host {}\n", r.run.created_at,
+                     r.run.finished_at.empty() ? "-" : r.run.finished_at, r.run.status,
+                     r.run.hostname);
+  out << run_line("previous", r.previous, "");
+  out << run_line("baseline", r.baseline, r.baseline_source);
+  out << fmt::format("{} cells: {} regressions, {} with failed boots\n\n", r.cells.size(),
+                     r.regressions(), r.failed_cells());
+
+  out << fmt::format("{:<6} {:>10} {:>22} {:>22}  {}\n", "status", "median", "vs previous",
+                     "vs baseline", "cell");
+  for (const auto& c : r.cells) {
+    out << fmt::format("{:<6} {:>10} {:>22} {:>22}  {}\n", c.status(),
+                       c.median ? fmt::format("{:.2f}", *c.median) : std::string("-"),
+                       change_text(c.vs_previous), change_text(c.vs_baseline), c.cell_id);
+    if (c.status() != "PASS") out << "       " << c.reason() << "\n";
+  }
+
+  if (r.vs_previous) {
+    out << "\n== against the previous night ==\n";
+    compare::render_text(*r.vs_previous, out);
+  } else {
+    out << "\n== against the previous night ==\nno earlier nightly run of this matrix\n";
+  }
+  if (r.vs_baseline) {
+    out << "\n== against the baseline ==\n";
+    compare::render_text(*r.vs_baseline, out);
+  } else {
+    out << "\n== against the baseline ==\nno baseline run\n";
+  }
+
+  out << fmt::format("\n== change points (E-Divisive, alpha {}, {} permutations, segments >= {} nights) ==\n",
+                     r.detect.method.alpha, r.detect.method.permutations, r.detect.method.min_segment);
+  std::size_t listed = 0;
+  for (const auto& c : r.cells)
+    for (const auto& m : c.change_points) {
+      const auto& d = m.detection;
+      out << fmt::format("{:<4} {:<11} {:>+7.1f}%  {:>9.2f} -> {:>9.2f} lpm  p {:.4f}  run {} -> {}  {}\n",
+                         m.is_new ? "NEW" : "", d.regression() ? "regression" : "improvement",
+                         d.change.relative_change * 100.0, d.change.mean_before, d.change.mean_after,
+                         d.change.p, d.last_before.run, d.first_after.run, c.cell_id);
+      ++listed;
+    }
+  if (listed == 0) out << "none\n";
+
+  out << "\n== bisections ==\n";
+  if (r.bisects.empty()) out << "none called for\n";
+  for (const auto& b : r.bisects)
+    out << fmt::format("{}: good {} bad {} ({}): {}\n", b.cell_id, b.good_commit, b.bad_commit, b.why,
+                       b.session > 0 ? fmt::format("session {} {}", b.session, b.outcome)
+                                     : (b.outcome.empty() ? "not started (no --tree)" : b.outcome));
+  return out.str();
+}
+
+}  // namespace rlab::nightly

@@ -1,0 +1,141 @@
+// `rlab nightly` on the real stack, twice: a tiny matrix (the cached 64K 6.12 kernel and
+// 6.12+inline-inactivation, one short XFS cell each) booted through libvirtd under TCG (KVM on
+// arm64), so the second night compares with the first and both land in the nightly history.
+#include "checks.hpp"
+#include "image/guest_images.hpp"
+#include "nightly/analysis.hpp"
+#include "run/run.hpp"
+#include "store/store.hpp"
+#include "util/paths.hpp"
+#include "vm/domain_xml.hpp"
+#include "vm/libvirt.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rlab;
+
+std::string tiny_matrix() {
+  return fmt::format(R"(kernels:
+  "6.12":
+    source: {{debian: "6.12", suite: trixie}}
+    page_size: 64k
+  6.12+inline-inactivation:
+    extends: "6.12"
+    patches: [{}/images/patches/xfs-inline-inactivation.patch]
+axes:
+  kernel: ["6.12", 6.12+inline-inactivation]
+  filesystem:
+    - fs: xfs
+  vcpus: [1]
+  workload:
+    - {{type: shell1, copies: vcpus, passes: 1, duration_s: 10}}
+  repeats: 1
+guest: {{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}}
+hosts:
+  - {{uri: "qemu:///system", vcpus: 2}}
+results: rlab.db
+seed: 11
+)",
+                     RLAB_SOURCE_DIR);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(RealNightly, TwoNightsOfATinyMatrixTheSecondComparesWithTheFirst) {
+  auto lv = util::run({(fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh").string()});
+  ASSERT_TRUE(lv.ok()) << lv.output;
+  const fs::path agent = image::default_agent_binary();
+  // Under /var/tmp: QEMU's user must reach the run directories next to the store.
+  const fs::path dir = fs::path("/var/tmp") / ("rlab-nightly-e2e-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  const fs::path matrix = dir / "matrix.yaml";
+  std::ofstream(matrix) << tiny_matrix();
+  const char* bin = std::getenv("RLAB_BIN");
+  ASSERT_TRUE(bin && *bin);
+
+  util::ProcessOptions po;
+  po.timeout = std::chrono::seconds(3600);  // includes kernel builds when the cache is cold
+  po.echo = true;
+  for (int night = 1; night <= 2; ++night) {
+    auto r = util::run({bin, "nightly", "--matrix", matrix.string(), "--agent", agent.string(),
+                        "--out", (dir / "reports").string()},
+                       po);
+    ASSERT_EQ(r.exit_code, 0) << "night " << night << ":\n" << util::tail(r.output, 60);
+    EXPECT_NE(r.output.find(fmt::format("nightly run {}: 2 cells, 0 regressions", night)),
+              std::string::npos)
+        << r.output;
+  }
+
+  auto st = store::Store::open(dir / "rlab.db");
+  const auto runs = st->runs();
+  ASSERT_EQ(runs.size(), 2u);
+  for (const auto& r : runs) {
+    EXPECT_EQ(r.kind, "nightly");
+    EXPECT_EQ(r.status, "done");
+    EXPECT_EQ(r.matrix_path, matrix.string());
+  }
+  const auto second = runs[0].id, first = runs[1].id;
+
+  const auto rep = nightly::analyse(dir / "rlab.db", second, {});
+  ASSERT_TRUE(rep.previous);
+  EXPECT_EQ(rep.previous->id, first);
+  ASSERT_TRUE(rep.baseline);
+  EXPECT_EQ(rep.baseline->id, first);
+  ASSERT_EQ(rep.cells.size(), 2u);
+  for (const auto& c : rep.cells) {
+    EXPECT_EQ(c.status(), "PASS") << c.cell_id << ": " << c.reason();
+    ASSERT_TRUE(c.median) << c.cell_id;
+    EXPECT_GT(*c.median, 0);
+    EXPECT_EQ(c.history.points.size(), 2u) << c.cell_id << ": both nights in the history";
+    ASSERT_TRUE(c.vs_previous) << c.cell_id;
+    EXPECT_EQ(c.vs_previous->status, compare::RowStatus::compared)
+        << c.cell_id << " " << (c.vs_previous->mismatch ? c.vs_previous->mismatch->message() : c.vs_previous->error);
+    EXPECT_FALSE(c.kernel_release.empty());
+  }
+
+  const fs::path out = dir / "reports" / rep.dir_name();
+  ASSERT_TRUE(fs::is_directory(out));
+  const auto summary = util::read_file(out / "summary.txt");
+  EXPECT_NE(summary.find(fmt::format("base: run {}   new: run {}", first, second)), std::string::npos)
+      << summary;
+  const auto kcidb = nlohmann::json::parse(util::read_file(out / "kcidb.json"));
+  EXPECT_TRUE(rlab::testing::kcidb_problems(kcidb).empty()) << ::testing::PrintToString(rlab::testing::kcidb_problems(kcidb));
+  ASSERT_EQ(kcidb["tests"].size(), 2u);
+  for (const auto& t : kcidb["tests"]) {
+    EXPECT_EQ(t["path"], "unixbench.shell1.xfs.vcpus1");
+    EXPECT_EQ(t["status"], "PASS");
+    EXPECT_GT(t["misc"]["median_lpm"].get<double>(), 0);
+  }
+  const auto j = rlab::testing::parse_junit(out / "junit.xml");
+  ASSERT_TRUE(j.parsed) << j.error;
+  EXPECT_EQ(j.testcases, 2);
+  EXPECT_EQ(j.failure_elements, 0);
+  EXPECT_EQ(j.error_elements, 0);
+  const auto html = util::read_file(out / "report.html");
+  EXPECT_EQ(count(html, "<svg "), 4u);
+  EXPECT_EQ(count(html, "<script"), 0u);
+  EXPECT_TRUE(fs::is_directory(dir / "reports" / nightly::analyse(dir / "rlab.db", first, {}).dir_name()))
+      << "the first night's reports stay";
+
+  vm::Connection conn("qemu:///system");
+  for (const auto& r : runs)
+    EXPECT_TRUE(conn.active_domains(vm::domain_name(run::run_label(r.id, dir / "rlab.db"), "") + "-").empty())
+        << "no domain of run " << r.id << " is left";
+  if (!::testing::Test::HasFailure()) fs::remove_all(dir);
+}
+
+}  // namespace
