@@ -1,5 +1,6 @@
 // load_matrix(): the top level of the schema (docs/matrix.md).
 #include "matrix/kernels.hpp"
+#include "matrix/pinning.hpp"
 #include "matrix/yaml_check.hpp"
 #include "util/paths.hpp"
 
@@ -86,7 +87,7 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
   for (std::size_t i = 0; i < n.size(); ++i) {
     const std::string what = "axes.workload[" + std::to_string(i) + "]";
     const YAML::Node& e = n[i];
-    ck.check_map(e, what, {"type", "name", "copies", "passes", "duration_s"});
+    ck.check_map(e, what, {"type", "name", "copies", "passes", "warmup_passes", "duration_s"});
     Workload w;
     const YAML::Node t = ck.required(e, what, "type");
     w.kind = ck.string(t, what + ".type");
@@ -98,6 +99,8 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
       else w.copies = static_cast<unsigned>(ck.integer(c, what + ".copies (a number or 'vcpus')", 1, 4096));
     }
     if (e["passes"]) w.passes = static_cast<unsigned>(ck.integer(e["passes"], what + ".passes", 1, 100));
+    if (e["warmup_passes"])
+      w.warmup_passes = static_cast<unsigned>(ck.integer(e["warmup_passes"], what + ".warmup_passes", 0, 10));
     if (e["duration_s"]) w.duration_s = ck.number(e["duration_s"], what + ".duration_s", 0, 86400);
     if (e["name"]) {
       w.name = ck.string(e["name"], what + ".name");
@@ -142,7 +145,7 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m) {
 }
 
 void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
-  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib"});
+  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib", "pinning"});
   if (g["memory_mib"]) guest.memory_mib = static_cast<unsigned>(ck.integer(g["memory_mib"], "guest.memory_mib", 128, 1 << 22));
   if (g["cpu"]) {
     guest.cpu_model = ck.string(g["cpu"], "guest.cpu");
@@ -156,6 +159,7 @@ void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
     else ck.fail(g["accel"], "guest.accel: '" + s + "' is not one of auto, kvm, tcg");
   }
   if (g["disk_gib"]) guest.disk_gib = static_cast<unsigned>(ck.integer(g["disk_gib"], "guest.disk_gib", 1, 4096));
+  detail::parse_pinning(ck, g, guest);
 }
 
 unsigned local_cpus() {

@@ -44,6 +44,9 @@ struct Workload {
   std::optional<unsigned> copies; ///< parallel loopers; nullopt = the cell's vCPU count (`copies: vcpus`)
   unsigned passes = 1;            ///< passes per boot (score: geometric mean after dropping the worst passes/3)
   double duration_s = 60;         ///< seconds per pass
+  /// Passes run before the counted ones and left out of the score (`warmup_passes`, default
+  /// 0); they are stored like the others (docs/noise.md "Warm-up").
+  unsigned warmup_passes = 0;
 };
 
 /// Hardware acceleration of the guests.
@@ -52,12 +55,25 @@ enum class Accel { kAuto, kKvm, kTcg };
 /// Name of an Accel as written in the matrix and stored: "auto", "kvm", "tcg".
 const char* to_string(Accel a);
 
+/// `guest.pinning` (docs/matrix.md "Pinning"): where guests' vCPUs and QEMU's emulator
+/// threads run on the host (libvirt `<cputune>`).
+struct Pinning {
+  bool vcpus = false;     ///< pin each vCPU of a running guest to a host CPU of its own (`vcpus: auto`)
+  bool emulator = false;  ///< pin QEMU's emulator threads to the guest's CPUs (`emulator: vcpus`)
+  /// Host CPUs rlab may pin to (`host_cpus`); empty: every online CPU of the host, in
+  /// topology order (core by core).
+  std::vector<unsigned> host_cpus;
+  /// Allow more running pinned vCPUs than host CPUs (CPUs are then shared); refused otherwise.
+  bool allow_oversubscription = false;
+};
+
 /// The `guest:` section.
 struct Guest {
   unsigned memory_mib = 2048;  ///< guest RAM in MiB
   std::string cpu_model = "auto";  ///< QEMU CPU model; "auto": "host" under KVM, "max" under TCG
   Accel accel = Accel::kAuto;
   unsigned disk_gib = 2;       ///< size of the sparse raw disk holding the filesystem under test
+  Pinning pinning;             ///< `guest.pinning`; default: no pinning
 };
 
 /// Resolves `accel: auto`: KVM when `host_arch` is "aarch64" and `kvm_usable` (/dev/kvm can be

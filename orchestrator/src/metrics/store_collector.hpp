@@ -9,7 +9,7 @@
 
 namespace rlab::metrics {
 
-/// Collect() = read_snapshot() + add_snapshot() into a fresh registry. A failing read (e.g.
+/// Collect() = read_snapshot() + add_snapshot() + add_noise_families() into a fresh registry. A failing read (e.g.
 /// the store is locked past the busy timeout) is logged and exposes only
 /// rlab_store_up 0, so the scrape itself still succeeds and alerting can see it.
 class StoreCollector : public prometheus::Collectable {
@@ -20,6 +20,7 @@ class StoreCollector : public prometheus::Collectable {
 
  private:
   StoreReader reader_;
+  std::filesystem::path db_;
 };
 
 }  // namespace rlab::metrics

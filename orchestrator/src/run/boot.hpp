@@ -45,6 +45,9 @@ struct BootJob {
   std::string domain_name;                 ///< vm::domain_name(run, cell id + repeat)
   const image::GuestImages* images = nullptr;  ///< staged (QEMU-readable) kernel + initramfs
   std::filesystem::path dir;               ///< this boot's directory (RunDir::boot_dir)
+  /// Host CPU of each vCPU (`<vcpupin>`), one per vCPU; empty: not pinned (run/pinning.hpp).
+  std::vector<unsigned> pinned_cpus;
+  bool pin_emulator = false;               ///< `<emulatorpin>` to the pinned CPUs
 };
 
 /// How a boot ended.
@@ -63,7 +66,8 @@ struct BootOutcome {
 using PhaseFn = std::function<void(std::string_view phase)>;
 
 /// Runs `job` on `conn` and records everything in `st` (start_boot, images, hello, samples,
-/// passes, result or failure). Never throws for guest-side failures (they are returned and
+/// passes, result or failure, and the host's load around the boot: store::BootHost). The
+/// cell's warm-up passes run first and are stored but left out of the score. Never throws for guest-side failures (they are returned and
 /// stored); throws vm::LibvirtError / store::StoreError only for failures of the lab itself
 /// that make further boots pointless (the store cannot be written).
 BootOutcome run_boot(const BootJob& job, const GuestSettings& guest, vm::Connection& conn,

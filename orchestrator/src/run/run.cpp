@@ -4,6 +4,7 @@
 #include "matrix/matrix.hpp"
 #include "run/boot.hpp"
 #include "run/interrupts.hpp"
+#include "run/pinning.hpp"
 #include "run/run_dir.hpp"
 #include "run/scheduler.hpp"
 #include "util/hash.hpp"
@@ -38,13 +39,40 @@ struct Plan {
   std::vector<Job> order;
 };
 
+/// The selected cells of `all`, in the selection's order. Throws std::invalid_argument.
+std::vector<matrix::Cell> select_cells(const std::vector<matrix::Cell>& all, const Selection& s,
+                                       const fs::path& matrix) {
+  std::vector<matrix::Cell> out;
+  for (const auto& id : s.cell_ids) {
+    auto it = std::find_if(all.begin(), all.end(), [&](const matrix::Cell& c) { return c.id == id; });
+    if (it == all.end()) throw std::invalid_argument(fmt::format("{}: no cell '{}'", matrix.string(), id));
+    if (std::any_of(out.begin(), out.end(), [&](const matrix::Cell& c) { return c.id == id; }))
+      throw std::invalid_argument(fmt::format("cell '{}' selected twice", id));
+    out.push_back(*it);
+  }
+  if (out.empty() || s.repeats < 1) throw std::invalid_argument("a selection needs cells and repeats >= 1");
+  return out;
+}
+
+/// Repeat-major, cells in selection order on even repeats and reversed on odd ones.
+std::vector<Job> interleaved_order(const std::vector<Job>& jobs, std::size_t ncells) {
+  std::vector<Job> out = jobs;
+  std::stable_sort(out.begin(), out.end(), [&](const Job& a, const Job& b) {
+    auto key = [&](const Job& j) { return j.repeat % 2 ? ncells - 1 - j.cell : j.cell; };
+    return a.repeat != b.repeat ? a.repeat < b.repeat : key(a) < key(b);
+  });
+  return out;
+}
+
 Plan plan_new(const RunOptions& o) {
   Plan p;
   p.m = matrix::load_matrix(o.matrix);
-  p.st = store::Store::open(o.db.empty() ? p.m.results : o.db);
-  p.run = p.st->create_run({o.matrix.string(), p.m.text, p.m.seed, o.kind, ""});
   p.cells = matrix::expand_cells(p.m);
-  p.st->add_cells(p.run, p.cells, p.m.repeats);
+  if (o.selection) p.cells = select_cells(p.cells, *o.selection, o.matrix);
+  p.st = store::Store::open(o.db.empty() ? p.m.results : o.db);
+  p.run = p.st->create_run({o.matrix.string(), p.m.text, p.m.seed, o.kind,
+                            o.selection ? o.selection->note : ""});
+  p.st->add_cells(p.run, p.cells, o.selection ? o.selection->repeats : p.m.repeats);
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < p.cells.size(); ++i) index[p.cells[i].id] = i;
   std::vector<Job> jobs;
@@ -52,7 +80,8 @@ Plan plan_new(const RunOptions& o) {
     std::size_t ci = index.at(b.cell_id);
     jobs.push_back({b.id, ci, b.repeat, p.cells[ci].vcpus});
   }
-  p.order = shuffled_order(std::move(jobs), p.m.seed);
+  p.order = o.selection ? interleaved_order(jobs, p.cells.size())
+                        : shuffled_order(std::move(jobs), p.m.seed);
   for (std::size_t i = 0; i < p.order.size(); ++i)
     p.st->set_boot_order(p.order[i].boot, static_cast<int>(i));
   return p;
@@ -113,12 +142,25 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   guest.disk_gib = p.m.guest.disk_gib;
   std::vector<std::unique_ptr<vm::Connection>> conns;
   std::vector<Slot> slots;
+  std::vector<std::unique_ptr<CpuPool>> pools;  // per host, with guest.pinning
   std::unique_ptr<RunDir> dir_ptr;
   try {
     for (const auto& h : p.m.hosts) {
       conns.push_back(std::make_unique<vm::Connection>(h.uri));
       slots.push_back({h.uri, h.vcpu_budget});
       sum.vcpu_budget += h.vcpu_budget;
+    }
+    if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
+      conns.resize(1);
+      slots = {{slots.front().uri, 1}};
+      sum.vcpu_budget = 1;
+    }
+    if (p.m.guest.pinning.vcpus) {
+      unsigned largest = 0;
+      for (const auto& c : p.cells) largest = std::max(largest, c.vcpus);
+      for (std::size_t i = 0; i < conns.size(); ++i)
+        pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
+            p.m.guest.pinning, host_topology(*conns[i]), slots[i].uri, slots[i].budget, largest)));
     }
     dir_ptr = std::make_unique<RunDir>(p.st->path(), p.run, conns.front()->qemu_owner());
   } catch (...) {
@@ -182,9 +224,14 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
         bj.domain_name = vm::domain_name(label, fmt::format("{}-r{}", c.id, j.repeat));
         bj.images = &images.at(c.kernel.name);
         bj.dir = dir.boot_dir(j.boot);
+        if (!pools.empty()) {
+          bj.pinned_cpus = pools[host]->acquire(c.vcpus);
+          bj.pin_emulator = p.m.guest.pinning.emulator;
+        }
         const std::string key = fmt::format("{}#{}", c.id, j.repeat);
         auto out = run_boot(bj, guest, *conns[host], *p.st,
                             [&](std::string_view ph) { progress.phase(key, ph); });
+        if (!pools.empty()) pools[host]->release(bj.pinned_cpus);
         std::lock_guard lock(mu);
         ++sum.boots;
         (out.ok ? sum.done : sum.failed) += 1;

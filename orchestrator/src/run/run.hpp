@@ -10,6 +10,16 @@
 
 namespace rlab::run {
 
+/// Some cells of a matrix measured in a fixed, interleaved order, one boot at a time on the
+/// matrix's first host (`rlab noise`). Repeat r boots the cells in the given order for even r
+/// and in reverse for odd r (A B, B A, A B, ...), so a linear drift of the host affects every
+/// cell alike.
+struct Selection {
+  std::vector<std::string> cell_ids;  ///< ids of the matrix's cells, each once
+  unsigned repeats = 1;               ///< boots per cell
+  std::string note;                   ///< the store's run note
+};
+
 /// What to run.
 struct RunOptions {
   std::filesystem::path matrix;               ///< matrix file (new run; for --resume it names the store)
@@ -18,6 +28,7 @@ struct RunOptions {
   std::filesystem::path db;                   ///< store override; "" -> the matrix's `results:`
   std::filesystem::path agent_binary;         ///< "" -> image::default_agent_binary()
   std::string kind = "matrix";                ///< store run kind of a new run ("matrix", "nightly")
+  std::optional<Selection> selection;         ///< new run of these cells only (no resume)
 };
 
 /// How a run went.
@@ -41,7 +52,9 @@ struct RunSummary {
 std::string run_label(store::RunId run, const std::filesystem::path& db);
 
 /// Runs a matrix or resumes a run. Throws matrix::MatrixError for a bad matrix (nothing
-/// booted), std::invalid_argument for a bad resume id, vm::LibvirtError when a host cannot be
+/// booted), std::invalid_argument for a bad resume id, a selection naming no cell of the
+/// matrix, or pinning that would oversubscribe a host (run/pinning.hpp; the run is then
+/// stored as failed before any boot), vm::LibvirtError when a host cannot be
 /// reached, store::StoreError when the store cannot be written. Kernel build failures are
 /// recorded as failed boots (phase "build") of that kernel's cells and the run goes on.
 RunSummary execute(const RunOptions& options, Progress& progress);

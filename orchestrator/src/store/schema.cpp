@@ -139,6 +139,47 @@ CREATE TABLE IF NOT EXISTS failures (
   recorded_at  TEXT NOT NULL
 );
 
+-- How a cell was measured beyond its workload columns: warm-up passes run before the
+-- counted ones (passes 0 .. warmup_passes-1 of each boot; kept, not in the score).
+CREATE TABLE IF NOT EXISTS cell_methods (
+  cell_id       INTEGER PRIMARY KEY REFERENCES cells(id) ON DELETE CASCADE,
+  warmup_passes INTEGER NOT NULL
+);
+
+-- The machine rlab runs on around each boot (/proc/loadavg, /proc/stat) and the boot's pinning.
+CREATE TABLE IF NOT EXISTS boot_host (
+  boot_id        INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,
+  cpus           INTEGER NOT NULL,
+  load1_before   REAL NOT NULL,
+  load1_after    REAL NOT NULL,
+  busy_fraction  REAL NOT NULL,
+  steal_fraction REAL NOT NULL,
+  seconds        REAL NOT NULL,
+  vcpu_pins      TEXT NOT NULL,
+  emulator_pin   TEXT NOT NULL
+);
+
+-- `rlab noise` reports: the noise of a cell at a time (docs/noise.md).
+CREATE TABLE IF NOT EXISTS noise_reports (
+  id               INTEGER PRIMARY KEY,
+  run_id           INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  cell_key         TEXT NOT NULL,
+  control_key      TEXT NOT NULL,
+  created_at       TEXT NOT NULL,
+  boots            INTEGER NOT NULL,
+  boot_rel_stddev  REAL,
+  pass_rel_stddev  REAL,
+  drift_per_hour   REAL,
+  drift_ci_low     REAL,
+  drift_ci_high    REAL,
+  load_correlation REAL,
+  mde_4            REAL,
+  mde_8            REAL,
+  mde_16           REAL,
+  report_json      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS noise_reports_cell ON noise_reports(cell_key, created_at);
+
 CREATE INDEX IF NOT EXISTS cells_run ON cells(run_id);
 CREATE INDEX IF NOT EXISTS cells_key ON cells(cell_key);
 CREATE INDEX IF NOT EXISTS boots_cell ON boots(cell_id, status);

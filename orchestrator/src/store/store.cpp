@@ -104,6 +104,8 @@ void Store::add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigne
         .bind(15, static_cast<std::int64_t>(c.workload.passes)).bind(16, c.workload.duration_s);
     st.run();
     const std::int64_t cell_row = sqlite3_last_insert_rowid(db_);
+    Stmt(db_, "INSERT INTO cell_methods (cell_id, warmup_passes) VALUES (?, ?)")
+        .bind(1, cell_row).bind(2, static_cast<std::int64_t>(c.workload.warmup_passes)).run();
     for (unsigned r = 0; r < repeats; ++r) {
       Stmt b(db_, "INSERT INTO boots (cell_id, repeat) VALUES (?, ?)");
       b.bind(1, cell_row).bind(2, static_cast<std::int64_t>(r)).run();

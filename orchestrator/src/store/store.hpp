@@ -160,6 +160,49 @@ struct BootResult {
   std::string failure;                ///< last failure's "phase: message", "" if none
 };
 
+/// The machine rlab runs on around one boot (read from /proc/loadavg and /proc/stat just
+/// before the domain starts and just after it is gone), and the boot's pinning.
+struct BootHost {
+  unsigned cpus = 0;            ///< online host CPUs
+  double load1_before = 0;      ///< 1-minute load average before the boot
+  double load1_after = 0;       ///< 1-minute load average after it
+  double busy_fraction = 0;     ///< non-idle share of all host CPU time over the boot, [0, 1]; includes the guest's own QEMU
+  double steal_fraction = 0;    ///< stolen share of all host CPU time (the host is itself a guest), [0, 1]
+  double seconds = 0;           ///< wall seconds between the two readings
+  std::string vcpu_pins = "[]"; ///< JSON array of each vCPU's host cpuset; "[]" unpinned
+  std::string emulator_pin;     ///< host cpuset of the emulator threads; "" unpinned
+};
+
+/// One boot as a noise report reads it (Store::boot_timings).
+struct BootTiming {
+  BootId boot_id = 0;
+  std::string cell_id;          ///< matrix::Cell::id
+  unsigned repeat = 0;
+  int order_index = -1;
+  std::string status;           ///< boot status
+  std::optional<double> started_unix_s;  ///< start (seconds since 1970, UTC); nullopt if never started
+  std::optional<double> score;  ///< lpm over the counted passes; nullopt unless done
+  unsigned warmup_passes = 0;   ///< the cell's warm-up passes (the first ones)
+  std::vector<double> pass_lpm; ///< lpm of every stored pass by index, warm-up passes included
+  std::optional<BootHost> host; ///< nullopt when not recorded
+};
+
+/// One stored `rlab noise` report. Relative figures are fractions (0.05 = 5%); nullopt where
+/// the report could not compute one (too few boots or passes).
+struct NoiseReportRow {
+  std::int64_t id = 0;
+  std::optional<RunId> run;     ///< the run that measured it
+  std::string cell_id;
+  std::string control_id;       ///< == cell_id when the cell was its own control
+  std::string created_at;       ///< ISO 8601 UTC
+  unsigned boots = 0;           ///< successful boots of the cell
+  std::optional<double> boot_rel_stddev, pass_rel_stddev;
+  std::optional<double> drift_per_hour, drift_ci_low, drift_ci_high;  ///< relative change per hour, 95% CI
+  std::optional<double> load_correlation;  ///< Pearson r of score against host busy fraction
+  std::optional<double> mde_4, mde_8, mde_16;  ///< minimum detectable effect, 4/8/16 boots a side
+  std::string report_json = "{}";  ///< the whole report (docs/noise.md)
+};
+
 /// The SQLite store. Safe to call from several threads (one connection, serialised by a
 /// mutex). Opening the same file from several processes is fine (WAL, busy timeout 10 s).
 class Store {
@@ -222,6 +265,17 @@ class Store {
   /// Every boot of a run with its cell, score and pass totals, in the matrix's cell order
   /// (kernel axis order first), then repeat.
   std::vector<BootResult> boot_results(RunId run) const;
+
+  /// Records the host facts around a boot (replacing an earlier attempt's). Throws StoreError.
+  void record_boot_host(BootId boot, const BootHost& host);
+  /// Every boot of a run with start time, score, passes and host facts, in run order
+  /// (order_index, then id).
+  std::vector<BootTiming> boot_timings(RunId run) const;
+  /// Stores a noise report; returns its id. `created_at` is set to now when empty.
+  std::int64_t add_noise_report(const NoiseReportRow& row);
+  /// Stored noise reports whose cell id matches the SQLite GLOB `cell_glob` ("" = all),
+  /// newest first, at most `limit`.
+  std::vector<NoiseReportRow> noise_reports(const std::string& cell_glob, std::size_t limit = 100) const;
 
  private:
   explicit Store(std::filesystem::path path);

@@ -1,0 +1,142 @@
+// `rlab noise <cell> [--boots N] [--control <cell>]`: boots a cell N times interleaved with a
+// control cell and reports its noise (boot-to-boot and pass-to-pass relative stddev, drift,
+// correlation with host load, minimum detectable effect); the report is stored.
+// `rlab noise --show [cell]` prints the stored reports again. docs/noise.md.
+#include "cli/command.hpp"
+#include "matrix/matrix.hpp"
+#include "noise/measure.hpp"
+#include "run/interrupts.hpp"
+#include "store/store.hpp"
+#include "util/paths.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <iostream>
+
+namespace rlab::cli {
+namespace {
+
+struct NoiseArgs {
+  std::string cell, control, db, agent;
+  std::string matrix = (util::source_dir() / "matrix.yaml").string();
+  unsigned boots = 8;
+  double alpha = 0.01, power = 0.9;
+  bool show = false, json = false;
+};
+
+std::filesystem::path store_path(const NoiseArgs& a) {
+  if (!a.db.empty()) return a.db;
+  matrix::LoadOptions lo;
+  lo.check_paths = false;
+  return matrix::load_matrix(a.matrix, lo).results;
+}
+
+int show(const NoiseArgs& a) {
+  std::vector<store::NoiseReportRow> rows;
+  try {
+    const auto path = store_path(a);
+    if (!std::filesystem::exists(path)) throw std::invalid_argument(path.string() + ": no results store");
+    auto st = store::Store::open(path);
+    rows = st->noise_reports(a.cell.empty() ? "" : "*" + a.cell + "*");
+  } catch (const matrix::MatrixError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const store::NotAStoreError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return kInfrastructure;
+  }
+  if (a.json) {
+    auto out = nlohmann::json::array();
+    for (const auto& r : rows) {
+      auto j = nlohmann::json::parse(r.report_json);
+      j["id"] = r.id;
+      j["created_at"] = r.created_at;
+      out.push_back(j);
+    }
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << noise::render_history(rows);
+    if (!rows.empty()) {
+      auto newest = noise::from_json(nlohmann::json::parse(rows.front().report_json));
+      newest.created_at = rows.front().created_at;
+      std::cout << "\nnewest report (id " << rows.front().id << "):\n" << noise::render_text(newest);
+    }
+  }
+  return kOk;
+}
+
+int measure(const NoiseArgs& a) {
+  if (a.cell.empty()) {
+    spdlog::error("rlab noise: name a cell (an id of the matrix or a unique part of one), or give --show");
+    return kUsage;
+  }
+  run::Interrupts::instance().install();
+  noise::MeasureOptions o;
+  o.matrix = a.matrix;
+  o.cell = a.cell;
+  o.control = a.control;
+  o.boots = a.boots;
+  o.db = a.db;
+  o.agent = a.agent;
+  o.alpha = a.alpha;
+  o.power = a.power;
+  run::Progress progress(stderr, ::isatty(STDERR_FILENO) == 1);
+  noise::Measured m;
+  try {
+    m = noise::measure(o, progress);
+  } catch (const matrix::MatrixError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const store::NotAStoreError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    run::Interrupts::instance().destroy_domains();
+    return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
+  }
+  if (a.json) std::cout << noise::to_json(m.report).dump(2) << "\n";
+  else std::cout << noise::render_text(m.report);
+  if (m.summary.interrupted) {
+    spdlog::warn("interrupted: the report above is partial and was not stored");
+    return kInterrupted;
+  }
+  return m.summary.failed > 0 ? kFailure : kOk;
+}
+
+const Registrar reg(45, [](CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<NoiseArgs>();
+  auto* cmd = app.add_subcommand(
+      "noise", "Measure a cell's noise (boot-to-boot, pass-to-pass, drift, host load, minimum detectable effect)");
+  cmd->add_option("cell", args->cell,
+                  "Cell id of the matrix, or a unique part of one (with --show: part of the ids to list)");
+  cmd->add_option("--boots", args->boots, "Boots of the cell (and of the control), at least 2")
+      ->check(CLI::Range(2u, 1000u));
+  cmd->add_option("--control", args->control,
+                  "Control cell booted interleaved with the cell (default: the cell is its own control)");
+  cmd->add_option("--matrix", args->matrix, "Matrix file (default: the project's matrix.yaml)");
+  cmd->add_option("--db", args->db, "Results store (default: the matrix's `results:`)");
+  cmd->add_option("--agent", args->agent,
+                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");
+  cmd->add_option("--alpha", args->alpha, "Significance level of the minimum detectable effect")
+      ->check(CLI::Range(1e-6, 0.5));
+  cmd->add_option("--power", args->power, "Power of the minimum detectable effect")
+      ->check(CLI::Range(0.5, 0.9999));
+  cmd->add_flag("--show", args->show, "Print the stored noise reports instead of measuring");
+  cmd->add_flag("--json", args->json, "Print JSON");
+  cmd->final_callback([args, exit_code] { *exit_code = args->show ? show(*args) : measure(*args); });
+});
+
+}  // namespace
+}  // namespace rlab::cli

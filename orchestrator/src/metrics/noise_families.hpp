@@ -1,0 +1,21 @@
+#pragma once
+// The rlab_cell_noise_* families: the newest `rlab noise` report of each cell
+// (docs/noise.md, docs/monitoring.md). Labels are the cell's bounded matrix names.
+#include <prometheus/registry.h>
+
+#include <filesystem>
+
+namespace rlab::metrics {
+
+/// Adds, for the newest noise report of every cell in the store `db` (opened read-only):
+///   rlab_cell_noise_rel_stddev{kernel,fs,mkfs,vcpus,workload,between="boots"|"passes"}
+///   rlab_cell_noise_min_detectable_effect{...,boots_per_side="4"|"8"|"16"}  (alpha 0.01, power 0.9)
+///   rlab_cell_noise_drift_per_hour{...}      relative score change per hour
+///   rlab_cell_noise_load_correlation{...}    Pearson r of score and host busy share
+///   rlab_cell_noise_report_timestamp_seconds{...}
+/// all gauges, fractions where relative. Figures a report could not compute are left out. A
+/// store without noise reports adds empty families. Throws std::runtime_error when the store
+/// cannot be read.
+void add_noise_families(prometheus::Registry& reg, const std::filesystem::path& db);
+
+}  // namespace rlab::metrics

@@ -1,0 +1,106 @@
+#include "noise/figures.hpp"
+
+#include "noise/student_t.hpp"
+#include "stats/descriptive.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace rlab::noise {
+
+std::optional<Slope> fit_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  const std::size_t n = x.size();
+  if (n < 3 || y.size() != n) return std::nullopt;
+  const double mx = stats::mean(x), my = stats::mean(y);
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sxx += (x[i] - mx) * (x[i] - mx);
+    sxy += (x[i] - mx) * (y[i] - my);
+  }
+  if (sxx <= 0) return std::nullopt;
+  const double b = sxy / sxx, a = my - b * mx;
+  double ssr = 0;
+  for (std::size_t i = 0; i < n; ++i) ssr += std::pow(y[i] - a - b * x[i], 2);
+  const double se = std::sqrt(ssr / static_cast<double>(n - 2) / sxx);
+  const double t = t_quantile(0.975, static_cast<unsigned>(n - 2));
+  return Slope{b, b - t * se, b + t * se, static_cast<unsigned>(n)};
+}
+
+std::optional<double> pearson(const std::vector<double>& x, const std::vector<double>& y) {
+  const std::size_t n = x.size();
+  if (n < 3 || y.size() != n) return std::nullopt;
+  const double mx = stats::mean(x), my = stats::mean(y);
+  double sxx = 0, syy = 0, sxy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sxx += (x[i] - mx) * (x[i] - mx);
+    syy += (y[i] - my) * (y[i] - my);
+    sxy += (x[i] - mx) * (y[i] - my);
+  }
+  if (sxx <= 0 || syy <= 0) return std::nullopt;
+  return std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
+}
+
+double pearson_p(double r, unsigned n) {
+  if (n < 3) return 1;
+  if (std::abs(r) >= 1) return 0;
+  const double t = std::abs(r) * std::sqrt((n - 2) / (1 - r * r));
+  return 2 * (1 - t_cdf(t, n - 2));
+}
+
+double minimum_detectable_effect(double rel_sd, unsigned n, double alpha, double power) {
+  if (n < 2) throw std::invalid_argument("minimum_detectable_effect: needs n >= 2 boots a side");
+  if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+    throw std::invalid_argument("minimum_detectable_effect: alpha and power must be in (0, 1)");
+  const unsigned df = 2 * n - 2;
+  return (t_quantile(1 - alpha / 2, df) + t_quantile(power, df)) * rel_sd * std::sqrt(2.0 / n);
+}
+
+CellFigures cell_figures(const std::vector<BootPoint>& boots, double alpha, double power) {
+  CellFigures f;
+  f.boots = static_cast<unsigned>(boots.size());
+  if (boots.empty()) return f;
+  std::vector<double> scores, t_h, rel, busy_x, busy_y, load_x, load_y;
+  for (const auto& b : boots) scores.push_back(b.score);
+  f.mean = stats::mean(scores);
+  f.median = stats::median(scores);
+  if (boots.size() >= 2 && f.mean != 0) f.boot_rel_stddev = stats::relative_stddev(scores);
+
+  double var_sum = 0, lpm_sum = 0, warm_sum = 0;
+  unsigned var_n = 0, lpm_n = 0, warm_n = 0;
+  const double t0 = std::min_element(boots.begin(), boots.end(), [](auto& a, auto& b) {
+                      return a.t_s < b.t_s;
+                    })->t_s;
+  for (const auto& b : boots) {
+    if (b.counted_lpm.size() >= 2) {
+      var_sum += std::pow(stats::stddev(b.counted_lpm), 2);
+      ++var_n;
+    }
+    for (double l : b.counted_lpm) lpm_sum += l, ++lpm_n;
+    if (b.warmup_lpm && !b.counted_lpm.empty()) {
+      warm_sum += *b.warmup_lpm / stats::mean(b.counted_lpm) - 1;
+      ++warm_n;
+    }
+    t_h.push_back((b.t_s - t0) / 3600);
+    if (f.mean != 0) rel.push_back(b.score / f.mean);
+    if (b.busy) busy_x.push_back(*b.busy), busy_y.push_back(b.score);
+    if (b.load1) load_x.push_back(*b.load1), load_y.push_back(b.score);
+  }
+  if (var_n && lpm_sum > 0) f.pass_rel_stddev = std::sqrt(var_sum / var_n) / (lpm_sum / lpm_n);
+  if (warm_n) f.warmup_offset = warm_sum / warm_n;
+  if (rel.size() == boots.size()) f.drift = fit_slope(t_h, rel);
+  f.load_correlation = pearson(busy_x, busy_y);
+  if (f.load_correlation)
+    f.load_correlation_p = pearson_p(*f.load_correlation, static_cast<unsigned>(busy_x.size()));
+  f.load1_correlation = pearson(load_x, load_y);
+  if (!busy_x.empty()) f.mean_busy = stats::mean(busy_x);
+  if (!load_x.empty()) f.mean_load1 = stats::mean(load_x);
+  if (f.boot_rel_stddev) {
+    f.mde_4 = minimum_detectable_effect(*f.boot_rel_stddev, 4, alpha, power);
+    f.mde_8 = minimum_detectable_effect(*f.boot_rel_stddev, 8, alpha, power);
+    f.mde_16 = minimum_detectable_effect(*f.boot_rel_stddev, 16, alpha, power);
+  }
+  return f;
+}
+
+}  // namespace rlab::noise

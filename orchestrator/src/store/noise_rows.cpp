@@ -1,0 +1,141 @@
+// Store: host facts around boots, boot timelines and `rlab noise` reports (docs/store.md).
+#include "store/sqlite.hpp"
+#include "store/store.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace rlab::store {
+
+using detail::now_iso;
+using detail::Stmt;
+using detail::Tx;
+using Lock = std::lock_guard<std::mutex>;
+
+namespace {
+std::optional<double> opt_real(const Stmt& st, int col) {
+  return st.is_null(col) ? std::nullopt : std::optional<double>(st.real(col));
+}
+void bind_opt(Stmt& st, int i, const std::optional<double>& v) {
+  if (v) st.bind(i, *v);
+  else st.bind_null(i);
+}
+}  // namespace
+
+void Store::record_boot_host(BootId boot, const BootHost& h) {
+  Lock l(mu_);
+  Stmt st(db_,
+          "INSERT OR REPLACE INTO boot_host (boot_id, cpus, load1_before, load1_after,"
+          " busy_fraction, steal_fraction, seconds, vcpu_pins, emulator_pin)"
+          " VALUES (?,?,?,?,?,?,?,?,?)");
+  st.bind(1, boot).bind(2, static_cast<std::int64_t>(h.cpus)).bind(3, h.load1_before)
+      .bind(4, h.load1_after).bind(5, h.busy_fraction).bind(6, h.steal_fraction)
+      .bind(7, h.seconds).bind(8, h.vcpu_pins).bind(9, h.emulator_pin);
+  st.run();
+}
+
+std::vector<BootTiming> Store::boot_timings(RunId run) const {
+  Lock l(mu_);
+  std::vector<BootTiming> out;
+  Stmt st(db_,
+          "SELECT b.id, c.cell_key, b.repeat, b.order_index, b.status,"
+          " (julianday(b.started_at) - 2440587.5) * 86400.0, r.score,"
+          " COALESCE(m.warmup_passes, 0),"
+          " h.cpus, h.load1_before, h.load1_after, h.busy_fraction, h.steal_fraction,"
+          " h.seconds, h.vcpu_pins, h.emulator_pin"
+          " FROM boots b JOIN cells c ON c.id = b.cell_id"
+          " LEFT JOIN results r ON r.boot_id = b.id"
+          " LEFT JOIN cell_methods m ON m.cell_id = c.id"
+          " LEFT JOIN boot_host h ON h.boot_id = b.id"
+          " WHERE c.run_id = ? ORDER BY b.order_index IS NULL, b.order_index, b.id");
+  st.bind(1, run);
+  while (st.step()) {
+    BootTiming t;
+    t.boot_id = st.i64(0);
+    t.cell_id = st.text(1);
+    t.repeat = static_cast<unsigned>(st.i64(2));
+    t.order_index = st.is_null(3) ? -1 : static_cast<int>(st.i64(3));
+    t.status = st.text(4);
+    t.started_unix_s = opt_real(st, 5);
+    if (t.status == "done") t.score = opt_real(st, 6);
+    t.warmup_passes = static_cast<unsigned>(st.i64(7));
+    if (!st.is_null(8)) {
+      BootHost h;
+      h.cpus = static_cast<unsigned>(st.i64(8));
+      h.load1_before = st.real(9);
+      h.load1_after = st.real(10);
+      h.busy_fraction = st.real(11);
+      h.steal_fraction = st.real(12);
+      h.seconds = st.real(13);
+      h.vcpu_pins = st.text(14);
+      h.emulator_pin = st.text(15);
+      t.host = h;
+    }
+    out.push_back(std::move(t));
+  }
+  for (auto& t : out) {
+    Stmt p(db_, "SELECT lpm FROM passes WHERE boot_id = ? ORDER BY pass");
+    p.bind(1, t.boot_id);
+    while (p.step()) t.pass_lpm.push_back(p.real(0));
+  }
+  return out;
+}
+
+std::int64_t Store::add_noise_report(const NoiseReportRow& r) {
+  Lock l(mu_);
+  Stmt st(db_,
+          "INSERT INTO noise_reports (run_id, cell_key, control_key, created_at, boots,"
+          " boot_rel_stddev, pass_rel_stddev, drift_per_hour, drift_ci_low, drift_ci_high,"
+          " load_correlation, mde_4, mde_8, mde_16, report_json)"
+          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  if (r.run) st.bind(1, *r.run);
+  else st.bind_null(1);
+  st.bind(2, r.cell_id).bind(3, r.control_id)
+      .bind(4, r.created_at.empty() ? now_iso() : r.created_at)
+      .bind(5, static_cast<std::int64_t>(r.boots));
+  bind_opt(st, 6, r.boot_rel_stddev);
+  bind_opt(st, 7, r.pass_rel_stddev);
+  bind_opt(st, 8, r.drift_per_hour);
+  bind_opt(st, 9, r.drift_ci_low);
+  bind_opt(st, 10, r.drift_ci_high);
+  bind_opt(st, 11, r.load_correlation);
+  bind_opt(st, 12, r.mde_4);
+  bind_opt(st, 13, r.mde_8);
+  bind_opt(st, 14, r.mde_16);
+  st.bind(15, r.report_json);
+  st.run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::vector<NoiseReportRow> Store::noise_reports(const std::string& glob, std::size_t limit) const {
+  Lock l(mu_);
+  Stmt st(db_,
+          "SELECT id, run_id, cell_key, control_key, created_at, boots, boot_rel_stddev,"
+          " pass_rel_stddev, drift_per_hour, drift_ci_low, drift_ci_high, load_correlation,"
+          " mde_4, mde_8, mde_16, report_json FROM noise_reports"
+          " WHERE ? = '' OR cell_key GLOB ? ORDER BY created_at DESC, id DESC LIMIT ?");
+  st.bind(1, glob).bind(2, glob).bind(3, static_cast<std::int64_t>(limit));
+  std::vector<NoiseReportRow> out;
+  while (st.step()) {
+    NoiseReportRow r;
+    r.id = st.i64(0);
+    if (!st.is_null(1)) r.run = st.i64(1);
+    r.cell_id = st.text(2);
+    r.control_id = st.text(3);
+    r.created_at = st.text(4);
+    r.boots = static_cast<unsigned>(st.i64(5));
+    r.boot_rel_stddev = opt_real(st, 6);
+    r.pass_rel_stddev = opt_real(st, 7);
+    r.drift_per_hour = opt_real(st, 8);
+    r.drift_ci_low = opt_real(st, 9);
+    r.drift_ci_high = opt_real(st, 10);
+    r.load_correlation = opt_real(st, 11);
+    r.mde_4 = opt_real(st, 12);
+    r.mde_8 = opt_real(st, 13);
+    r.mde_16 = opt_real(st, 14);
+    r.report_json = st.text(15);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace rlab::store

@@ -1,0 +1,120 @@
+// The noise figures: t quantiles against table values, least-squares slope and its interval,
+// Pearson's r, the minimum detectable effect, and a cell's figures from constructed boots.
+#include "noise/figures.hpp"
+#include "noise/student_t.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace rlab::noise;
+
+TEST(StudentT, QuantilesMatchTables) {
+  // scipy.stats.t.ppf / norm.ppf values.
+  EXPECT_NEAR(t_quantile(0.975, 1), 12.706205, 1e-5);
+  EXPECT_NEAR(t_quantile(0.975, 2), 4.302653, 1e-5);
+  EXPECT_NEAR(t_quantile(0.995, 6), 3.707428, 1e-5);
+  EXPECT_NEAR(t_quantile(0.9, 6), 1.439756, 1e-5);
+  EXPECT_NEAR(t_quantile(0.995, 14), 2.976843, 1e-5);
+  EXPECT_NEAR(t_quantile(0.9, 14), 1.345030, 1e-5);
+  EXPECT_NEAR(t_quantile(0.995, 30), 2.749996, 1e-5);
+  EXPECT_NEAR(t_quantile(0.025, 5), -2.570582, 1e-5);
+  EXPECT_NEAR(normal_quantile(0.995), 2.575829, 1e-5);
+  EXPECT_NEAR(normal_quantile(0.9), 1.281552, 1e-5);
+  EXPECT_NEAR(t_cdf(0, 7), 0.5, 1e-12);
+  EXPECT_NEAR(t_cdf(2.570582, 5), 0.975, 1e-6);
+  // Large df approaches the normal.
+  EXPECT_NEAR(t_quantile(0.995, 2000), normal_quantile(0.995), 2e-3);
+}
+
+TEST(StudentT, RejectsBadArguments) {
+  EXPECT_THROW(t_quantile(0, 5), std::invalid_argument);
+  EXPECT_THROW(t_quantile(1, 5), std::invalid_argument);
+  EXPECT_THROW(t_quantile(0.5, 0), std::invalid_argument);
+  EXPECT_THROW(normal_quantile(1.5), std::invalid_argument);
+}
+
+TEST(Slope, ExactLineAndHandWorkedInterval) {
+  auto s = fit_slope({0, 1, 2, 3}, {2, 5, 8, 11});
+  ASSERT_TRUE(s);
+  EXPECT_NEAR(s->slope, 3, 1e-12);
+  EXPECT_NEAR(s->ci_low, 3, 1e-9);
+  EXPECT_NEAR(s->ci_high, 3, 1e-9);
+  // x = 0..3, y = 0 1 1 2: b = 0.6, residual SS 0.2, se = sqrt(0.2/2/5), t(0.975; 2) = 4.302653.
+  s = fit_slope({0, 1, 2, 3}, {0, 1, 1, 2});
+  ASSERT_TRUE(s);
+  EXPECT_NEAR(s->slope, 0.6, 1e-12);
+  EXPECT_NEAR(s->ci_low, 0.6 - 4.302653 * std::sqrt(0.02), 1e-5);
+  EXPECT_NEAR(s->ci_high, 0.6 + 4.302653 * std::sqrt(0.02), 1e-5);
+  EXPECT_FALSE(fit_slope({1, 2}, {1, 2}));        // too few points
+  EXPECT_FALSE(fit_slope({1, 1, 1}, {1, 2, 3}));  // no spread in x
+}
+
+TEST(Pearson, KnownValueAndDegenerateCases) {
+  auto r = pearson({1, 2, 3, 4, 5}, {2, 4, 5, 4, 5});
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(*r, 6 / std::sqrt(60.0), 1e-12);
+  EXPECT_NEAR(*pearson({1, 2, 3}, {3, 2, 1}), -1, 1e-12);
+  EXPECT_FALSE(pearson({1, 2, 3}, {5, 5, 5}));
+  EXPECT_FALSE(pearson({1, 2}, {1, 2}));
+  // p of r = 0.774597 with n = 5: t = 2.1213, 3 df -> 0.1240 (scipy.stats.pearsonr).
+  EXPECT_NEAR(pearson_p(6 / std::sqrt(60.0), 5), 0.124, 1e-3);
+  EXPECT_EQ(pearson_p(1, 5), 0);
+}
+
+TEST(MinimumDetectableEffect, FormulaAndScaling) {
+  // (t(0.995; 14) + t(0.9; 14)) * 0.05 * sqrt(2/8)
+  EXPECT_NEAR(minimum_detectable_effect(0.05, 8), (2.976843 + 1.345030) * 0.05 * 0.5, 1e-5);
+  EXPECT_NEAR(minimum_detectable_effect(0.10, 8), 2 * minimum_detectable_effect(0.05, 8), 1e-12);
+  EXPECT_GT(minimum_detectable_effect(0.05, 4), minimum_detectable_effect(0.05, 8));
+  EXPECT_GT(minimum_detectable_effect(0.05, 8), minimum_detectable_effect(0.05, 16));
+  // The figure: 11% noise needs about forty boots a side for 10% (MDE ~ 0.1 there).
+  EXPECT_GT(minimum_detectable_effect(0.115, 30), 0.1);
+  EXPECT_LT(minimum_detectable_effect(0.115, 50), 0.1);
+  EXPECT_THROW(minimum_detectable_effect(0.05, 1), std::invalid_argument);
+  EXPECT_THROW(minimum_detectable_effect(0.05, 8, 0, 0.9), std::invalid_argument);
+}
+
+TEST(CellFigures, FromConstructedBoots) {
+  // Two passes per boot, warm-up 20% low, score rising 10% of the mean per hour.
+  std::vector<BootPoint> boots;
+  const double scores[] = {95, 100, 105};
+  for (int i = 0; i < 3; ++i) {
+    BootPoint b;
+    b.t_s = 1000 + i * 1800.0;
+    b.score = scores[i];
+    b.counted_lpm = {scores[i] - 5, scores[i] + 5};
+    b.warmup_lpm = 0.8 * scores[i];
+    b.busy = 0.5 + 0.1 * i;
+    b.load1 = 1.0 - 0.2 * i;
+    boots.push_back(b);
+  }
+  auto f = cell_figures(boots);
+  EXPECT_EQ(f.boots, 3u);
+  EXPECT_NEAR(f.mean, 100, 1e-12);
+  EXPECT_NEAR(*f.boot_rel_stddev, 0.05, 1e-12);
+  EXPECT_NEAR(*f.pass_rel_stddev, std::sqrt(50.0) / 100, 1e-12);
+  EXPECT_NEAR(*f.warmup_offset, -0.2, 1e-12);
+  ASSERT_TRUE(f.drift);
+  EXPECT_NEAR(f.drift->slope, 0.1, 1e-12);  // 5 lpm per half hour on a mean of 100
+  EXPECT_NEAR(*f.load_correlation, 1, 1e-12);
+  EXPECT_NEAR(*f.load1_correlation, -1, 1e-12);
+  EXPECT_NEAR(*f.mean_busy, 0.6, 1e-12);
+  EXPECT_NEAR(*f.mde_8, minimum_detectable_effect(0.05, 8), 1e-12);
+  EXPECT_LT(*f.mde_16, *f.mde_8);
+  EXPECT_LT(*f.mde_8, *f.mde_4);
+}
+
+TEST(CellFigures, OneBootHasNoSpreadFigures) {
+  BootPoint b;
+  b.score = 100;
+  b.counted_lpm = {100};
+  auto f = cell_figures({b});
+  EXPECT_EQ(f.boots, 1u);
+  EXPECT_FALSE(f.boot_rel_stddev);
+  EXPECT_FALSE(f.pass_rel_stddev);
+  EXPECT_FALSE(f.drift);
+  EXPECT_FALSE(f.mde_8);
+  EXPECT_EQ(cell_figures({}).boots, 0u);
+}

@@ -1,0 +1,177 @@
+// Noise reports from a store run built by hand: host facts, warm-up passes kept but not
+// scored, the control-corrected spread, JSON round trip, storage and the history listing.
+#include "matrix/matrix.hpp"
+#include "metrics/store_collector.hpp"
+#include "noise/report.hpp"
+#include "store/store.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+
+namespace fs = std::filesystem;
+using namespace rlab;
+
+namespace {
+
+constexpr const char* kMatrix = R"(kernels:
+  a: {source: {debian: "6.12", suite: trixie}}
+axes:
+  kernel: [a]
+  vcpus: [1, 2]
+  filesystem: [{fs: xfs}]
+  workload: [{type: shell1, passes: 2, warmup_passes: 1, duration_s: 5}]
+)";
+
+struct StoreFixture {
+  fs::path dir = fs::temp_directory_path() / ("rlab-noise-report-" + std::to_string(getpid()));
+  std::unique_ptr<store::Store> st;
+  store::RunId run = 0;
+  std::vector<matrix::Cell> cells;
+  StoreFixture() {
+    fs::remove_all(dir);
+    st = store::Store::open(dir / "rlab.db");
+    auto m = matrix::parse_matrix(kMatrix, dir / "m.yaml", {false});
+    cells = matrix::expand_cells(m);
+    run = st->create_run({"m.yaml", kMatrix, 1, "noise", ""});
+    st->add_cells(run, cells, 3);
+  }
+  ~StoreFixture() { fs::remove_all(dir); }
+  /// Boot `repeat` of cell `ci`: warm-up pass at 80% of `score`, counted passes at score +- 2.
+  void boot(std::size_t ci, unsigned repeat, double score, double busy) {
+    auto id = st->boot_id(run, cells[ci].id, repeat);
+    st->start_boot(id, "qemu:///system", "d", "/c");
+    store::Pass p;
+    p.index = 0, p.lpm = 0.8 * score, p.duration_s = 5;
+    st->record_pass(id, p);
+    p.index = 1, p.lpm = score - 2;
+    st->record_pass(id, p);
+    p.index = 2, p.lpm = score + 2;
+    st->record_pass(id, p);
+    store::BootHost h;
+    h.cpus = 2, h.busy_fraction = busy, h.load1_before = 1 + busy, h.load1_after = 1, h.seconds = 30;
+    h.vcpu_pins = "[\"0\",\"1\"]";
+    h.emulator_pin = "0,1";
+    st->record_boot_host(id, h);
+    store::Result r;
+    r.score = score;
+    st->record_result(id, r, store::Environment{});
+  }
+};
+
+}  // namespace
+
+TEST(NoiseStore, BootTimingsCarryWarmupPassesAndHostFacts) {
+  StoreFixture f;
+  f.boot(0, 0, 100, 0.5);
+  auto t = f.st->boot_timings(f.run);
+  ASSERT_EQ(t.size(), 6u);
+  const auto& b = *std::find_if(t.begin(), t.end(), [](auto& x) { return x.status == "done"; });
+  EXPECT_EQ(b.warmup_passes, 1u);
+  EXPECT_EQ(b.pass_lpm, (std::vector<double>{80, 98, 102}));
+  ASSERT_TRUE(b.host);
+  EXPECT_DOUBLE_EQ(b.host->busy_fraction, 0.5);
+  EXPECT_EQ(b.host->vcpu_pins, "[\"0\",\"1\"]");
+  EXPECT_EQ(b.host->emulator_pin, "0,1");
+  ASSERT_TRUE(b.started_unix_s);
+  EXPECT_NEAR(*b.started_unix_s, static_cast<double>(::time(nullptr)), 60);
+  EXPECT_EQ(*b.score, 100);
+  for (const auto& x : t)
+    if (x.status == "pending") EXPECT_FALSE(x.score);
+}
+
+TEST(NoiseReport, CellWithControlFromTheStore) {
+  StoreFixture f;
+  const double cell[] = {100, 110, 90}, control[] = {200, 220, 180};
+  for (unsigned r = 0; r < 3; ++r) {
+    f.boot(0, r, cell[r], 0.4 + 0.1 * r);
+    f.boot(1, r, control[r], 0.4 + 0.1 * r);
+  }
+  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[1].id);
+  EXPECT_EQ(rep.cell.boots, 3u);
+  EXPECT_EQ(rep.warmup_passes, 1u);
+  EXPECT_NEAR(*rep.cell.boot_rel_stddev, 0.1, 1e-12);
+  EXPECT_NEAR(*rep.cell.warmup_offset, -0.2, 1e-12);
+  EXPECT_NEAR(*rep.cell.pass_rel_stddev, std::sqrt(8.0) / 100, 1e-12);  // pass sd sqrt(8), mean lpm 100
+  ASSERT_TRUE(rep.control);
+  EXPECT_NEAR(rep.control->mean, 200, 1e-12);
+  // The control moved with the cell in every repeat: the ratio is constant.
+  EXPECT_NEAR(*rep.control_corrected_rel_stddev, 0, 1e-12);
+  EXPECT_EQ(rep.timeline.size(), 6u);
+
+  auto back = noise::from_json(noise::to_json(rep));
+  EXPECT_EQ(back.cell_id, rep.cell_id);
+  EXPECT_EQ(back.control_id, rep.control_id);
+  EXPECT_EQ(*back.cell.boot_rel_stddev, *rep.cell.boot_rel_stddev);
+  EXPECT_EQ(back.cell.drift.has_value(), rep.cell.drift.has_value());
+  EXPECT_EQ(back.timeline.size(), 6u);
+  EXPECT_EQ(noise::to_json(back), noise::to_json(rep));
+
+  const std::string text = noise::render_text(rep);
+  EXPECT_NE(text.find("boot-to-boot relative stddev   10.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("warm-up pass vs counted passes -20.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("8 + 8 boots"), std::string::npos) << text;
+}
+
+TEST(NoiseReport, StoredAndListedNewestFirstByCell) {
+  StoreFixture f;
+  for (unsigned r = 0; r < 3; ++r) f.boot(0, r, 100 + 5.0 * r, 0.5);
+  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
+  EXPECT_FALSE(rep.control);
+  auto id1 = f.st->add_noise_report(noise::to_row(rep));
+  auto id2 = f.st->add_noise_report(noise::to_row(rep));
+  EXPECT_GT(id2, id1);
+  auto rows = f.st->noise_reports("*1vcpu*");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].id, id2);
+  EXPECT_EQ(rows[0].boots, 3u);
+  EXPECT_NEAR(*rows[0].boot_rel_stddev, 0.05, 1e-12);
+  EXPECT_TRUE(rows[0].mde_8);
+  EXPECT_FALSE(rows[0].created_at.empty());
+  EXPECT_TRUE(f.st->noise_reports("*2vcpu*").empty());
+  EXPECT_EQ(noise::from_json(nlohmann::json::parse(rows[0].report_json)).cell_id, f.cells[0].id);
+  EXPECT_NE(noise::render_history(rows).find(f.cells[0].id), std::string::npos);
+}
+
+TEST(NoiseReport, UnknownCellIsAnError) {
+  StoreFixture f;
+  EXPECT_THROW(noise::report_from_run(*f.st, f.run, "no/such/cell", "no/such/cell"), std::invalid_argument);
+}
+
+TEST(NoiseMetrics, NewestReportOfEachCellIsExportedWithBoundedLabels) {
+  StoreFixture f;
+  for (unsigned r = 0; r < 3; ++r) f.boot(0, r, 100 + 5.0 * r, 0.3 + 0.2 * r);
+  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
+  auto older = noise::to_row(rep);
+  older.boot_rel_stddev = 0.5;  // superseded by the next report
+  older.created_at = "2020-01-01T00:00:00.000Z";
+  f.st->add_noise_report(older);
+  f.st->add_noise_report(noise::to_row(rep));
+  metrics::StoreCollector col(f.dir / "rlab.db");
+  std::map<std::string, std::vector<prometheus::ClientMetric>> fams;
+  std::map<std::string, std::vector<prometheus::ClientMetric::Label>> labels;
+  for (const auto& fam : col.Collect()) fams[fam.name] = fam.metric;
+  ASSERT_EQ(fams["rlab_cell_noise_rel_stddev"].size(), 2u);  // boots and passes
+  bool boots_seen = false;
+  for (const auto& m : fams["rlab_cell_noise_rel_stddev"]) {
+    std::map<std::string, std::string> l;
+    for (const auto& x : m.label) l[x.name] = x.value;
+    EXPECT_EQ(l["kernel"], "a");
+    EXPECT_EQ(l["vcpus"], "1");
+    EXPECT_EQ(l["workload"], "shell1");
+    EXPECT_EQ(l.count("cell"), 0u) << "no free-form labels";
+    if (l["between"] == "boots") {
+      boots_seen = true;
+      EXPECT_NEAR(m.gauge.value, 0.05, 1e-12);
+    }
+  }
+  EXPECT_TRUE(boots_seen);
+  EXPECT_EQ(fams["rlab_cell_noise_min_detectable_effect"].size(), 3u);
+  EXPECT_LE(fams["rlab_cell_noise_drift_per_hour"].size(), 1u);  // boots stored within a millisecond have no slope
+  EXPECT_EQ(fams["rlab_cell_noise_load_correlation"].size(), 1u);
+  EXPECT_NEAR(fams["rlab_cell_noise_load_correlation"][0].gauge.value, 1, 1e-9);
+  ASSERT_EQ(fams["rlab_store_up"].size(), 1u);
+  EXPECT_EQ(fams["rlab_store_up"][0].gauge.value, 1);
+}
