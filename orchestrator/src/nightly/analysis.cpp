@@ -43,27 +43,46 @@ std::map<std::string, compare::CellComparison> rows_by_cell(const compare::Compa
   return out;
 }
 
-/// (run before, run after) of every change point E-Divisive finds in `pts`.
-std::set<std::pair<std::int64_t, std::int64_t>> change_pairs(
+using RunPair = std::pair<std::int64_t, std::int64_t>;
+
+/// E-Divisive change points of `pts` as (run before, run after) with their segmentation.
+std::vector<std::pair<RunPair, changepoint::ChangePoint>> change_points(
     const std::vector<changepoint::HistoryPoint>& pts, const changepoint::EDivisiveOptions& opt) {
-  std::set<std::pair<std::int64_t, std::int64_t>> out;
+  std::vector<std::pair<RunPair, changepoint::ChangePoint>> out;
   if (pts.size() < 2 * opt.min_segment) return out;
   std::vector<double> x;
   for (const auto& p : pts) x.push_back(p.score);
   for (const auto& cp : changepoint::e_divisive(x, opt).change_points)
-    out.insert({pts[cp.index - 1].run, pts[cp.index].run});
+    out.push_back({{pts[cp.index - 1].run, pts[cp.index].run}, cp});
   return out;
 }
 
-void mark_new(CellOutcome& c, store::RunId tonight, const changepoint::EDivisiveOptions& opt) {
-  const auto& pts = c.history.points;
-  auto it = std::find_if(pts.begin(), pts.end(), [&](const auto& p) { return p.run == tonight; });
-  if (it == pts.end()) return;  // no result tonight: nothing is new because of tonight
-  std::vector<changepoint::HistoryPoint> without(pts.begin(), it);
-  without.insert(without.end(), it + 1, pts.end());
-  const auto before = change_pairs(without, opt);
-  for (auto& m : c.change_points)
-    m.is_new = !before.count({m.detection.last_before.run, m.detection.first_after.run});
+/// The cell's change points as of tonight: E-Divisive over the history up to and including
+/// tonight's run (a report of an older night does not see the nights after it), each marked
+/// new when the same history without tonight does not show it. The environment note of a
+/// change point comes from `rlab detect`'s listing of the whole history (same pair of runs).
+void nightly_change_points(CellOutcome& c, const changepoint::CellDetection& full,
+                           const store::RunInfo& tonight, const changepoint::EDivisiveOptions& opt) {
+  auto& pts = c.history.points;
+  auto it = std::find_if(pts.begin(), pts.end(), [&](const auto& p) { return p.run == tonight.id; });
+  const bool scored_tonight = it != pts.end();
+  if (scored_tonight) pts.erase(it + 1, pts.end());
+  else
+    std::erase_if(pts, [&](const auto& p) { return p.created_at > tonight.created_at; });
+  if (pts.size() < 2 * opt.min_segment) {
+    c.history_note = fmt::format("{} nights: too short to split (needs {})", pts.size(), 2 * opt.min_segment);
+    return;
+  }
+  std::set<RunPair> before;
+  if (scored_tonight)
+    for (const auto& [pair, cp] : change_points({pts.begin(), pts.end() - 1}, opt)) before.insert(pair);
+  for (const auto& [pair, cp] : change_points(pts, opt)) {
+    changepoint::Detection d{cp, pts[cp.index - 1], pts[cp.index], ""};
+    for (const auto& f : full.detections)
+      if (f.last_before.run == pair.first && f.first_after.run == pair.second)
+        d.environment_change = f.environment_change;
+    c.change_points.push_back({d, scored_tonight && !before.count(pair)});
+  }
 }
 
 bool is_hex_commit(const std::string& s) {
@@ -233,9 +252,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (auto it = base_rows.find(c.cell_id); it != base_rows.end()) c.vs_baseline = it->second;
     if (auto it = detections.find(c.cell_id); it != detections.end()) {
       c.history = it->second.history;
-      c.history_note = it->second.note;
-      for (const auto& d : it->second.detections) c.change_points.push_back({d, false});
-      mark_new(c, run_id, r.detect.method);
+      nightly_change_points(c, it->second, r.run, r.detect.method);
     } else {
       c.history.cell_id = c.cell_id;
       c.history_note = "no scored nightly run yet";

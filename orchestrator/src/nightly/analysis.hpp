@@ -66,7 +66,9 @@ struct CellOutcome {
   std::string started_at;       ///< the run's start (ISO 8601 UTC)
   std::optional<compare::CellComparison> vs_previous;  ///< row of the previous-night compare
   std::optional<compare::CellComparison> vs_baseline;  ///< row of the baseline compare
-  changepoint::CellHistory history;  ///< nightly history (oldest first), tonight included
+  /// Nightly history (oldest first) up to and including tonight: the nights after an older
+  /// night's run are left out, so its report reads as it did that night.
+  changepoint::CellHistory history;
   std::string history_note;          ///< why no change point was tested ("" when tested)
   std::vector<ChangeMark> change_points;
 
