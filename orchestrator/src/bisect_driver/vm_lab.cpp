@@ -97,6 +97,7 @@ VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, Report report)
   i.guest.disk_gib = i.m.guest.disk_gib;
 }
 
+  i.guest.icount_shift = i.m.guest.icount();
 VmLab::~VmLab() = default;
 
 std::vector<double> VmLab::stored(const std::string& commit) {

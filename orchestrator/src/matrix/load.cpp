@@ -1,4 +1,5 @@
 // load_matrix(): the top level of the schema (docs/matrix.md).
+#include "matrix/guest_clock.hpp"
 #include "matrix/kernels.hpp"
 #include "matrix/pinning.hpp"
 #include "matrix/yaml_check.hpp"
@@ -145,7 +146,7 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m) {
 }
 
 void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
-  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib", "pinning"});
+  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib", "clock", "icount_shift", "pinning"});
   if (g["memory_mib"]) guest.memory_mib = static_cast<unsigned>(ck.integer(g["memory_mib"], "guest.memory_mib", 128, 1 << 22));
   if (g["cpu"]) {
     guest.cpu_model = ck.string(g["cpu"], "guest.cpu");
@@ -219,7 +220,10 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   const fs::path base_dir = m.path.parent_path();
   m.kernels = detail::parse_kernels(ck, ck.required(root, "matrix", "kernels"), base_dir, opt.check_paths);
   parse_axes(ck, ck.required(root, "matrix", "axes"), m);
-  if (root["guest"]) parse_guest(ck, root["guest"], m.guest);
+  if (root["guest"]) {
+    parse_guest(ck, root["guest"], m.guest);
+    detail::parse_guest_clock(ck, root["guest"], m.guest, opt);
+  }
   if (root["hosts"]) m.hosts = parse_hosts(ck, root["hosts"]);
   else m.hosts = {Host{"qemu:///system", local_cpus()}};
   m.results = base_dir / "results" / "rlab.db";

@@ -55,6 +55,24 @@ enum class Accel { kAuto, kKvm, kTcg };
 /// Name of an Accel as written in the matrix and stored: "auto", "kvm", "tcg".
 const char* to_string(Accel a);
 
+/// Where guest time comes from (`guest.clock`, docs/matrix.md "Deterministic mode").
+enum class GuestClock {
+  kRealtime,  ///< the host's clock: the guest's seconds are host seconds (default)
+  kIcount,    ///< QEMU instruction counting (`-icount shift=N,sleep=off`, TCG only): a guest
+              ///< nanosecond is 2^N executed instructions, idle time is skipped
+};
+
+/// Name of a GuestClock as written in the matrix: "realtime", "icount".
+const char* to_string(GuestClock c);
+
+/// QEMU's accepted range of `-icount shift=N` (N in [0, 10]; "auto" adapts to the host and
+/// is not deterministic, so rlab does not offer it).
+inline constexpr unsigned kMaxIcountShift = 10;
+/// `guest.icount_shift` when the matrix gives none: 2^2 = 4 ns of guest time per
+/// instruction (250 M instructions per guest second), about what TCG executes per host second
+/// on a 2-core x86_64 lab machine, so a pass's guest seconds cost about as many host seconds.
+inline constexpr unsigned kDefaultIcountShift = 2;
+
 /// `guest.pinning` (docs/matrix.md "Pinning"): where guests' vCPUs and QEMU's emulator
 /// threads run on the host (libvirt `<cputune>`).
 struct Pinning {
@@ -74,6 +92,12 @@ struct Guest {
   Accel accel = Accel::kAuto;
   unsigned disk_gib = 2;       ///< size of the sparse raw disk holding the filesystem under test
   Pinning pinning;             ///< `guest.pinning`; default: no pinning
+  GuestClock clock = GuestClock::kRealtime;       ///< `guest.clock`
+  unsigned icount_shift = kDefaultIcountShift;    ///< `guest.icount_shift`; used with kIcount only
+  /// The `-icount shift=N` a guest gets: icount_shift under kIcount, nullopt under kRealtime.
+  std::optional<unsigned> icount() const {
+    return clock == GuestClock::kIcount ? std::optional<unsigned>(icount_shift) : std::nullopt;
+  }
 };
 
 /// Resolves `accel: auto`: KVM when `host_arch` is "aarch64" and `kvm_usable` (/dev/kvm can be
@@ -137,6 +161,10 @@ struct LoadOptions {
 
 /// Reads, validates and resolves a matrix file. Throws MatrixError (file:line:col) on: YAML
 /// syntax errors, nesting deeper than the parser's limit (2000), a second YAML document, unknown keys, duplicate keys, wrong types, empty axes, vcpus outside
+  /// What `accel: auto` resolves to when checking `clock: icount` (which needs TCG); nullopt:
+  /// this machine's answer (resolve_accel_local). Set by tests and by callers that load a
+  /// matrix for another host.
+  std::optional<Accel> auto_accel;
 /// [1, 512], unknown kernel names (axes or `extends`), `extends` cycles, missing files,
 /// duplicate cell ids; MatrixError with line 0 when the file cannot be read.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});

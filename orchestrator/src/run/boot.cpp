@@ -39,7 +39,7 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   e.host = uri;
   e.accel = std::string(vm::to_string(g.accel));
   e.cpu_model = g.cpu_model;
-  e.cpu_options = g.accel == vm::Accel::kTcg && g.cpu_model == "max" ? "pauth=off" : "";
+  e.cpu_options = vm::cpu_options(domain_spec(job, g));  // "pauth=off", plus icount if any
   e.memory_mib = g.memory_mib;
   e.vcpus = c.vcpus;
   e.page_size = static_cast<unsigned>(hello.page_size);
@@ -75,6 +75,7 @@ vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   s.disk_serial = "rlab-fs";
   for (unsigned c : job.pinned_cpus) s.vcpu_pins.push_back(std::to_string(c));
   if (job.pin_emulator) s.emulator_pin = cpuset(job.pinned_cpus);
+  s.icount_shift = g.icount_shift;
   return s;
 }
 

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,9 @@ struct GuestSettings {
   unsigned memory_mib = 1024;
   unsigned disk_gib = 2;
   std::string cmdline = "console=ttyAMA0 panic=-1";
+  /// Deterministic mode: `-icount shift=N,sleep=off` (TCG only, matrix `guest.clock: icount`);
+  /// nullopt: real time.
+  std::optional<unsigned> icount_shift;
   BootTimeouts timeouts;
 };
 

@@ -141,6 +141,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   guest.memory_mib = p.m.guest.memory_mib;
   guest.disk_gib = p.m.guest.disk_gib;
   std::vector<std::unique_ptr<vm::Connection>> conns;
+  guest.icount_shift = p.m.guest.icount();
   std::vector<Slot> slots;
   std::vector<std::unique_ptr<CpuPool>> pools;  // per host, with guest.pinning
   std::unique_ptr<RunDir> dir_ptr;
