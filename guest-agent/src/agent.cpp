@@ -56,7 +56,6 @@ void Agent::received(std::string_view bytes) {
 }
 
 void Agent::on_line(const std::string& line) {
-  if (line.empty()) return;  // tolerate blank keep-alive lines
   auto parsed = rp::parse_host_message(line);
   if (auto* err = std::get_if<rp::ProtocolError>(&parsed)) {
     send(err->to_message());

@@ -55,6 +55,10 @@ TEST(Serve, HelloUnpromptedAndOnRequest) {
 TEST(Serve, BadInputGetsErrorsAndServingContinues) {
   Served s;
   ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
+  s.client.send_raw("\n");
+  expect_error(s.client, rp::ErrorCode::malformed, "empty line", {});
+  s.client.send_raw("  \r\n");
+  expect_error(s.client, rp::ErrorCode::malformed, "empty line", {});
   s.client.send_raw("{\"type\":\"run\",\n");
   expect_error(s.client, rp::ErrorCode::malformed, "invalid JSON", {});
   s.client.send_raw("[]\n");

@@ -22,6 +22,9 @@ struct Envelope {
 };
 
 std::variant<Envelope, ProtocolError> open(std::string_view line) {
+  // A blank line is not a message: malformed, said plainly rather than as a parser position.
+  if (line.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return ProtocolError{ErrorCode::malformed, "empty line: expected one JSON object per line", {}};
   Envelope e;
   try {
     e.j = json::parse(line.begin(), line.end());

@@ -15,7 +15,10 @@ struct BadCase {
 };
 
 const BadCase kHostCases[] = {
-    {"", rp::ErrorCode::malformed, "invalid JSON", {}},
+    // A blank line is malformed JSON, not a keep-alive: it gets an error like any other.
+    {"", rp::ErrorCode::malformed, "empty line: expected one JSON object per line", {}},
+    {" \t ", rp::ErrorCode::malformed, "empty line", {}},
+    {"\r", rp::ErrorCode::malformed, "empty line", {}},
     {"{\"type\":\"run\"", rp::ErrorCode::malformed, "invalid JSON", {}},
     {"not json", rp::ErrorCode::malformed, "invalid JSON", {}},
     {"[1,2]", rp::ErrorCode::malformed, "expected a JSON object, got array", {}},
