@@ -132,13 +132,24 @@ std::optional<protocol::AgentMessage> Client::next(std::chrono::milliseconds tim
   return std::get<protocol::AgentMessage>(r);
 }
 
-std::string run_capture(const std::vector<std::string>& argv, int* status) {
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+std::string run_capture(const std::vector<std::string>& argv, int* status, std::string* err) {
   TempDir tmp;
   const std::string out = (tmp.path / "out").string();
+  const std::string errf = (tmp.path / "err").string();
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  if (err)
+    posix_spawn_file_actions_addopen(&fa, 2, errf.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  else
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
   std::vector<char*> a;
   for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
   a.push_back(nullptr);
@@ -149,8 +160,8 @@ std::string run_capture(const std::vector<std::string>& argv, int* status) {
   int st = 0;
   ::waitpid(pid, &st, 0);
   if (status) *status = st;
-  std::ifstream in(out);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  if (err) *err = slurp(errf);
+  return slurp(out);
 }
 
 std::string agent_binary() { return RLAB_AGENT_BIN; }

@@ -35,8 +35,9 @@ class Process {
   bool reaped_ = false;
 };
 
-/// Runs argv to completion; returns its stdout+stderr and stores the wait status.
-std::string run_capture(const std::vector<std::string>& argv, int* status = nullptr);
+/// Runs argv to completion; returns its stdout+stderr and stores the wait status. With `err`,
+/// stderr goes there instead and the return value is stdout alone.
+std::string run_capture(const std::vector<std::string>& argv, int* status = nullptr, std::string* err = nullptr);
 
 /// A protocol client over a connected file descriptor (unix socket or pty master).
 class Client {

@@ -3,9 +3,12 @@
 //   runs of one pass each), the agent's peak RSS, and the cost of one counter snapshot.
 // Usage: rlab-agent-bench [--pairs N] [--duration S] [--copies C] [--workdir DIR]
 //                         [--connect unix:PATH]   (an agent already serving there)
-//                         [--guest]   (boot $RLAB_GUEST_KERNEL + $RLAB_GUEST_INITRAMFS under
-//                                      qemu-system-aarch64, prepare XFS on its scratch disk)
+//                         [--guest]   (boot the 6.12 64K guest from rlab's image cache, or
+//                                      $RLAB_GUEST_KERNEL + $RLAB_GUEST_INITRAMFS, under
+//                                      qemu-system-aarch64; prepare XFS on its scratch disk)
 //                         [--vcpus N] (with --guest, default 2)
+//                         [--icount]  (with --guest: -icount shift=0,sleep=off, so guest time
+//                                      counts executed instructions and host load drops out)
 // Default: start the host-native agent.
 #include <algorithm>
 #include <chrono>
@@ -15,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "guest/images.hpp"
 #include "guest/qemu_guest.hpp"
 #include "harness.hpp"
 #include "sampler.hpp"
@@ -32,6 +36,7 @@ struct Args {
   std::string workdir;
   std::string connect;
   bool guest = false;
+  bool icount = false;
   unsigned vcpus = 2;
 };
 
@@ -39,8 +44,8 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
-    if (k == "--guest") {
-      a.guest = true;
+    if (k == "--guest" || k == "--icount") {
+      (k == "--guest" ? a.guest : a.icount) = true;
       continue;
     }
     if (i + 1 >= argc) throw std::runtime_error(k + " needs a value");
@@ -53,6 +58,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--vcpus") a.vcpus = static_cast<unsigned>(std::stoul(v));
     else throw std::runtime_error("unknown argument " + k);
   }
+  if (a.icount && !a.guest) throw std::runtime_error("--icount is a QEMU option: it needs --guest");
   return a;
 }
 
@@ -96,8 +102,9 @@ int main(int argc, char** argv) try {
   std::unique_ptr<QemuGuest> guest;
   if (a.guest) {
     tmp = std::make_unique<TempDir>();
-    GuestSpec spec = guest_spec_from_env();
+    GuestSpec spec = guest_spec();
     spec.vcpus = a.vcpus;
+    spec.icount = a.icount;
     guest = std::make_unique<QemuGuest>(spec, tmp->path);
     sock = guest->socket().string();
     if (a.workdir.empty()) a.workdir = "/mnt/test/work";
@@ -119,8 +126,9 @@ int main(int argc, char** argv) try {
     auto m = rp::parse_agent_message(*line);
     if (auto* msg = std::get_if<rp::AgentMessage>(&m))
       if (auto* h = std::get_if<rp::Hello>(msg); h && h->id) {
-        std::printf("agent: kernel %s, page size %llu, %u CPUs, tracepoints via %s\n", h->kernel_release.c_str(),
-                    static_cast<unsigned long long>(h->page_size), h->nr_cpus, h->tracepoint_counting.c_str());
+        std::printf("agent: kernel %s, page size %llu, %u CPUs, tracepoints via %s%s\n", h->kernel_release.c_str(),
+                    static_cast<unsigned long long>(h->page_size), h->nr_cpus, h->tracepoint_counting.c_str(),
+                    a.icount ? "; QEMU -icount shift=0,sleep=off (guest time = instructions)" : "");
         break;
       }
   }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "guest/images.hpp"
 #include "guest/qemu_guest.hpp"
 #include "harness.hpp"
 #include "rlab/protocol/score.hpp"
@@ -14,8 +15,16 @@ using namespace rlab::agent::test;
 using namespace std::chrono_literals;
 
 TEST(BootedGuest, HelloPrepareRunShutdown) {
+  // The images come from rlab's cache (built there first when missing); when they cannot be
+  // produced this fails, naming the command and its messages.
+  GuestSpec spec;
+  try {
+    spec = guest_spec();
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
   TempDir dir;
-  QemuGuest guest(guest_spec_from_env(), dir.path);
+  QemuGuest guest(spec, dir.path);
   Client c = Client::connect_unix(guest.socket(), 60s);
   c.send(rp::HelloRequest{1, 1});
   // Boot under TCG takes a while; the request waits in the port until the agent reads it.

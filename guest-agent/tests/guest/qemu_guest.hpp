@@ -17,11 +17,17 @@ struct GuestSpec {
   unsigned memory_mib = 2048;
   std::uint64_t disk_bytes = 2ull << 30;
   std::string disk_serial = "rlab-test";
+  /// QEMU's deterministic instruction counting (`-icount shift=0,sleep=off`, single-threaded
+  /// TCG): guest time advances 1 ns per executed instruction and skips idle time, so guest-side
+  /// durations measure work done in the guest, not the host's speed or load.
+  bool icount = false;
 };
 
 class QemuGuest {
  public:
-  /// Boots the guest; files (socket, disk, console log) go under `dir`.
+  /// Starts qemu-system-aarch64 booting the guest (returns at once; the agent says `hello` on
+  /// the socket when up); files (socket, disk, console log) go under `dir`. Throws when QEMU
+  /// cannot be started.
   QemuGuest(const GuestSpec& spec, const std::filesystem::path& dir);
   std::filesystem::path socket() const { return dir_ / "agent.sock"; }
   std::filesystem::path console_log() const { return dir_ / "console.log"; }
@@ -31,9 +37,5 @@ class QemuGuest {
   std::filesystem::path dir_;
   std::unique_ptr<Process> qemu_;
 };
-
-/// The kernel and initramfs from $RLAB_GUEST_KERNEL / $RLAB_GUEST_INITRAMFS; throws naming
-/// the variable when unset.
-GuestSpec guest_spec_from_env();
 
 }  // namespace rlab::agent::test
