@@ -1,6 +1,5 @@
 #include "shell_run.hpp"
 
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 
 #include "fileio.hpp"
 #include "rlab/protocol/score.hpp"
+#include "sysinfo.hpp"
 #include "workload_files.hpp"
 
 namespace rlab::agent {
@@ -186,6 +186,7 @@ void ShellRun::end_window() {
   t_end_ = Clock::now();
   sample_timer_.cancel();
   sampler_->snapshot_into(pass_end_);
+  rss_seen_kib_ = std::max(rss_seen_kib_, current_rss_kib());
   report_.duration_s = std::chrono::duration<double>(t_end_ - t0_).count();
   report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
   report_.counters = delta(pass_start_, pass_end_);
@@ -239,9 +240,7 @@ void ShellRun::finish_run() {
   r.passes = done_passes_;
   r.failures = total_failures_;
   r.failure_examples = failure_examples_;
-  rusage ru{};
-  ::getrusage(RUSAGE_SELF, &ru);
-  r.agent_max_rss_kib = static_cast<std::uint64_t>(ru.ru_maxrss);
+  r.agent_max_rss_kib = peak_rss_kib(std::max(rss_seen_kib_, current_rss_kib()));
   sampler_.reset();  // removes the tracepoint counters
   *alive_ = false;
   emit_(std::move(r));

@@ -74,6 +74,7 @@ class ShellRun {
   Snapshot pass_start_, last_sample_, pass_end_, scratch_;
   std::vector<protocol::PassReport> done_passes_;
   std::uint64_t total_failures_ = 0;
+  std::uint64_t rss_seen_kib_ = 0;  ///< largest exact RSS seen at a pass end (sysinfo.hpp)
   std::vector<std::string> failure_examples_;
 };
 

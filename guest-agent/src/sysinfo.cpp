@@ -1,9 +1,12 @@
 #include "sysinfo.hpp"
 
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <cstdlib>
 #include <sstream>
 
 #include "fileio.hpp"
@@ -26,6 +29,23 @@ std::uint64_t parse_mem_total_kib(const std::string& meminfo) {
     in.ignore(1 << 20, '\n');
   }
   return 0;
+}
+
+std::uint64_t parse_rollup_rss_kib(const std::string& smaps_rollup) {
+  const auto at = smaps_rollup.find("\nRss:");
+  if (at == std::string::npos) return 0;
+  return std::strtoull(smaps_rollup.c_str() + at + 5, nullptr, 10);
+}
+
+std::uint64_t current_rss_kib() {
+  auto t = read_file("/proc/self/smaps_rollup");
+  return t ? parse_rollup_rss_kib(*t) : 0;
+}
+
+std::uint64_t peak_rss_kib(std::uint64_t seen_kib) {
+  rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  return std::max(static_cast<std::uint64_t>(ru.ru_maxrss), seen_kib);
 }
 
 protocol::Hello collect_hello() {

@@ -15,4 +15,19 @@ protocol::Hello collect_hello();
 /// MemTotal in KiB from /proc/meminfo text; 0 when absent.
 std::uint64_t parse_mem_total_kib(const std::string& meminfo);
 
+/// The `Rss:` line of /proc/<pid>/smaps_rollup text, in KiB; 0 when absent.
+std::uint64_t parse_rollup_rss_kib(const std::string& smaps_rollup);
+
+/// The agent's resident set now, in KiB, exact: /proc/self/smaps_rollup walks the page tables.
+/// getrusage's ru_maxrss and VmHWM come from the kernel's per-CPU RSS counters, which are only
+/// folded into the total once a CPU's delta passes its batch (at least 32 pages): with 64K pages
+/// the agent's ~70 pages can read as 0 there. 0 when smaps_rollup is unreadable
+/// (no CONFIG_PROC_PAGE_MONITOR).
+std::uint64_t current_rss_kib();
+
+/// The agent's peak RSS in KiB as reported in `result.agent_max_rss_kib`: the larger of
+/// getrusage(RUSAGE_SELF).ru_maxrss and `seen_kib` (the largest current_rss_kib() the caller
+/// observed, e.g. at each pass end).
+std::uint64_t peak_rss_kib(std::uint64_t seen_kib);
+
 }  // namespace rlab::agent

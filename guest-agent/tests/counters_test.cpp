@@ -103,6 +103,16 @@ TEST(Counters, MeminfoFixture) {
   EXPECT_EQ(parse_mem_total_kib("Foo: 1 kB\n"), 0u);
 }
 
+// The agent's exact RSS (ru_maxrss reads 0 in a 64K-page guest: per-CPU RSS counters).
+TEST(Counters, SmapsRollupRss) {
+  EXPECT_EQ(parse_rollup_rss_kib(fixture("smaps_rollup")), 1608u);
+  EXPECT_EQ(parse_rollup_rss_kib("00400000-7ffe ---p 00000000 00:00 0 [rollup]\nPss: 3 kB\n"), 0u);
+  const std::uint64_t now = current_rss_kib();
+  EXPECT_GT(now, 100u);  // this test binary's own resident set
+  EXPECT_GE(peak_rss_kib(now), now);
+  EXPECT_EQ(peak_rss_kib(1ull << 40), 1ull << 40);
+}
+
 TEST(Counters, DeltaSemantics) {
   Snapshot a, b;
   a.tracepoints = {{"xfs:xfs_inodegc_queue", 10}, {"xfs:xfs_inodegc_worker", 3}};

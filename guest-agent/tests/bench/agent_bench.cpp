@@ -79,7 +79,9 @@ RunResult one_run(Client& c, const Args& a, double interval, rp::RequestId id) {
   r.pause_s = 0;
   c.send(r);
   for (;;) {
-    auto line = c.next_line(std::chrono::seconds(static_cast<int>(a.duration) + 120));
+    // Under -icount a guest second is 1e9 instructions per vCPU, many host seconds on a busy host.
+    auto line = c.next_line(a.icount ? std::chrono::seconds(3600)
+                                     : std::chrono::seconds(static_cast<int>(a.duration) + 120));
     if (!line) throw std::runtime_error("no result from the agent");
     auto m = rp::parse_agent_message(*line);
     if (auto* e = std::get_if<rp::ProtocolError>(&m)) throw std::runtime_error(e->message);

@@ -65,8 +65,12 @@ GuestSpec guest_spec(const std::string& kernel_name) {
   std::string command;
   for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
   int status = 0;
-  std::string err;
-  const std::string out = run_capture(argv, &status, &err);
+  std::string err, out;
+  try {
+    out = run_capture(argv, &status, &err);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("the guest images could not be produced: " + std::string(e.what()));
+  }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error("the guest images could not be produced: `" + command + "` " +
                              (WIFEXITED(status) ? "exited " + std::to_string(WEXITSTATUS(status))
