@@ -33,4 +33,6 @@ cmake --preset host >/dev/null
 cmake --build --preset host
 cmake --preset aarch64-agent >/dev/null
 cmake --build --preset aarch64-agent
-echo "setup.sh: built build/host/orchestrator/rlab and build/aarch64/guest-agent/rlab-agent"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+echo "setup.sh: built build/host/orchestrator/rlab, build/aarch64/guest-agent/rlab-agent and the fuzz targets in build/fuzz"

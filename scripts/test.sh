@@ -8,3 +8,5 @@ cd "$(dirname "$0")/.."
 bash scripts/start-libvirtd.sh
 # Tests share the two cores with guests and kernel builds: run them one at a time.
 ctest --preset host --timeout 3600 "$@"
+# Short regression runs of the libFuzzer targets (ASan + UBSan) on their seed corpora.
+ctest --preset fuzz --timeout 600 "$@"

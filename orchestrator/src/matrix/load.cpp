@@ -3,10 +3,10 @@
 #include "matrix/kernels.hpp"
 #include "matrix/pinning.hpp"
 #include "matrix/yaml_check.hpp"
+#include "matrix/yaml_document.hpp"
 #include "util/paths.hpp"
 
 #include <unistd.h>
-#include <yaml-cpp/depthguard.h>
 
 #include <algorithm>
 #include <climits>
@@ -143,6 +143,11 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m) {
   m.filesystem_axis = parse_filesystems(ck, ck.required(a, "axes", "filesystem"));
   m.workload_axis = parse_workloads(ck, ck.required(a, "axes", "workload"));
   if (a["repeats"]) m.repeats = static_cast<unsigned>(ck.integer(a["repeats"], "axes.repeats", 1, 1000));
+  // Each factor is at most a few thousand entries, so the product fits in 64 bits.
+  const std::uint64_t boots = std::uint64_t{m.kernel_axis.size()} * m.filesystem_axis.size() *
+                              m.vcpus_axis.size() * m.workload_axis.size() * m.repeats;
+  if (boots > kMaxBoots)
+    ck.fail(a, "axes: the matrix expands to " + std::to_string(boots) + " boots (kernels x filesystem variants x vcpus x workloads x repeats); the limit is " + std::to_string(kMaxBoots) + " (split it into several matrices)");
 }
 
 void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
@@ -198,19 +203,7 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
 
 Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOptions& opt) {
   Checker ck(path);
-  YAML::Node root;
-  try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1)
-      ck.fail(docs[1], "a matrix is one YAML document; a second one starts here");
-    if (!docs.empty()) root = docs[0];
-  } catch (const YAML::DeepRecursion& e) {
-    // yaml-cpp's own message for this is "bad file".
-    throw MatrixError(path, e.mark.line + 1, e.mark.column + 1,
-                      "nested more than " + std::to_string(e.depth() - 1) + " levels deep");
-  } catch (const YAML::ParserException& e) {
-    throw MatrixError(path, e.mark.line + 1, e.mark.column + 1, e.msg);
-  }
+  const YAML::Node root = detail::load_one_document(text, path);
   if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
   ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed"});
 

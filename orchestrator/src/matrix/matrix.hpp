@@ -153,6 +153,10 @@ struct Cell {
 };
 
 /// Options of load_matrix().
+/// The most boots (cells x repeats) one matrix may expand to; a larger one is refused at
+/// `axes` before anything is built (a night of 144-vCPU cells is a few hundred boots).
+inline constexpr std::uint64_t kMaxBoots = 100000;
+
 struct LoadOptions {
   /// Require that referenced files exist (fragments, patches, git trees). Off only to inspect
   /// a matrix meant for another machine.
@@ -166,7 +170,7 @@ struct LoadOptions {
   /// matrix for another host.
   std::optional<Accel> auto_accel;
 /// [1, 512], unknown kernel names (axes or `extends`), `extends` cycles, missing files,
-/// duplicate cell ids; MatrixError with line 0 when the file cannot be read.
+/// duplicate cell ids, more than kMaxBoots boots; MatrixError with line 0 when the file cannot be read.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
 /// The same, from text (for tests and for a run's stored matrix); `path` names it in errors

@@ -130,6 +130,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     session.connect(spec.agent_socket, ms(30));
     const proto::Hello hello = session.wait_hello(ms(g.timeouts.hello_s));
     out.boot_to_hello_s = since(boot_t0);
+    st.record_boot_seconds(job.boot, out.boot_to_hello_s);
     store::Hello sh;
     sh.page_size = static_cast<unsigned>(hello.page_size);
     sh.nr_cpus = hello.nr_cpus;

@@ -77,6 +77,7 @@ CREATE TABLE IF NOT EXISTS boots (
   agent_version        TEXT,
   guest_mem_total_kib  INTEGER,
   guest_tracepoints    TEXT,
+  boot_s               REAL,
   UNIQUE (cell_id, repeat)
 );
 
@@ -210,5 +211,10 @@ WHERE br.score IS NOT NULL
                     WHERE b2.cell_key = br.cell_key AND b2.score IS NOT NULL
                     ORDER BY b2.recorded_at DESC, b2.boot_id DESC LIMIT 1);
 )SQL";
+
+const AddedColumn kAddedColumns[] = {
+    {"boots", "boot_s", "REAL"},  // version 2: seconds from domain start to the agent's hello
+};
+const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 
 }  // namespace rlab::store::detail

@@ -3,10 +3,22 @@
 
 namespace rlab::store::detail {
 
-/// Schema version stored in PRAGMA user_version.
-inline constexpr int kSchemaVersion = 1;
+/// Schema version stored in PRAGMA user_version. 2 added boots.boot_s.
+inline constexpr int kSchemaVersion = 2;
 
-/// CREATE statements of version 1 (tables, indexes, views), idempotent.
+/// CREATE statements of the current version (tables, indexes, views), idempotent.
 extern const char* const kSchemaSql;
+
+/// A column added after version 1: Store::open() adds it (ALTER TABLE ... ADD COLUMN) to an
+/// older store whose table lacks it, keeping every row (the new column is NULL in them).
+struct AddedColumn {
+  const char* table;
+  const char* column;
+  const char* decl;  ///< type and constraints, e.g. "REAL"
+};
+
+/// Every AddedColumn, oldest first; each is also in kSchemaSql for new stores.
+extern const AddedColumn kAddedColumns[];
+extern const int kAddedColumnCount;
 
 }  // namespace rlab::store::detail

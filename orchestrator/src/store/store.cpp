@@ -66,6 +66,14 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
                      " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");
   Tx tx(s->db_);
   exec(s->db_, detail::kSchemaSql, "creating the schema");
+  for (int i = 0; i < detail::kAddedColumnCount; ++i) {  // older stores: add, keep every row
+    const auto& c = detail::kAddedColumns[i];
+    Stmt has(s->db_, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?");
+    has.bind(1, std::string_view(c.table)).bind(2, std::string_view(c.column));
+    if (has.step() && has.i64(0) == 0)
+      exec(s->db_, (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.decl).c_str(),
+           std::string("adding column ") + c.table + "." + c.column);
+  }
   exec(s->db_, ("PRAGMA user_version=" + std::to_string(detail::kSchemaVersion)).c_str(),
        "setting the schema version");
   tx.commit();
@@ -235,7 +243,8 @@ void Store::start_boot(BootId boot, const std::string& host_uri, const std::stri
   Stmt(db_, "DELETE FROM results WHERE boot_id = ?").bind(1, boot).run();
   Stmt st(db_,
           "UPDATE boots SET status = 'running', attempts = attempts + 1, host_uri = ?,"
-          " domain = ?, console_log = ?, started_at = ?, finished_at = NULL WHERE id = ?");
+          " domain = ?, console_log = ?, started_at = ?, finished_at = NULL, boot_s = NULL"
+          " WHERE id = ?");
   st.bind(1, host_uri).bind(2, domain).bind(3, console_log).bind(4, now_iso()).bind(5, boot).run();
   require_changed(db_, boot);
   tx.commit();
@@ -270,6 +279,21 @@ void Store::record_hello(BootId boot, const Hello& h) {
       .bind(5, static_cast<std::int64_t>(h.mem_total_kib)).bind(6, h.tracepoints_json)
       .bind(7, boot).run();
   require_changed(db_, boot);
+}
+
+void Store::record_boot_seconds(BootId boot, double seconds) {
+  Lock l(mu_);
+  Stmt(db_, "UPDATE boots SET boot_s = ? WHERE id = ?").bind(1, seconds).bind(2, boot).run();
+  require_changed(db_, boot);
+}
+
+std::optional<double> Store::boot_seconds(BootId boot) const {
+  Lock l(mu_);
+  Stmt st(db_, "SELECT boot_s FROM boots WHERE id = ?");
+  st.bind(1, boot);
+  if (!st.step()) throw StoreError("no boot " + std::to_string(boot));
+  if (st.is_null(0)) return std::nullopt;
+  return st.real(0);
 }
 
 void Store::record_sample(BootId boot, const Sample& s) {

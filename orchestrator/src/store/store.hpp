@@ -252,6 +252,12 @@ class Store {
   void record_images(BootId boot, const KernelIdentity& kernel, const std::string& image_key);
   /// Records the agent's hello facts for the boot.
   void record_hello(BootId boot, const Hello& hello);
+  /// Records `seconds` (wall clock, host side) from starting the boot's domain to the agent's
+  /// hello (boots.boot_s; start_boot() clears it). Throws StoreError for an unknown boot.
+  void record_boot_seconds(BootId boot, double seconds);
+  /// boots.boot_s: seconds from domain start to hello; nullopt when no hello arrived (or the
+  /// boot ran before the column existed). Throws StoreError for an unknown boot.
+  std::optional<double> boot_seconds(BootId boot) const;
   void record_sample(BootId boot, const Sample& sample);
   /// Records one pass; a pass with the same index replaces the earlier row.
   void record_pass(BootId boot, const Pass& pass);

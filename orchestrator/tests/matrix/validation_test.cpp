@@ -79,7 +79,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"empty_file", 1, 1, "empty matrix"},
         BadCase{"deep_nesting", 0, 0, "nested more than"},
         BadCase{"two_documents", 9, 1, "a matrix is one YAML document"},
-        BadCase{"vcpus_huge", 5, 11, "99999999999999999999 is out of range [1, 512]"}),
+        BadCase{"vcpus_huge", 5, 11, "99999999999999999999 is out of range [1, 512]"},
+        BadCase{"too_many_boots", 4, 3, "expands to 200000 boots"},
+        BadCase{"stray_comma", 1, 1, "unexpected ',': not valid YAML here"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 
 TEST(BadMatrix, UnreadableFileNamesThePath) {
