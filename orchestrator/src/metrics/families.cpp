@@ -73,6 +73,17 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
     cells.Add(with(std::get<1>(key).to_labels(), "status", std::get<2>(key)))
         .Increment(static_cast<double>(n));
 
+  // TCG guests take several seconds to tens of seconds, KVM guests one or two.
+  static const prometheus::Histogram::BucketBoundaries kBootBuckets{
+      1, 2, 3, 5, 7.5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300};
+  auto& boot = BuildHistogram().Name("rlab_guest_boot_seconds")
+      .Help("Seconds from starting a guest's domain to its agent's hello, over every boot of "
+            "the cell that got a hello").Register(reg);
+  for (const auto& [key, secs] : s.boot_seconds) {
+    auto& h = boot.Add(key.second.to_labels(), kBootBuckets);
+    for (double v : secs) h.Observe(v);
+  }
+
   auto& info = BuildGauge().Name("rlab_kernel_info")
       .Help("Identity of the kernel behind a kernel name's newest result (always 1)")
       .Register(reg);

@@ -13,6 +13,7 @@
 //   rlab_xfs_inode_inactivation_events_total{event} counter  set_need_inactive / inactivating
 //   rlab_xfs_stats_total{stat}           counter    selected XFS stats deltas, all results
 //   rlab_cells_total{status}             counter    boots (cell repeats) by outcome done/failed
+//   rlab_guest_boot_seconds              histogram  domain start -> agent hello, all boots
 //   rlab_kernel_info{kernel,commit,release,patchset} gauge 1
 //   rlab_runs_active{kind,host}          gauge      runs with status running
 //   rlab_run_boots{kind,host,state}      gauge      boots of running runs by state

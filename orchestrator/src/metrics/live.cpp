@@ -14,8 +14,6 @@ const char* to_string(BisectVerdict v) {
 
 LiveMetrics::LiveMetrics() : registry_(std::make_shared<prometheus::Registry>()) {
   auto& r = *registry_;
-  boot_ = &prometheus::BuildHistogram().Name("rlab_guest_boot_seconds")
-      .Help("Time from starting a guest's domain to its agent's hello, seconds").Register(r);
   cache_hits_ = &prometheus::BuildCounter().Name("rlab_build_cache_hits_total")
       .Help("Build cache lookups answered from the cache, by artifact").Register(r);
   cache_misses_ = &prometheus::BuildCounter().Name("rlab_build_cache_misses_total")
@@ -28,15 +26,6 @@ LiveMetrics::LiveMetrics() : registry_(std::make_shared<prometheus::Registry>())
       .Help("Bisect steps of the cell by verdict: good, bad, skip").Register(r);
   bisect_left_ = &prometheus::BuildGauge().Name("rlab_bisect_revisions_left")
       .Help("Revisions git bisect still has to test for the cell").Register(r);
-}
-
-void LiveMetrics::observe_boot(const CellLabels& c, double seconds) {
-  // TCG guests take tens of seconds, KVM guests a few.
-  static const prometheus::Histogram::BucketBoundaries kBuckets{1, 2, 5, 10, 20, 30, 45, 60,
-                                                                90, 120, 180, 300, 600};
-  boot_->Add({{"kernel", c.kernel}, {"page_size", std::to_string(c.page_size)},
-              {"vcpus", std::to_string(c.vcpus)}, {"host", c.host}}, kBuckets)
-      .Observe(seconds);
 }
 
 void LiveMetrics::build_cache_lookup(const std::string& artifact, bool hit) {

@@ -1,10 +1,10 @@
 #pragma once
 // Process-level metrics: facts a running rlab process observes that the store does not keep
-// — guest boot time, build cache hits and misses, kernel build time, bisect state. The
-// process that observes them updates one LiveMetrics; `rlab serve` exposes its registry,
-// and push_run() pushes it with a run's results. Every method is thread-safe.
+// — build cache hits and misses, kernel build time, bisect state. (Guest boot time is in the
+// store, boots.boot_s, and exported from there: families.hpp.) The process that observes them
+// updates one LiveMetrics; `rlab serve` exposes its registry, and push_run() pushes it with
+// a run's results. Every method is thread-safe.
 //
-//   rlab_guest_boot_seconds{kernel,page_size,vcpus,host}  histogram  domain start -> agent hello
 //   rlab_build_cache_hits_total{artifact}                  counter    artifact: kernel, initramfs
 //   rlab_build_cache_misses_total{artifact}                counter
 //   rlab_kernel_build_seconds{kernel}                      histogram  wall time of a kernel build
@@ -36,8 +36,6 @@ class LiveMetrics {
   /// long as an Exposer or Gateway refers to it (they keep only weak pointers).
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
 
-  /// A guest of `cell` took `seconds` from domain start to the agent's hello.
-  void observe_boot(const CellLabels& cell, double seconds);
   /// The build cache answered a lookup for `artifact` ("kernel", "initramfs").
   void build_cache_lookup(const std::string& artifact, bool hit);
   /// Building kernel `kernel` (matrix name) took `seconds` of wall time.
@@ -52,7 +50,6 @@ class LiveMetrics {
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
-  prometheus::Family<prometheus::Histogram>* boot_;
   prometheus::Family<prometheus::Counter>* cache_hits_;
   prometheus::Family<prometheus::Counter>* cache_misses_;
   prometheus::Family<prometheus::Histogram>* kernel_build_;

@@ -94,6 +94,8 @@ Snapshot cell_part(const Snapshot& s, const std::string& key) {
   if (auto t = s.totals.find(key); t != s.totals.end()) c.totals.insert(*t);
   for (const auto& [k, n] : s.outcomes)
     if (std::get<0>(k) == key) c.outcomes.emplace(k, n);
+  for (const auto& [k, v] : s.boot_seconds)
+    if (k.first == key) c.boot_seconds.emplace(k, v);
   return c;
 }
 

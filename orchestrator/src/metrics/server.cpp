@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <arpa/inet.h>
+
 #include <charconv>
 
 namespace rlab::metrics {
@@ -25,10 +27,16 @@ std::string check_listen_address(const std::string& listen) {
     if (host.find(':') != std::string::npos) throw bad("write an IPv6 address as [address]:port");
   }
   if (host.empty()) throw bad("missing address (use 127.0.0.1, or 0.0.0.0 for every interface)");
+  const bool v6 = listen.front() == '[';
+  unsigned char addr[16];
+  if (::inet_pton(v6 ? AF_INET6 : AF_INET, host.c_str(), addr) != 1)
+    throw bad(fmt::format("'{}' is not a numeric {} address (e.g. {}; host names are not "
+                          "resolved)", host, v6 ? "IPv6" : "IPv4",
+                          v6 ? "[::1]:9464 or [::]:9464" : "127.0.0.1:9464 or 0.0.0.0:9464"));
   unsigned p = 0;
   auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
   if (port.empty() || ec != std::errc{} || end != port.data() + port.size() || p > 65535)
-    throw bad("port must be 0-65535");
+    throw bad(fmt::format("port '{}' is not a number in 0-65535 (0 picks a free port)", port));
   return listen;
 }
 

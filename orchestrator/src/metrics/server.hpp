@@ -18,8 +18,10 @@ struct ListenError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Checks a listen address "host:port" or "[v6]:port" (port 0-65535; 0 = any free port) and
-/// returns it in civetweb's form. Throws ListenError.
+/// Checks a listen address "a.b.c.d:port" or "[v6]:port" (numeric addresses only, port
+/// 0-65535; 0 = any free port) and returns it in civetweb's form. Throws ListenError naming
+/// the value and what is wrong (no port, a port out of range, a host name, an address that
+/// is not one such as 256.1.1.1).
 std::string check_listen_address(const std::string& listen);
 
 /// Serves http://<listen>/metrics until destroyed. The collectors are owned here and outlive

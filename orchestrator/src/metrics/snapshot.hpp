@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace rlab::metrics {
@@ -70,6 +71,10 @@ struct Snapshot {
   std::map<std::string, CellTotals> totals;           ///< by cell key (cells in `results` only)
   /// (cell key, labels, boot status "done"/"failed") -> boots, over all runs.
   std::map<std::tuple<std::string, CellLabels, std::string>, std::uint64_t> outcomes;
+  /// (cell key, labels) -> seconds from domain start to the agent's hello (boots.boot_s) of
+  /// every boot of the cell that got a hello, done or failed, over all runs, in boot order.
+  /// Empty for a store older than that column.
+  std::map<std::pair<std::string, CellLabels>, std::vector<double>> boot_seconds;
   std::vector<KernelInfo> kernels;
   std::vector<RunProgress> runs;
 };

@@ -116,6 +116,8 @@ StoreReader::StoreReader(const std::filesystem::path& db) : path_(db) {
     db_ = nullptr;
     throw StoreError(db.string() + ": not an rlab results store (no runs table)");
   }
+  Query col(db_, path_, "SELECT count(*) FROM pragma_table_info('boots') WHERE name = 'boot_s'");
+  has_boot_s_ = col.step() && col.i64(0) == 1;
 }
 
 StoreReader::~StoreReader() { sqlite3_close_v2(db_); }
@@ -237,6 +239,14 @@ Snapshot StoreReader::read(std::optional<store::RunId> run) const {
     q.bind_run(1, run);
     while (q.step())
       s.outcomes[{q.text(11), labels_at(q, 0), q.text(10)}] += static_cast<std::uint64_t>(q.i64(12));
+  }
+  if (has_boot_s_) {
+    Query q(db_, path_, (std::string("SELECT ") + kLabelCols + ", c.cell_key, b.boot_s"
+        " FROM boots b JOIN cells c ON c.id = b.cell_id JOIN runs r ON r.id = c.run_id"
+        " WHERE b.boot_s IS NOT NULL AND b.status IN ('done', 'failed') AND " + kScopeSql +
+        " ORDER BY b.id").c_str());
+    q.bind_run(1, run);
+    while (q.step()) s.boot_seconds[{q.text(10), labels_at(q, 0)}].push_back(q.real(11));
   }
   {
     std::map<std::string, std::pair<double, KernelInfo>> newest;

@@ -23,7 +23,8 @@ class StoreReader {
   StoreReader& operator=(const StoreReader&) = delete;
 
   /// The whole store: the latest result of every cell over all runs, the cells' totals over
-  /// all their results, boot outcomes of all runs, and progress of runs with status
+  /// all their results, boot outcomes and boot seconds of all runs (none from a store that
+  /// predates boots.boot_s: serve never changes a store), and progress of runs with status
   /// "running". With `run`: only the cells of that run, their latest result within that run
   /// (totals and outcomes still over all runs, so counters stay monotonic), and that run's
   /// progress whatever its status. Thread-safe. Throws store::StoreError on SQL errors.
@@ -34,6 +35,7 @@ class StoreReader {
  private:
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
+  bool has_boot_s_ = false;  ///< boots.boot_s exists (schema version 2 and later)
   mutable std::mutex mu_;
 };
 
