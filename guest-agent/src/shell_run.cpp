@@ -66,6 +66,7 @@ ShellRun::~ShellRun() { abort(); }
 double ShellRun::since(Clock::time_point t) const { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 void ShellRun::start() {
+  cpu_at_start_ = thread_cpu_s();
   std::error_code ec;
   const fs::path work(p_.workdir);
   fs::create_directories(work, ec);
@@ -241,6 +242,7 @@ void ShellRun::finish_run() {
   r.failures = total_failures_;
   r.failure_examples = failure_examples_;
   r.agent_max_rss_kib = peak_rss_kib(std::max(rss_seen_kib_, current_rss_kib()));
+  r.agent_cpu_s = thread_cpu_s() - cpu_at_start_;
   sampler_.reset();  // removes the tracepoint counters
   *alive_ = false;
   emit_(std::move(r));

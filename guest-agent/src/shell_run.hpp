@@ -74,7 +74,8 @@ class ShellRun {
   Snapshot pass_start_, last_sample_, pass_end_, scratch_;
   std::vector<protocol::PassReport> done_passes_;
   std::uint64_t total_failures_ = 0;
-  std::uint64_t rss_seen_kib_ = 0;  ///< largest exact RSS seen at a pass end (sysinfo.hpp)
+  std::uint64_t rss_seen_kib_ = 0;
+  double cpu_at_start_ = 0;  ///< thread_cpu_s() when the run started (result.agent_cpu_s)  ///< largest exact RSS seen at a pass end (sysinfo.hpp)
   std::vector<std::string> failure_examples_;
 };
 

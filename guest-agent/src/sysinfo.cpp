@@ -48,6 +48,12 @@ std::uint64_t peak_rss_kib(std::uint64_t seen_kib) {
   return std::max(static_cast<std::uint64_t>(ru.ru_maxrss), seen_kib);
 }
 
+double thread_cpu_s() {
+  rusage ru{};
+  ::getrusage(RUSAGE_THREAD, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 protocol::Hello collect_hello() {
   protocol::Hello h;
   h.agent_version = kAgentVersion;

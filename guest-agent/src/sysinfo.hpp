@@ -30,4 +30,7 @@ std::uint64_t current_rss_kib();
 /// observed, e.g. at each pass end).
 std::uint64_t peak_rss_kib(std::uint64_t seen_kib);
 
+/// CPU time (user + system, seconds) the calling thread has used: getrusage(RUSAGE_THREAD).
+double thread_cpu_s();
+
 }  // namespace rlab::agent

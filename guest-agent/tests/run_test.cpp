@@ -102,6 +102,8 @@ TEST(Run, Shell1TwoCopiesThreePasses) {
   std::sort(lpm.begin(), lpm.end());
   EXPECT_NEAR(res.score, std::sqrt(lpm[1] * lpm[2]), 1e-6 * res.score);
   EXPECT_GT(res.agent_max_rss_kib, 0u);
+  EXPECT_GT(res.agent_cpu_s, 0.0);  // it spawned and reaped every loop
+  EXPECT_LT(res.agent_cpu_s, 9.0);  // less than the whole run's wall time
   // The target is 16 MiB; AddressSanitizer's shadow memory and quarantine inflate RSS.
 #ifdef RLAB_SANITIZED
   constexpr std::uint64_t kRssLimitKib = 64u * 1024;

@@ -233,7 +233,8 @@ void to_json(json& j, const Result& m) {
   }
   j = {{"type", "result"}, {"id", m.id}, {"workload", m.workload}, {"score", m.score},
        {"passes", std::move(passes)}, {"failures", m.failures},
-       {"failure_examples", m.failure_examples}, {"agent_max_rss_kib", m.agent_max_rss_kib}};
+       {"failure_examples", m.failure_examples}, {"agent_max_rss_kib", m.agent_max_rss_kib},
+       {"agent_cpu_s", m.agent_cpu_s}};
 }
 void to_json(json& j, const Error& m) {
   j = {{"type", "error"}, {"code", to_string(m.code)}, {"message", m.message}};
@@ -347,6 +348,7 @@ void from_json(const json& j, Result& m) {
   f.req("failures", m.failures);
   f.opt("failure_examples", m.failure_examples);
   f.opt("agent_max_rss_kib", m.agent_max_rss_kib);
+  f.opt("agent_cpu_s", m.agent_cpu_s);
 }
 void from_json(const json& j, Error& m) {
   Fields f(j, "error");

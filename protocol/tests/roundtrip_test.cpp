@@ -136,6 +136,7 @@ TEST(RoundTrip, AgentMessages) {
   res.failures = 2;
   res.failure_examples = {"sort: cannot read: sort.src: No such file or directory\n"};
   res.agent_max_rss_kib = 4096;
+  res.agent_cpu_s = 0.125;
   auto res2 = round_trip<rp::Result, rp::AgentMessage>(res);
   ASSERT_EQ(res2.passes.size(), 2u);
   EXPECT_EQ(res2.passes[1].latency.counts, p.latency.counts);
@@ -144,6 +145,7 @@ TEST(RoundTrip, AgentMessages) {
   EXPECT_DOUBLE_EQ(res2.score, 5999.5);
   EXPECT_EQ(res2.failure_examples, res.failure_examples);
   EXPECT_EQ(res2.agent_max_rss_kib, 4096u);
+  EXPECT_EQ(res2.agent_cpu_s, 0.125);
   auto p2 = round_trip<rp::PassReport, rp::AgentMessage>(p);
   EXPECT_DOUBLE_EQ(p2.lpm, 6000);
 

@@ -12,6 +12,7 @@
 // Default: start the host-native agent.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -66,6 +67,7 @@ struct RunResult {
   std::uint64_t loops = 0;
   double lpm = 0;
   std::uint64_t rss_kib = 0;
+  double agent_cpu_s = 0;  ///< the agent's serving thread, whole run (result.agent_cpu_s)
 };
 
 RunResult one_run(Client& c, const Args& a, double interval, rp::RequestId id) {
@@ -89,7 +91,7 @@ RunResult one_run(Client& c, const Args& a, double interval, rp::RequestId id) {
     if (auto* err = std::get_if<rp::Error>(&msg)) throw std::runtime_error("agent: " + err->message);
     if (auto* res = std::get_if<rp::Result>(&msg)) {
       if (res->failures) throw std::runtime_error("failed loops: " + res->failure_examples.at(0));
-      return {res->passes.at(0).loops, res->passes.at(0).lpm, res->agent_max_rss_kib};
+      return {res->passes.at(0).loops, res->passes.at(0).lpm, res->agent_max_rss_kib, res->agent_cpu_s};
     }
   }
 }
@@ -148,6 +150,7 @@ int main(int argc, char** argv) try {
   }
   rp::RequestId id = 100;
   std::uint64_t on = 0, off = 0, rss = 0;
+  double cpu_on = 0, cpu_off = 0;
   std::vector<double> ratios;
   for (int p = 0; p < a.pairs; ++p) {
     // A B, then B A: drift in the machine's speed cancels out over pairs.
@@ -159,16 +162,23 @@ int main(int argc, char** argv) try {
     on += with.loops;
     off += without.loops;
     rss = std::max({rss, with.rss_kib, without.rss_kib});
+    cpu_on += with.agent_cpu_s;
+    cpu_off += without.agent_cpu_s;
     ratios.push_back(double(with.loops) / double(without.loops));
-    std::printf("pair %d: sampling 1 Hz %llu loops, off %llu loops, ratio %.4f\n", p,
+    std::printf("pair %d: sampling 1 Hz %llu loops, off %llu loops, ratio %.4f; agent CPU %.3f s / %.3f s\n", p,
                 static_cast<unsigned long long>(with.loops), static_cast<unsigned long long>(without.loops),
-                ratios.back());
+                ratios.back(), with.agent_cpu_s, without.agent_cpu_s);
     std::fflush(stdout);
   }
   std::sort(ratios.begin(), ratios.end());
   std::printf("total ratio (1 Hz / off): %.4f over %d pairs of %.0f s, %u copies; median pair ratio %.4f\n",
               double(on) / double(off), a.pairs, a.duration, a.copies, ratios[ratios.size() / 2]);
-  std::printf("agent peak RSS: %llu KiB (getrusage ru_maxrss)\n", static_cast<unsigned long long>(rss));
+  // The instrument's own cost without loop quantisation: the agent's extra CPU with sampling.
+  const double samples = a.pairs * std::floor(a.duration);
+  std::printf("agent CPU (serving thread): sampling 1 Hz %.3f s, off %.3f s; per sample %.2f ms; "
+              "%.3f%% of one CPU at 1 Hz\n",
+              cpu_on, cpu_off, 1e3 * (cpu_on - cpu_off) / samples, 100 * (cpu_on - cpu_off) / (a.pairs * a.duration));
+  std::printf("agent peak RSS: %llu KiB (result.agent_max_rss_kib)\n", static_cast<unsigned long long>(rss));
   if (guest) {
     c.send(rp::Shutdown{9, true});
     (void)c.next_line(60s);

@@ -149,7 +149,11 @@ struct Result {
   std::vector<PassReport> passes;        ///< as sent in the `pass` messages
   std::uint64_t failures = 0;            ///< failed loops, all passes
   std::vector<std::string> failure_examples;  ///< stderr of up to 3 failed loops
-  std::uint64_t agent_max_rss_kib = 0;   ///< the agent's own peak RSS (getrusage)
+  std::uint64_t agent_max_rss_kib = 0;   ///< the agent's own peak RSS, KiB
+  /// CPU time (user + system, seconds) of the agent's serving thread from the `run` request to
+  /// this result: starting and reaping loops, counter reads, messages; not the load's processes
+  /// nor the sync between passes. With sampling on minus off, the instrument's own cost.
+  double agent_cpu_s = 0;
 };
 
 /// Error codes of the `error` message.
