@@ -10,16 +10,23 @@
 // Columns: right/wrong = a single commit named, the culprit or another; hidden = a range
 // hidden by skips (in range = share of those ranges that contain the culprit); stopped = ended
 // at the ends (no regression, inconclusive); steps = tested commits per bisect; runs/step =
-// runs per tested commit; end runs = runs of both ends; steps-bound = worst steps minus
+// runs per tested commit; refs/step = runs of the two ends measured alongside each step (the
+// step's references, interleaved with it); end runs = runs of both ends while checking them
+// before the steps; steps-bound = worst steps minus
 // ceil(log2 N) + 1 over bisects without skips (<= 0 meets the target).
-// Usage: rlab_bench_bisect [--bisects 10000] [--rsd 0.05] [--fail-rate 0] [--seed 1]
+// The oracle interleaves the commits of a request (round-robin, rotated each round) as rlab's
+// lab boots them; --drift D multiplies the level of the n-th run of a bisect by
+// 1 +- D n / 100 (sign drawn per bisect), a host whose speed drifts over time.
+// Usage: rlab_bench_bisect [--bisects 10000] [--rsd 0.05] [--fail-rate 0] [--drift 0] [--seed 1]
 //        [--initial 10] [--cap 80] [--alpha 0.01] [--min-effect 0.02] [--step-alpha 0 = auto]
 // Exit status 1 when a target is missed.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +39,7 @@ struct Config {
   std::size_t bisects = 10000;
   double rsd = 0.05;
   double fail_rate = 0;
+  double drift = 0;  // relative level change per 100 runs
   std::uint64_t seed = 1;
   rlab::bisect::Options options;
 };
@@ -39,7 +47,7 @@ struct Config {
 struct Tally {
   std::size_t bisects = 0, right = 0, wrong = 0, hidden = 0, hidden_with_culprit = 0;
   std::size_t stopped = 0;  // ended at the endpoints (no regression / inconclusive / ...)
-  std::size_t steps = 0, step_runs = 0, endpoint_runs = 0;
+  std::size_t steps = 0, step_runs = 0, reference_runs = 0, endpoint_runs = 0;
   std::size_t no_skip_bisects = 0, over_bound = 0, max_steps_over_bound = 0;
   long worst_margin = -1000;  // max over no-skip bisects of steps - bound
 };
@@ -52,6 +60,7 @@ Config parse(int argc, char** argv) {
     if (k == "--bisects") c.bisects = std::strtoull(v, nullptr, 10);
     else if (k == "--rsd") c.rsd = std::atof(v);
     else if (k == "--fail-rate") c.fail_rate = std::atof(v);
+    else if (k == "--drift") c.drift = std::atof(v);
     else if (k == "--seed") c.seed = std::strtoull(v, nullptr, 10);
     else if (k == "--initial") c.options.plan.initial = std::strtoull(v, nullptr, 10);
     else if (k == "--cap") c.options.plan.cap = std::strtoull(v, nullptr, 10);
@@ -81,20 +90,34 @@ void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed
   std::vector<std::string> commits(n);
   for (std::size_t i = 0; i < n; ++i) commits[i] = "c" + std::to_string(i);
   const double sd = 100 * cfg.rsd;
-  auto oracle = [&](std::size_t i, std::size_t runs) {
-    rlab::bisect::Measurement m;
-    if (broken[i]) {
-      m.failure = "build failed";
-      return m;
+  // Host drift: the level of every run is multiplied by 1 + drift * (runs so far) / 100, so
+  // runs measured far apart differ by more than the effect unless they are interleaved.
+  std::size_t clock = 0;
+  const double drift_sign = rng.uniform() < 0.5 ? -1 : 1;
+  auto oracle = [&](std::span<const rlab::bisect::Request> requests) {
+    std::vector<rlab::bisect::Measurement> out(requests.size());
+    std::size_t rounds = 0;
+    for (std::size_t k = 0; k < requests.size(); ++k) {
+      if (broken[requests[k].index]) out[k].failure = "build failed";
+      else rounds = std::max(rounds, requests[k].runs);
     }
-    const double level = i >= culprit ? 100 * (1 - effect * cfg.rsd) : 100;
-    for (std::size_t k = 0; k < runs; ++k) m.samples.push_back(level + sd * rng.normal());
-    return m;
+    for (std::size_t r = 0; r < rounds; ++r) {
+      for (std::size_t j = 0; j < requests.size(); ++j) {
+        const std::size_t k = (j + r) % requests.size();  // rotated each round, as rlab boots
+        if (!out[k].failure.empty() || out[k].samples.size() >= requests[k].runs) continue;
+        const std::size_t i = requests[k].index;
+        const double level = (i >= culprit ? 100 * (1 - effect * cfg.rsd) : 100) *
+                             (1 + drift_sign * cfg.drift * static_cast<double>(clock++) / 100);
+        out[k].samples.push_back(level + sd * rng.normal());
+      }
+    }
+    return out;
   };
   const auto r = rlab::bisect::bisect(commits, oracle, cfg.options);
   ++t.bisects;
   t.endpoint_runs += r.endpoint_runs;
   t.step_runs += r.step_runs;
+  t.reference_runs += r.reference_runs;
   t.steps += r.steps.size();
   using rlab::bisect::Status;
   if (r.status == Status::found) {
@@ -131,12 +154,14 @@ int main(int argc, char** argv) {
   const std::vector<std::size_t> sizes{64, 128, 256, 512, 1024};
   const std::size_t per_cell = std::max<std::size_t>(1, cfg.bisects / (effects.size() * sizes.size()));
   std::printf("simulated bisects: %zu (%zu per effect and size), noise rsd %.1f%%, fail rate %.1f%%, "
-              "runs per commit %zu doubling to %zu, alpha %g, min effect %g%%\n\n",
+              "drift %.1f%% per 100 runs, runs per commit %zu doubling to %zu, alpha %g, min effect %g%%\n\n",
               per_cell * effects.size() * sizes.size(), per_cell, 100 * cfg.rsd, 100 * cfg.fail_rate,
+              100 * cfg.drift,
               cfg.options.plan.initial, cfg.options.plan.cap, cfg.options.verdict.alpha,
               100 * cfg.options.verdict.min_effect);
-  std::printf("%-7s %8s %8s %8s %8s %9s %8s %7s %9s %9s %11s\n", "effect", "bisects", "right%", "wrong%",
-              "hidden%", "in range%", "stopped%", "steps", "runs/step", "end runs", "steps-bound");
+  std::printf("%-7s %8s %8s %8s %8s %9s %8s %7s %9s %9s %9s %11s\n", "effect", "bisects", "right%", "wrong%",
+              "hidden%", "in range%", "stopped%", "steps", "runs/step", "refs/step", "end runs",
+              "steps-bound");
   std::map<double, Tally> by_effect;
   std::uint64_t seed = cfg.seed * 1000003;
   for (double e : effects) {
@@ -146,11 +171,12 @@ int main(int argc, char** argv) {
     }
     const std::string in_range = e > 0 && t.hidden ? fmt(pct(t.hidden_with_culprit, t.hidden)) : "-";
     const std::string margin = t.no_skip_bisects ? std::to_string(t.worst_margin) : "-";
-    std::printf("%-7s %8zu %8.2f %8.2f %8.2f %9s %8.2f %7.2f %9.2f %9.1f %11s\n",
+    std::printf("%-7s %8zu %8.2f %8.2f %8.2f %9s %8.2f %7.2f %9.2f %9.2f %9.1f %11s\n",
                 (e == 0 ? std::string("none") : std::to_string(static_cast<int>(e)) + "σ").c_str(),
                 t.bisects, pct(t.right, t.bisects), pct(t.wrong, t.bisects), pct(t.hidden, t.bisects),
                 in_range.c_str(), pct(t.stopped, t.bisects), t.steps ? double(t.steps) / t.bisects : 0.0,
                 t.steps ? double(t.step_runs) / double(t.steps) : 0.0,
+                t.steps ? double(t.reference_runs) / double(t.steps) : 0.0,
                 double(t.endpoint_runs) / double(t.bisects), margin.c_str());
     std::fflush(stdout);
   }

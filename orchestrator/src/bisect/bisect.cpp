@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "stats/descriptive.hpp"
+
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <set>
 #include <stdexcept>
 
@@ -36,34 +40,46 @@ double default_step_alpha(std::size_t commit_count, double alpha) {
 
 namespace {
 
-// Appends `runs` samples of commit `index` to `into`; false (and the failure) on failure.
-bool measure(const Oracle& oracle, std::size_t index, std::size_t runs, std::vector<double>& into,
-             std::string& failure) {
-  Measurement m = oracle(index, runs);
-  if (!m.failure.empty()) {
-    failure = m.failure;
-    return false;
+// Asks the oracle for `requests` (interleaved) and checks the answer's shape.
+std::vector<Measurement> ask(const Oracle& oracle, std::span<const Request> requests) {
+  auto got = oracle(requests);
+  if (got.size() != requests.size())
+    throw std::runtime_error(fmt::format("bisect: the oracle answered {} of {} requests", got.size(),
+                                         requests.size()));
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (got[k].failure.empty() && got[k].samples.size() != requests[k].runs)
+      throw std::runtime_error(fmt::format("bisect: the oracle returned {} samples of commit #{}, wanted {}",
+                                           got[k].samples.size(), requests[k].index, requests[k].runs));
   }
-  if (m.samples.size() != runs) {
-    throw std::runtime_error(fmt::format("bisect: the oracle returned {} samples of commit #{}, wanted {}",
-                                         m.samples.size(), index, runs));
-  }
-  into.insert(into.end(), m.samples.begin(), m.samples.end());
-  return true;
+  return got;
 }
 
-// Tops each end up to at least n samples (runs counted in refs.runs).
-void grow_references(References& refs, std::size_t n, const Oracle& oracle) {
-  std::string failure;
-  for (auto [index, samples] : {std::pair{refs.good_index, &refs.good}, std::pair{refs.bad_index, &refs.bad}}) {
-    if (samples->size() >= n) continue;
-    const std::size_t more = n - samples->size();
-    if (!measure(oracle, index, more, *samples, failure)) {
-      refs.can_grow = false;  // keep bisecting with the samples we have
-      return;
-    }
-    refs.runs += more;
+// The request whose failure explains the answer: the first that failed on its own rather
+// than because another commit of the request did ("not measured ..."); got.size() if none.
+std::size_t blamed(const std::vector<Measurement>& got, std::size_t prefer) {
+  if (prefer < got.size() && !got[prefer].failure.empty() && got[prefer].failure.rfind("not measured", 0) != 0)
+    return prefer;
+  std::size_t any = got.size();
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (got[k].failure.empty()) continue;
+    if (got[k].failure.rfind("not measured", 0) != 0) return k;
+    if (any == got.size()) any = k;
   }
+  return any;
+}
+
+// Requests that bring each of `targets` to `n` samples (those already there are left out);
+// `slots` receives, per request, the position in `targets`.
+std::vector<Request> top_up(std::span<const std::pair<std::size_t, std::vector<double>*>> targets,
+                            std::size_t n, std::vector<std::size_t>& slots) {
+  std::vector<Request> out;
+  slots.clear();
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    if (targets[k].second->size() >= n) continue;
+    out.push_back({targets[k].first, n - targets[k].second->size()});
+    slots.push_back(k);
+  }
+  return out;
 }
 
 // The unskipped commit strictly inside (lo, hi) nearest the middle; 0 if none.
@@ -83,17 +99,24 @@ EndsCheck check_ends(References& refs, const Oracle& oracle, const Options& opt,
                      std::string_view good_name, std::string_view bad_name) {
   EndsCheck out;
   std::size_t n = std::max(opt.plan.initial, std::max(refs.good.size(), refs.bad.size()));
-  std::string failure;
+  const std::pair<std::size_t, std::vector<double>*> ends[] = {{refs.good_index, &refs.good},
+                                                                 {refs.bad_index, &refs.bad}};
+  std::vector<std::size_t> slots;
   while (true) {
-    for (auto [index, samples] : {std::pair{refs.good_index, &refs.good}, std::pair{refs.bad_index, &refs.bad}}) {
-      if (samples->size() >= n) continue;
-      const std::size_t more = n - samples->size();
-      if (!measure(oracle, index, more, *samples, failure)) {
+    const auto requests = top_up(ends, n, slots);
+    if (!requests.empty()) {
+      const auto got = ask(oracle, requests);
+      if (const std::size_t k = blamed(got, got.size()); k < got.size()) {
         out.status = Status::endpoint_failed;
-        out.message = fmt::format("cannot measure {}: {}", index == refs.good_index ? good_name : bad_name, failure);
+        out.message = fmt::format("cannot measure {}: {}", slots[k] == 0 ? good_name : bad_name,
+                                  got[k].failure);
         return out;
       }
-      refs.runs += more;
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        auto& into = *ends[slots[k]].second;
+        into.insert(into.end(), got[k].samples.begin(), got[k].samples.end());
+        refs.runs += got[k].samples.size();
+      }
     }
     out.comparison = stats::compare(refs.good, refs.bad, opt.verdict);
     const auto& c = out.comparison;
@@ -124,7 +147,7 @@ EndsCheck check_ends(References& refs, const Oracle& oracle, const Options& opt,
   }
 }
 
-Step test_commit(std::size_t index, References& refs, const Oracle& oracle, const Options& opt) {
+Step test_commit(std::size_t index, const References& refs, const Oracle& oracle, const Options& opt) {
   if (!(opt.step_alpha > 0)) {
     throw std::invalid_argument("bisect::test_commit: step_alpha must be > 0 (see default_step_alpha)");
   }
@@ -133,21 +156,47 @@ Step test_commit(std::size_t index, References& refs, const Oracle& oracle, cons
   step_opt.verdict.alpha = opt.step_alpha;
   Step step;
   step.index = index;
+  const std::pair<std::size_t, std::vector<double>*> three[] = {
+      {refs.good_index, &step.good}, {index, &step.samples}, {refs.bad_index, &step.bad}};
+  const char* names[] = {"the good end", "the commit", "the bad end"};
+  std::vector<std::size_t> slots;
   std::size_t n = opt.plan.initial;
   while (true) {
-    if (!measure(oracle, index, n - step.samples.size(), step.samples, step.reason)) {
+    const auto requests = top_up(three, n, slots);
+    const auto got = ask(oracle, requests);
+    const std::size_t commit_slot = static_cast<std::size_t>(
+        std::find(slots.begin(), slots.end(), std::size_t{1}) - slots.begin());
+    if (const std::size_t k = blamed(got, commit_slot); k < got.size()) {
       step.result = StepResult::skip;
+      step.reason = slots[k] == 1 ? got[k].failure
+                                  : fmt::format("{} failed alongside: {}", names[slots[k]], got[k].failure);
       return step;
     }
-    if (opt.grow_references && refs.can_grow) grow_references(refs, step.samples.size(), oracle);
-    const Classification c = classify(refs.good, refs.bad, step.samples, step_opt);
-    step.change_vs_good = c.vs_good.relative_change;
-    step.p_vs_good = c.vs_good.p_min;
-    step.p_vs_bad = c.vs_bad.p_min;
-    step.reason = c.reason;
-    if (c.call != Call::unknown) {
-      step.result = c.call == Call::good ? StepResult::good : StepResult::bad;
-      return step;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      auto& into = *three[slots[k]].second;
+      into.insert(into.end(), got[k].samples.begin(), got[k].samples.end());
+    }
+    const double mg = stats::median(step.good), mb = stats::median(step.bad);
+    if ((mb > mg ? 1 : (mb < mg ? -1 : 0)) != expected_sign(opt)) {
+      // This step's ends do not show the change (yet): no reference to classify against.
+      step.references_differ = false;
+      const auto d = stats::test_difference(step.good, step.samples, step_opt.verdict);
+      step.change_vs_good = d.relative_change;
+      step.p_vs_good = d.p_min;
+      step.p_vs_bad = 1;
+      step.reason = fmt::format("the ends measured alongside do not differ in the expected direction "
+                                "(good median {:.4g}, bad {:.4g}) -> unknown", mg, mb);
+    } else {
+      step.references_differ = true;
+      const Classification c = classify(step.good, step.bad, step.samples, step_opt);
+      step.change_vs_good = c.vs_good.relative_change;
+      step.p_vs_good = c.vs_good.p_min;
+      step.p_vs_bad = c.vs_bad.p_min;
+      step.reason = c.reason;
+      if (c.call != Call::unknown) {
+        step.result = c.call == Call::good ? StepResult::good : StepResult::bad;
+        return step;
+      }
     }
     n = stats::next_sample_count(step.samples.size(), opt.plan);
     if (n == 0) {
@@ -181,11 +230,19 @@ Result bisect(std::span<const std::string> commits, const Oracle& oracle, const 
       if (step.result == StepResult::bad) hi = next;
       if (step.result == StepResult::skip) skipped.insert(next);
       r.step_runs += step.samples.size();
+      r.reference_runs += step.good.size() + step.bad.size();
+      const bool vanished = step.result == StepResult::skip && !step.references_differ;
       r.steps.push_back(std::move(step));
+      if (vanished) break;  // the ends' difference did not reproduce: stop (below)
     }
     r.range_first = lo + 1;
     r.range_last = hi;
-    if (lo + 1 == hi) {
+    if (!r.steps.empty() && !r.steps.back().references_differ) {
+      r.status = Status::inconclusive_endpoints;
+      r.message = fmt::format("the ends booted alongside commit {} did not differ in the expected "
+                              "direction at the cap: the change between {} and {} did not reproduce",
+                              commits[r.steps.back().index], commits.front(), commits.back());
+    } else if (lo + 1 == hi) {
       r.status = Status::found;
       r.first_bad = hi;
       r.message = fmt::format("first bad commit: {}", commits[hi]);

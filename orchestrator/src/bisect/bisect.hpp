@@ -16,16 +16,28 @@
 
 namespace rlab::bisect {
 
-/// What the oracle returns for one request.
+/// What the oracle returns for one commit of a request.
 struct Measurement {
   std::vector<double> samples;  ///< the new samples, one per run (e.g. lpm of one fresh boot)
-  std::string failure;          ///< non-empty: cannot be measured (build or boot failed)
+  std::string failure;          ///< non-empty: cannot be measured (build or boot failed); a
+                                ///< failure starting with "not measured" blames another commit
+                                ///< of the same request
 };
 
-/// Measures commit `index` (into the commit list) `runs` more times. The bisection keeps
+/// One commit of a request: measure commit `index` (into the commit list) `runs` more times.
+struct Request {
+  std::size_t index = 0;
+  std::size_t runs = 0;
+};
+
+/// Measures the requested commits *interleaved*: round by round, one run of every commit that
+/// still needs one per round, the starting commit rotated each round (A B, B A, A B ...; for
+/// three commits G X B, X B G, B G X ...), so that drift of the measuring host hits all of
+/// them alike. Returns one Measurement per request, in request order. The bisection keeps
 /// every sample it receives and never asks for a commit again after a failure (except the
-/// ends, whose failure ends the bisection). May throw to abort (infrastructure errors).
-using Oracle = std::function<Measurement(std::size_t index, std::size_t runs)>;
+/// ends, whose failure ends the bisection or skips the step). May throw to abort
+/// (infrastructure errors).
+using Oracle = std::function<std::vector<Measurement>(std::span<const Request> requests)>;
 
 /// Outcome of one tested commit.
 enum class StepResult { good, bad, skip };
@@ -38,10 +50,15 @@ struct Step {
   std::size_t index = 0;
   StepResult result = StepResult::skip;
   std::vector<double> samples;    ///< all samples of this commit
-  double change_vs_good = 0;      ///< relative median change against the good end (fraction)
-  double p_vs_good = 1;           ///< min p against the good end
-  double p_vs_bad = 1;            ///< min p against the bad end
+  std::vector<double> good;       ///< the good end's samples measured in this step's rounds
+  std::vector<double> bad;        ///< the bad end's samples measured in this step's rounds
+  double change_vs_good = 0;      ///< relative median change against this step's good samples
+  double p_vs_good = 1;           ///< min p against this step's good samples
+  double p_vs_bad = 1;            ///< min p against this step's bad samples
   std::string reason;             ///< evidence in words, or the oracle's failure
+  /// False when the step ended with its own ends not differing in the expected direction:
+  /// the change between the ends did not reproduce (bisect() then stops).
+  bool references_differ = true;
 };
 
 /// How the bisection ended.
@@ -49,7 +66,8 @@ enum class Status {
   found,                   ///< first_bad names the first bad commit
   hidden_by_skips,         ///< the first bad commit is in [range_first, range_last]
   no_regression,           ///< the ends are the same (the data rule the minimum effect out)
-  inconclusive_endpoints,  ///< the ends still "unknown" at the cap
+  inconclusive_endpoints,  ///< the ends still "unknown" at the cap, or a step's boots of the
+                           ///< ends no longer differed (the change did not reproduce)
   wrong_direction,         ///< the ends differ, but bad is better than good (or vice versa)
   endpoint_failed,         ///< the good or bad end could not be measured
 };
@@ -67,20 +85,20 @@ struct Result {
   stats::Comparison endpoints;  ///< final comparison of the ends (good base, bad new)
   std::vector<double> good_samples;
   std::vector<double> bad_samples;
-  std::size_t endpoint_runs = 0;  ///< runs of the two ends, including top-ups during steps
-  std::size_t step_runs = 0;      ///< runs of the tested commits
+  std::size_t endpoint_runs = 0;   ///< runs of the two ends while checking them (check_ends)
+  std::size_t step_runs = 0;       ///< runs of the tested commits
+  std::size_t reference_runs = 0;  ///< runs of the two ends measured alongside the steps
   double step_alpha = 0;          ///< significance level the steps used (Options::step_alpha)
   std::string message;            ///< one line summary naming commits from the list
 };
 
-/// The two ends of the range and their samples: the references of every step.
+/// The two ends of the range and the samples check_ends() measured of them.
 struct References {
   std::size_t good_index = 0;
   std::size_t bad_index = 0;
   std::vector<double> good;
   std::vector<double> bad;
-  std::size_t runs = 0;   ///< runs spent on the ends
-  bool can_grow = true;   ///< cleared when topping an end up failed (steps go on without)
+  std::size_t runs = 0;   ///< runs spent on the ends by check_ends()
 };
 
 /// alpha / ceil(log2(commit_count - 1)) (alpha itself for fewer than three commits): the
@@ -95,18 +113,22 @@ struct EndsCheck {
   std::string message;           ///< in words, naming the ends
 };
 
-/// Measures both ends adaptively: plan.initial runs each, compared with the full verdict at
-/// opt.verdict.alpha; "unknown" doubles both up to the cap. Appends to refs.good/bad (an end
-/// that already has samples keeps them). `good_name`/`bad_name` are used in the message.
+/// Measures both ends adaptively and interleaved (one request for both): plan.initial runs
+/// each, compared with the full verdict at opt.verdict.alpha; "unknown" doubles both up to
+/// the cap. Appends to refs.good/bad (an end that already has samples keeps them).
+/// `good_name`/`bad_name` are used in the message.
 EndsCheck check_ends(References& refs, const Oracle& oracle, const Options& opt,
                      std::string_view good_name, std::string_view bad_name);
 
-/// One adaptive bisection step: measures commit `index` plan.initial times, classifies it
-/// against the ends at opt.step_alpha (> 0, e.g. default_step_alpha), and while unknown
-/// doubles its runs up to the cap (topping the ends up to the same count when
-/// opt.grow_references); unknown at the cap or an oracle failure -> skip.
+/// One adaptive bisection step, paired in time: commit `index` and both ends are measured
+/// plan.initial runs each in one interleaved request (good, commit, bad round-robin), and the
+/// commit is classified against the ends' runs *of this step* at opt.step_alpha (> 0, e.g.
+/// default_step_alpha), so that every verdict compares runs taken close together. While
+/// unknown (including: this step's ends do not differ in the expected direction) all three
+/// are doubled up to the cap; unknown at the cap, or a failure of the commit -> skip; a failure
+/// of an end -> skip naming the end. Only refs.good_index/bad_index are used.
 /// Throws std::invalid_argument when opt.step_alpha <= 0 or the plan is invalid.
-Step test_commit(std::size_t index, References& refs, const Oracle& oracle, const Options& opt);
+Step test_commit(std::size_t index, const References& refs, const Oracle& oracle, const Options& opt);
 
 /// Bisects `commits` (oldest first): commits.front() is known good, commits.back() known
 /// bad, at least two entries. First measures both ends adaptively until the verdict is

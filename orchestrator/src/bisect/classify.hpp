@@ -20,9 +20,6 @@ struct Options {
   stats::SamplingPlan plan;       ///< runs per commit: initial, doubled while unknown, cap
   bool higher_is_better = true;   ///< the metric's polarity (lpm, score: true)
   Direction direction = Direction::regression;
-  /// Top the ends' samples up to the size of the tested commit's when it grows beyond them,
-  /// so that the comparison is never limited by the smaller reference.
-  bool grow_references = true;
   /// Significance level of each step's two comparisons. 0 (default): verdict.alpha divided by
   /// the number of steps a bisection of the list needs without skips, ceil(log2(N - 1))
   /// (Bonferroni), so that the chance of any wrong step stays near verdict.alpha.

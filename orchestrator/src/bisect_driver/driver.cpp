@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <stdexcept>
 
 namespace rlab::bisect_driver {
@@ -16,14 +17,18 @@ void tell(const Say& say, const std::string& line) {
 
 std::string short_sha(const std::string& c) { return c.substr(0, 12); }
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 /// Measures both ends; true when the bisection may go on (status set otherwise).
 bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
-  ReplayOracle oracle(lab, {s.spec.good_commit, s.spec.bad_commit});
+  ReplayOracle oracle(lab, {s.spec.good_commit, s.spec.bad_commit}, kEndsPurpose);
   bisect::References refs;
   refs.good_index = 0;
   refs.bad_index = 1;
   auto opt = session_options(s.spec);
-  tell(say, fmt::format("measuring the ends: good {} and bad {}", short_sha(s.spec.good_commit),
+  tell(say, fmt::format("measuring the ends, interleaved: good {} and bad {}", short_sha(s.spec.good_commit),
                         short_sha(s.spec.bad_commit)));
   auto check = bisect::check_ends(refs, std::ref(oracle), opt,
                                   fmt::format("good {}", short_sha(s.spec.good_commit)),
@@ -108,17 +113,14 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
     db.record_step(s.id, row);
     return row;
   }
-  ReplayOracle oracle(lab, {good, bad, commit});
+  if (s.status == "ends" || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
+    throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
+                                         "(run `rlab bisect --resume {}`)", s.id, s.id));
+  // The step's references: both ends booted again, interleaved with the commit.
+  ReplayOracle oracle(lab, {good, bad, commit}, commit);
   bisect::References refs;
   refs.good_index = 0;
   refs.bad_index = 1;
-  refs.good = lab.stored(good);
-  refs.bad = lab.stored(bad);
-  if (refs.good.empty() || refs.bad.empty())
-    throw std::runtime_error(fmt::format("bisect session {}: the ends have no samples yet "
-                                         "(run `rlab bisect --resume {}`)", s.id, s.id));
-  oracle.consumed(good, refs.good.size());
-  oracle.consumed(bad, refs.bad.size());
   auto step = bisect::test_commit(2, refs, std::ref(oracle), session_options(s.spec));
   row.result = std::string(bisect::step_result_name(step.result));
   row.samples = step.samples.size();
@@ -127,11 +129,15 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   row.p_vs_good = step.p_vs_good;
   row.p_vs_bad = step.p_vs_bad;
   row.reason = step.reason;
+  row.good_median = step.good.empty() ? 0 : stats::median(step.good);
+  row.bad_median = step.bad.empty() ? 0 : stats::median(step.bad);
+  row.reference_samples = step.good.size() + step.bad.size();
   row.seq = db.record_step(s.id, row);
   return row;
 }
 
 Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say) {
+  const auto t0 = std::chrono::steady_clock::now();
   auto s = db.get(id);
   if (!s) throw std::invalid_argument(fmt::format("{}: no bisect session {}", db.path().string(), id));
   if (s->status != "ends" && s->status != "bisecting") return *s;  // finished earlier
@@ -139,7 +145,10 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   if (git.bisecting() && !resume)
     throw std::invalid_argument(git.dir().string() + ": a bisection is already in progress "
                                 "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
-  if (s->status == "ends" && !measure_ends(db, *s, lab, say)) return *db.get(id);
+  if (s->status == "ends") {
+    if (!measure_ends(db, *s, lab, say)) return *db.get(id);
+    s = db.get(id);
+  }
 
   git.reset();
   auto outcome = git.start(s->spec.bad_commit, s->spec.good_commit);
@@ -148,19 +157,32 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
     tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit), row.result));
     outcome = git.mark(row.result, row.commit);
   }
+  std::size_t tested = 0;
   for (std::size_t guard = 0; !outcome.done; ++guard) {
     if (guard > s->spec.commit_count + 1)
       throw std::runtime_error(fmt::format("bisect session {}: git asked for more commits than "
                                            "the range holds", id));
     const std::string commit = git.current();
     tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
+    const auto ts = std::chrono::steady_clock::now();
     auto row = answer_commit(db, *s, lab, commit);
-    tell(say, fmt::format("{} is {} ({} boots): {}", short_sha(commit), row.result, row.samples,
-                          row.reason));
+    ++tested;
+    tell(say, fmt::format("{} is {} ({} boots, {} of the ends alongside; {:.0f} s): {}", short_sha(commit),
+                          row.result, row.samples, row.reference_samples, seconds_since(ts), row.reason));
+    if (row.result == "skip" && row.reason.find("do not differ in the expected direction") != std::string::npos) {
+      // As bisect::bisect does: the ends' difference did not reproduce next to this commit.
+      git.reset();
+      db.set_status(id, std::string(bisect::status_name(bisect::Status::inconclusive_endpoints)),
+                    fmt::format("the ends booted alongside {} did not differ in the expected direction "
+                                "at the cap: the change between the ends did not reproduce",
+                                short_sha(commit)));
+      return *db.get(id);
+    }
     outcome = git.mark(row.result, commit);
   }
-  const std::string log = git.log();
   git.reset();
+  tell(say, fmt::format("bisection took {:.1f} min in this process ({} commits tested)",
+                        seconds_since(t0) / 60, tested));
   if (!outcome.first_bad.empty()) {
     db.set_status(id, "found",
                   fmt::format("first bad commit {} {}", short_sha(outcome.first_bad),

@@ -1,7 +1,7 @@
 #pragma once
 // A bisection session from start to result: create it (refs resolved, cell chosen), measure
-// both ends adaptively, then answer `git bisect` step by step until git names the first bad
-// commit or the range skips hide; every answer and sample is stored first, so a crashed
+// both ends adaptively and interleaved, then answer `git bisect` step by step (each commit
+// booted in turn with both ends) until git names the first bad commit or the range skips hide; every answer and sample is stored first, so a crashed
 // session resumes where it stopped (`rlab bisect --resume S`). docs/bisect.md.
 #include "bisect_driver/git.hpp"
 #include "bisect_driver/lab.hpp"
@@ -35,9 +35,10 @@ SessionId create_session(SessionDb& db, const StartOptions& o);
 /// The bisection options of a stored session (verdict, plan, direction, step alpha).
 bisect::Options session_options(const SessionSpec& spec);
 
-/// Answers one commit: the stored answer when there is one, else measures it against the
-/// stored ends with bisect::test_commit at the session's step alpha and records the answer.
-/// Throws std::runtime_error when the ends have no samples yet; lets the lab's exceptions pass.
+/// Answers one commit: the stored answer when there is one, else measures it interleaved with
+/// fresh boots of both ends (bisect::test_commit, purpose = the commit) at the session's step
+/// alpha and records the answer with the ends' medians alongside. Throws std::runtime_error
+/// when the ends' check has not run yet; lets the lab's exceptions pass.
 StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit);
 
 /// git bisect run's exit code for an answer: 0 good, 1 bad, 125 skip.

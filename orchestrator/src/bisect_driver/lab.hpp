@@ -1,8 +1,9 @@
 #pragma once
-// Where a bisection's samples come from: a Lab measures a commit (build, boot, load) and
-// keeps every sample; the oracle handed to the bisection logic replays a commit's stored
-// samples first (a resumed session or a repeated step measures nothing twice) and asks the
-// lab only for the rest.
+// Where a bisection's samples come from: a Lab measures commits (build, boot, load),
+// interleaved, and keeps every sample under a purpose ("ends" for the check of the two ends,
+// the commit under test for a step and the ends' boots alongside it); the oracle handed to the
+// bisection logic replays a purpose's stored samples first (a resumed session or a repeated
+// step measures nothing twice) and asks the lab only for the rest.
 #include "bisect/bisect.hpp"
 
 #include <map>
@@ -11,37 +12,51 @@
 
 namespace rlab::bisect_driver {
 
+/// The purpose of the ends' own check (steps use the SHA of the commit under test).
+inline constexpr const char* kEndsPurpose = "ends";
+
+/// One commit of a lab request: boot `commit` `runs` more times.
+struct LabRequest {
+  std::string commit;  ///< full SHA
+  std::size_t runs = 0;
+};
+
 /// Measures commits of one session and remembers the samples.
 class Lab {
  public:
   virtual ~Lab() = default;
-  /// Every sample stored so far for `commit` (lpm, one per finished boot), oldest first.
-  virtual std::vector<double> stored(const std::string& commit) = 0;
-  /// Measures `commit` `runs` more times and stores the samples of the boots that finished.
-  /// Measurement::failure names the last failure when fewer than `runs` samples come back;
-  /// it starts with "build:" when the kernel does not build (then no boot was tried). Throws
-  /// for failures of the lab itself (libvirt unreachable, store not writable).
-  virtual bisect::Measurement measure(const std::string& commit, std::size_t runs) = 0;
+  /// Every sample stored so far for `commit` under `purpose` (lpm, one per finished boot),
+  /// in boot order.
+  virtual std::vector<double> stored(const std::string& commit, const std::string& purpose) = 0;
+  /// Measures the requested commits under `purpose` and stores the samples of the boots that
+  /// finished. Every kernel is built first; when one does not build, nothing boots, its
+  /// Measurement::failure starts with "build:" and the others come back empty without a
+  /// failure. Then boots are interleaved: round k boots every commit that still needs a boot,
+  /// starting from request k mod n (A B, B A, ... ; G X B, X B G, B G X, ...). A commit with
+  /// fewer samples than runs has Measurement::failure naming its last failed boot. Returns one
+  /// Measurement per request, in order. Throws for failures of the lab itself (libvirt
+  /// unreachable, store not writable).
+  virtual std::vector<bisect::Measurement> measure(const std::vector<LabRequest>& requests,
+                                                   const std::string& purpose) = 0;
 };
 
-/// The bisection oracle over `commits` (index -> SHA) for one process: a commit's stored
-/// samples are handed out first (those marked consumed() excepted: the ends' samples preloaded
-/// into bisect::References), then the lab measures the rest. Failed boots are measured again
-/// until `runs` samples are there; a build failure, or more than max(2, runs) failed boots,
-/// returns Measurement::failure (the commit is unmeasurable) without samples.
+/// The bisection oracle over `commits` (index -> SHA) for one purpose: a commit's samples
+/// stored under the purpose are handed out first, then the lab measures the rest, interleaved.
+/// Failed boots are measured again until every commit has its runs; a build failure, or more
+/// than max(2, runs) failed boots of one commit, returns that commit's Measurement::failure
+/// (unmeasurable) without samples, and the other commits' samples as far as they got.
 class ReplayOracle {
  public:
-  ReplayOracle(Lab& lab, std::vector<std::string> commits);
-  /// Marks the first `n` stored samples of `commit` as already handed out.
-  void consumed(const std::string& commit, std::size_t n);
+  ReplayOracle(Lab& lab, std::vector<std::string> commits, std::string purpose);
   /// The bisect::Oracle.
-  bisect::Measurement operator()(std::size_t index, std::size_t runs);
+  std::vector<bisect::Measurement> operator()(std::span<const bisect::Request> requests);
   /// Samples measured (not replayed) in this process.
   std::size_t measured() const { return measured_; }
 
  private:
   Lab& lab_;
   std::vector<std::string> commits_;
+  std::string purpose_;
   std::map<std::string, std::size_t> handed_;
   std::size_t measured_ = 0;
 };

@@ -1,5 +1,7 @@
 #include "bisect_driver/report.hpp"
 
+#include "bisect_driver/lab.hpp"
+
 #include "compare/compare.hpp"
 #include "stats/descriptive.hpp"
 
@@ -17,9 +19,10 @@ std::string subject_of(const GitTree& git, const std::string& c) {
 }
 
 std::string end_line(const SessionDb& db, const Session& s, const char* what, const std::string& c) {
-  auto x = db.samples(s.id, c);
+  auto x = db.samples(s.id, c, kEndsPurpose);
   if (x.empty()) return fmt::format("  {:<4} {}  no samples\n", what, c.substr(0, 12));
-  return fmt::format("  {:<4} {}  {} boots, median {:.1f} lpm, ±{:.1f}%\n", what, c.substr(0, 12),
+  return fmt::format("  {:<4} {}  {} boots checking the ends, median {:.1f} lpm, ±{:.1f}%\n", what,
+                     c.substr(0, 12),
                      x.size(), stats::median(x),
                      x.size() > 1 ? 100 * stats::relative_stddev(x) : 0.0);
 }
@@ -28,8 +31,8 @@ std::vector<compare::BootData> boots_of(const compare::ReadOnlyDb& rdb, const Se
                                         SessionId id, const std::string& commit) {
   std::vector<compare::BootData> out;
   for (auto run : db.batches(id, commit)) {
-    auto b = compare::load_boots(rdb, run);
-    out.insert(out.end(), b.begin(), b.end());
+    for (auto& b : compare::load_boots(rdb, run))
+      if (b.kernel == commit.substr(0, 12)) out.push_back(std::move(b));  // a batch boots several
   }
   return out;
 }
@@ -67,14 +70,20 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
   out += end_line(db, s, "bad", s.spec.bad_commit);
   auto steps = db.steps(s.id);
   if (!steps.empty()) {
-    out += fmt::format("\n{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>9} {:>9}  {}\n", "step", "commit",
-                       "", "boots", "median", "vs good", "p good", "p bad", "subject");
+    // Each step boots the commit and both ends in turn; "good"/"bad" are the ends' medians of
+    // those boots, "vs good" the commit's change against them.
+    out += fmt::format("\n{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>8} {:>8} {:>9} {:>9}  {}\n", "step",
+                       "commit", "", "boots", "median", "good", "bad", "vs good", "p good", "p bad", "subject");
+    auto lpm = [](double v, bool has) { return has ? fmt::format("{:.1f}", v) : std::string("-"); };
     for (const auto& r : steps)
-      out += fmt::format("{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>9.2g} {:>9.2g}  {}\n", r.seq,
-                         r.commit.substr(0, 12), r.result, r.samples,
-                         r.samples ? fmt::format("{:.1f}", r.median) : std::string("-"),
+      out += fmt::format("{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>8} {:>8} {:>9.2g} {:>9.2g}  {}\n", r.seq,
+                         r.commit.substr(0, 12), r.result, r.samples, lpm(r.median, r.samples > 0),
+                         lpm(r.good_median, r.reference_samples > 0), lpm(r.bad_median, r.reference_samples > 0),
                          r.samples ? fmt::format("{:+.1f}%", 100 * r.change_vs_good) : std::string("-"),
                          r.p_vs_good, r.p_vs_bad, subject_of(git, r.commit));
+    std::size_t boots = 0;
+    for (const auto& r : steps) boots += r.samples + r.reference_samples;
+    out += fmt::format("{} steps, {} boots in steps (commits and the ends alongside)\n", steps.size(), boots);
   }
   out += "\n";
   if (s.status == "found") {

@@ -27,11 +27,12 @@ CREATE TABLE IF NOT EXISTS bisect_sessions (
   commit_count INTEGER NOT NULL,
   status TEXT NOT NULL, message TEXT NOT NULL DEFAULT '',
   first_bad TEXT NOT NULL DEFAULT '', candidates_json TEXT NOT NULL DEFAULT '[]');
-CREATE TABLE IF NOT EXISTS bisect_batches (
+CREATE TABLE IF NOT EXISTS bisect_batch_commits (
   session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
-  commit_sha TEXT NOT NULL,
   run_id INTEGER NOT NULL REFERENCES runs(id),
-  PRIMARY KEY (session_id, run_id));
+  commit_sha TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  PRIMARY KEY (session_id, run_id, commit_sha));
 CREATE TABLE IF NOT EXISTS bisect_steps (
   session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
   seq INTEGER NOT NULL,
@@ -40,6 +41,8 @@ CREATE TABLE IF NOT EXISTS bisect_steps (
   samples INTEGER NOT NULL, median REAL NOT NULL, change_vs_good REAL NOT NULL,
   p_vs_good REAL NOT NULL, p_vs_bad REAL NOT NULL, reason TEXT NOT NULL,
   answered_at TEXT NOT NULL,
+  good_median REAL NOT NULL DEFAULT 0, bad_median REAL NOT NULL DEFAULT 0,
+  reference_samples INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (session_id, commit_sha));
 )sql";
 
@@ -54,11 +57,15 @@ StepRow step_from(const Stmt& s) {
   r.p_vs_good = s.real(6);
   r.p_vs_bad = s.real(7);
   r.reason = s.text(8);
+  r.good_median = s.real(9);
+  r.bad_median = s.real(10);
+  r.reference_samples = static_cast<std::size_t>(s.i64(11));
   return r;
 }
 
 constexpr const char* kStepCols =
-    "seq, commit_sha, result, samples, median, change_vs_good, p_vs_good, p_vs_bad, reason";
+    "seq, commit_sha, result, samples, median, change_vs_good, p_vs_good, p_vs_bad, reason,"
+    " good_median, bad_median, reference_samples";
 
 }  // namespace
 
@@ -142,34 +149,40 @@ void SessionDb::set_status(SessionId id, const std::string& status, const std::s
     throw store::StoreError(path_.string() + ": no bisect session " + std::to_string(id));
 }
 
-void SessionDb::add_batch(SessionId id, const std::string& commit, store::RunId run) {
-  Stmt st(db_, "INSERT INTO bisect_batches (session_id, commit_sha, run_id) VALUES (?,?,?)");
-  st.bind(1, id).bind(2, commit).bind(3, run);
+void SessionDb::add_batch(SessionId id, const std::string& commit, store::RunId run,
+                          const std::string& purpose) {
+  Stmt st(db_, "INSERT INTO bisect_batch_commits (session_id, run_id, commit_sha, purpose) VALUES (?,?,?,?)");
+  st.bind(1, id).bind(2, run).bind(3, commit).bind(4, purpose);
   st.run();
 }
 
-std::vector<store::RunId> SessionDb::batches(SessionId id, const std::string& commit) const {
+std::vector<store::RunId> SessionDb::batches(SessionId id, const std::string& commit,
+                                             const std::string& purpose) const {
   Stmt st(db_,
-          "SELECT run_id FROM bisect_batches WHERE session_id = ? AND commit_sha = ? ORDER BY run_id");
-  st.bind(1, id).bind(2, commit);
+          "SELECT run_id FROM bisect_batch_commits WHERE session_id = ? AND commit_sha = ?"
+          " AND (? = '' OR purpose = ?) ORDER BY run_id");
+  st.bind(1, id).bind(2, commit).bind(3, purpose).bind(4, purpose);
   std::vector<store::RunId> out;
   while (st.step()) out.push_back(st.i64(0));
   return out;
 }
 
-std::vector<double> SessionDb::samples(SessionId id, const std::string& commit) const {
+std::vector<double> SessionDb::samples(SessionId id, const std::string& commit,
+                                       const std::string& purpose) const {
   std::vector<double> out;
-  for (auto run : batches(id, commit))
+  const std::string kernel = commit.substr(0, 12);  // a batch's cells are named by it
+  for (auto run : batches(id, commit, purpose))
     for (const auto& b : store_->boot_results(run))
-      if (b.status == "done" && b.score) out.push_back(*b.score);
+      if (b.kernel == kernel && b.status == "done" && b.score) out.push_back(*b.score);
   return out;
 }
 
 std::string SessionDb::last_failure(SessionId id, const std::string& commit) const {
   std::string last;
+  const std::string kernel = commit.substr(0, 12);
   for (auto run : batches(id, commit))
     for (const auto& b : store_->boot_results(run))
-      if (b.status == "failed" && !b.failure.empty()) last = b.failure;
+      if (b.kernel == kernel && b.status == "failed" && !b.failure.empty()) last = b.failure;
   return last;
 }
 
@@ -185,10 +198,12 @@ int SessionDb::record_step(SessionId id, const StepRow& r) {
   }
   Stmt st(db_,
           "INSERT OR REPLACE INTO bisect_steps (session_id, seq, commit_sha, result, samples, median,"
-          " change_vs_good, p_vs_good, p_vs_bad, reason, answered_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+          " change_vs_good, p_vs_good, p_vs_bad, reason, answered_at, good_median, bad_median,"
+          " reference_samples) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   st.bind(1, id).bind(2, static_cast<std::int64_t>(seq)).bind(3, r.commit).bind(4, r.result);
   st.bind(5, static_cast<std::int64_t>(r.samples)).bind(6, r.median).bind(7, r.change_vs_good);
   st.bind(8, r.p_vs_good).bind(9, r.p_vs_bad).bind(10, r.reason).bind(11, store::detail::now_iso());
+  st.bind(12, r.good_median).bind(13, r.bad_median).bind(14, static_cast<std::int64_t>(r.reference_samples));
   st.run();
   return seq;
 }

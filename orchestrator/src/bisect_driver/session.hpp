@@ -1,7 +1,8 @@
 #pragma once
 // A bisection session's state in the results store: two tables next to the store's own
-// (bisect_sessions, bisect_steps) plus bisect_batches, which ties every measured batch of a
-// commit to an ordinary store run (kind "bisect") whose boots hold the samples. Opened on the
+// (bisect_sessions, bisect_steps) plus bisect_batch_commits, which ties every measured batch
+// to an ordinary store run (kind "bisect") whose boots hold the samples: one row per commit
+// the batch booted, with the batch's purpose ("ends", or the commit under test of a step). Opened on the
 // same database file through its own connection (WAL, busy timeout), so `rlab bisect` and the
 // `rlab bisect-step` processes that `git bisect run` starts share it. docs/bisect.md.
 #include "bisect/classify.hpp"
@@ -56,6 +57,9 @@ struct StepRow {
   double change_vs_good = 0;  ///< fraction
   double p_vs_good = 1, p_vs_bad = 1;
   std::string reason;
+  double good_median = 0;  ///< lpm of the good end's boots alongside this step; 0 without
+  double bad_median = 0;   ///< lpm of the bad end's boots alongside this step; 0 without
+  std::size_t reference_samples = 0;  ///< boots of the two ends alongside this step
 };
 
 /// The session tables of one store file.
@@ -80,12 +84,15 @@ class SessionDb {
                   const std::string& first_bad = "",
                   const std::vector<std::string>& candidates = {});
 
-  /// Records that store run `run` measured `commit` for the session.
-  void add_batch(SessionId id, const std::string& commit, store::RunId run);
-  /// The runs that measured `commit`, oldest first.
-  std::vector<store::RunId> batches(SessionId id, const std::string& commit) const;
-  /// Scores (lpm) of every finished boot of those runs, in boot order.
-  std::vector<double> samples(SessionId id, const std::string& commit) const;
+  /// Records that store run `run` booted `commit` for the session under `purpose`
+  /// (kEndsPurpose or the SHA of the step's commit under test).
+  void add_batch(SessionId id, const std::string& commit, store::RunId run, const std::string& purpose);
+  /// The runs that booted `commit` (under `purpose`; every purpose when empty), oldest first.
+  std::vector<store::RunId> batches(SessionId id, const std::string& commit,
+                                    const std::string& purpose = "") const;
+  /// Scores (lpm) of every finished boot of `commit` in those runs, in boot order (a run's
+  /// boots of other commits left out).
+  std::vector<double> samples(SessionId id, const std::string& commit, const std::string& purpose = "") const;
   /// The "phase: message" of the newest failed boot of those runs, "" if none failed.
   std::string last_failure(SessionId id, const std::string& commit) const;
 

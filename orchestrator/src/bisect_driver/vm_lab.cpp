@@ -11,6 +11,8 @@
 
 #include "util/paths.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -95,71 +97,118 @@ VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, Report report)
   i.guest.cpu_model = matrix::resolve_cpu_model(i.m.guest, accel);
   i.guest.memory_mib = i.m.guest.memory_mib;
   i.guest.disk_gib = i.m.guest.disk_gib;
+  i.guest.icount_shift = i.m.guest.icount();
 }
 
-  i.guest.icount_shift = i.m.guest.icount();
 VmLab::~VmLab() = default;
 
-std::vector<double> VmLab::stored(const std::string& commit) {
-  return impl_->db.samples(impl_->session.id, commit);
+std::vector<double> VmLab::stored(const std::string& commit, const std::string& purpose) {
+  return impl_->db.samples(impl_->session.id, commit, purpose);
 }
 
-bisect::Measurement VmLab::measure(const std::string& commit, std::size_t runs) {
+std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& requests,
+                                                const std::string& purpose) {
   auto& i = *impl_;
   auto& st = i.db.store();
-  const std::string short_sha = commit.substr(0, 12);
-  const matrix::Cell c = cell_at(i.cell, i.session.spec.tree, commit);
+  const std::size_t n = requests.size();
+  std::vector<bisect::Measurement> out(n);
+  if (n == 0) return out;
+  std::vector<matrix::Cell> cells;
+  std::string names;
+  for (const auto& r : requests) {
+    cells.push_back(cell_at(i.cell, i.session.spec.tree, r.commit));
+    names += (names.empty() ? "" : " ") + r.commit.substr(0, 12);
+  }
   store::NewRun nr{i.session.spec.matrix_path, i.session.spec.matrix_text, i.m.seed, "bisect",
-                   fmt::format("bisect session {} commit {}", i.session.id, commit)};
+                   fmt::format("bisect session {} {}: {}", i.session.id,
+                               purpose == kEndsPurpose ? std::string("ends") : "step " + purpose.substr(0, 12),
+                               names)};
   const store::RunId run = st.create_run(nr);
-  st.add_cells(run, {c}, static_cast<unsigned>(runs));
-  i.db.add_batch(i.session.id, commit, run);
+  for (std::size_t k = 0; k < n; ++k) {
+    st.add_cells(run, {cells[k]}, static_cast<unsigned>(requests[k].runs));
+    i.db.add_batch(i.session.id, requests[k].commit, run, purpose);
+  }
   const auto boots = st.boots(run);
+  auto boot_of = [&](std::size_t k, unsigned repeat) {
+    for (const auto& b : boots)
+      if (b.cell_id == cells[k].id && b.repeat == repeat) return b;
+    throw std::logic_error("bisect lab: no boot " + cells[k].id + " r" + std::to_string(repeat));
+  };
 
-  bisect::Measurement out;
-  image::GuestImages img;
-  try {
-    fs::path agent = i.agent.empty() ? image::default_agent_binary() : i.agent;
-    i.say(fmt::format("{}: building the kernel", short_sha));
-    img = image::ensure_guest_images(c.kernel, agent, [&](std::string_view ph, std::string_view d) {
-      i.say(fmt::format("{}: {} {}", short_sha, ph, d));
-    });
-  } catch (const std::exception& e) {
-    out.failure = "build: " + brief_build_failure(e.what());
-    for (const auto& b : boots) st.record_failure(b.id, "build", e.what(), "");
+  // Every kernel first (each commit is built once; a cached one costs a lookup), so that no
+  // boot is spent when one of them does not build.
+  const fs::path agent = i.agent.empty() ? image::default_agent_binary() : i.agent;
+  std::vector<image::GuestImages> images(n);
+  bool built = true;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::string sha = requests[k].commit.substr(0, 12);
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      images[k] = image::ensure_guest_images(cells[k].kernel, agent, [&](std::string_view ph, std::string_view d) {
+        i.say(fmt::format("{}: {} {}", sha, ph, d));
+      });
+      i.say(fmt::format("{}: kernel ready in {:.0f} s", sha,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    } catch (const std::exception& e) {
+      out[k].failure = "build: " + brief_build_failure(e.what());
+      for (unsigned r = 0; r < requests[k].runs; ++r) st.record_failure(boot_of(k, r).id, "build", e.what(), "");
+      spdlog::warn("{}: kernel build failed", sha);
+      built = false;
+    }
+  }
+  if (!built) {
     st.finish_run(run, "failed");
-    spdlog::warn("{}: kernel build failed", short_sha);
     return out;
   }
   if (!i.conn) i.conn = std::make_unique<vm::Connection>(i.m.hosts.front().uri);
   run::RunDir dir(st.path(), run, i.conn->qemu_owner());
-  const image::GuestImages staged = dir.stage(img);
-  std::string last_failure;
-  for (const auto& b : boots) {
-    run::BootJob job;
-    job.cell = &c;
-    job.repeat = b.repeat;
-    job.boot = b.id;
-    job.domain_name = vm::domain_name(std::to_string(run), fmt::format("{}-r{}", c.id, b.repeat));
-    job.images = &staged;
-    job.dir = dir.boot_dir(b.id);
-    auto o = run::run_boot(job, i.guest, *i.conn, st);
-    if (run::Interrupts::instance().stopped()) {
-      // Not an answer about the commit: leave the step unanswered so a resume redoes it.
-      st.finish_run(run, "interrupted");
-      throw Interrupted(fmt::format("{}: interrupted while measuring", short_sha));
-    }
-    if (o.ok) {
-      out.samples.push_back(o.score);
-      i.say(fmt::format("{}: boot {}/{}: {:.1f} lpm", short_sha, b.repeat + 1, boots.size(), o.score));
-    } else {
-      last_failure = o.phase + ": " + o.message;
-      i.say(fmt::format("{}: boot {}/{} failed in {}: {}", short_sha, b.repeat + 1, boots.size(),
-                        o.phase, o.message));
+  std::vector<image::GuestImages> staged;
+  for (const auto& img : images) staged.push_back(dir.stage(img));
+
+  // Interleaved: round r boots every commit that still needs one, starting from request r mod n.
+  std::size_t rounds = 0, total = 0, order = 0;
+  for (const auto& r : requests) {
+    rounds = std::max(rounds, r.runs);
+    total += r.runs;
+  }
+  std::vector<std::string> last_failure(n);
+  for (unsigned r = 0; r < rounds; ++r) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t k = (j + r) % n;
+      if (r >= requests[k].runs) continue;
+      const auto b = boot_of(k, r);
+      st.set_boot_order(b.id, static_cast<int>(order++));
+      run::BootJob job;
+      job.cell = &cells[k];
+      job.repeat = r;
+      job.boot = b.id;
+      job.domain_name = vm::domain_name(std::to_string(run), fmt::format("{}-r{}", cells[k].id, r));
+      job.images = &staged[k];
+      job.dir = dir.boot_dir(b.id);
+      auto o = run::run_boot(job, i.guest, *i.conn, st);
+      const std::string sha = requests[k].commit.substr(0, 12);
+      if (run::Interrupts::instance().stopped()) {
+        // Not an answer about the commits: leave the step unanswered so a resume redoes it.
+        st.finish_run(run, "interrupted");
+        throw Interrupted(fmt::format("{}: interrupted while measuring", sha));
+      }
+      if (o.ok) {
+        out[k].samples.push_back(o.score);
+        i.say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", sha, r + 1,
+                          requests[k].runs, order, total, o.score, o.wall_s));
+      } else {
+        last_failure[k] = o.phase + ": " + o.message;
+        i.say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, r + 1, requests[k].runs, o.phase, o.message));
+      }
     }
   }
-  st.finish_run(run, out.samples.size() == boots.size() ? "done" : "failed");
-  if (out.samples.size() < boots.size()) out.failure = "boot: " + last_failure;
+  bool all = true;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (out[k].samples.size() >= requests[k].runs) continue;
+    all = false;
+    out[k].failure = "boot: " + last_failure[k];
+  }
+  st.finish_run(run, all ? "done" : "failed");
   return out;
 }
 

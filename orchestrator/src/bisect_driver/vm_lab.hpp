@@ -46,8 +46,9 @@ class VmLab : public Lab {
   /// `agent`: the static aarch64 agent ("" -> image::default_agent_binary()).
   VmLab(SessionDb& db, const Session& session, std::filesystem::path agent, Report report = {});
   ~VmLab() override;
-  std::vector<double> stored(const std::string& commit) override;
-  bisect::Measurement measure(const std::string& commit, std::size_t runs) override;
+  std::vector<double> stored(const std::string& commit, const std::string& purpose) override;
+  std::vector<bisect::Measurement> measure(const std::vector<LabRequest>& requests,
+                                           const std::string& purpose) override;
 
  private:
   struct Impl;

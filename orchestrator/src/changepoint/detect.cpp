@@ -75,7 +75,7 @@ std::vector<CellDetection> detect(const compare::ReadOnlyDb& db, const DetectOpt
 }
 
 void render_text(const std::vector<CellDetection>& cells, const DetectOptions& opt,
-                 bool bisect_plan, std::ostream& out) {
+                 bool bisect_plan, bool started, std::ostream& out) {
   out << fmt::format("E-Divisive means, permutation test: alpha {}, {} permutations, "
                      "segments >= {} runs; runs of kind {}\n",
                      opt.method.alpha, opt.method.permutations, opt.method.min_segment,
@@ -108,9 +108,15 @@ void render_text(const std::vector<CellDetection>& cells, const DetectOptions& o
         out << "              environment changed too (" << d.environment_change
             << "): the change may not be the kernel's\n";
       if (!bisect_plan) continue;
-      if (d.bisectable())
-        out << "              would bisect (not started; automatic bisection is not implemented "
-               "yet): "
+      if (d.bisectable() && started && d.regression())
+        out << "              bisecting (below, if the tree holds both commits): "
+            << util::display_command(bisect_argv(c.history.cell_id, d)) << "\n";
+      else if (d.bisectable() && started)
+        out << "              not bisected (only regressions are started automatically): "
+            << util::display_command(bisect_argv(c.history.cell_id, d)) << "\n";
+      else if (d.bisectable())
+        out << "              would bisect (not started: give --tree <linux git> holding both "
+               "commits to start it): "
             << util::display_command(bisect_argv(c.history.cell_id, d)) << "\n";
       else
         out << "              not bisectable: the kernels on either side are not two commits of "

@@ -46,10 +46,11 @@ struct CellDetection {
 /// Runs E-Divisive on every selected cell's history. Throws store::StoreError.
 std::vector<CellDetection> detect(const compare::ReadOnlyDb& db, const DetectOptions& opt);
 
-/// Text listing; with `bisect_plan` each regression also gets the `rlab bisect` command it
-/// would run (printing only: starting bisects from detections is not implemented yet).
+/// Text listing; with `bisect_plan` each regression also gets the `rlab bisect` command that
+/// bisects it: said to be started below when `started` (`rlab detect --bisect --tree`), else
+/// printed with what is missing to start it (the tree).
 void render_text(const std::vector<CellDetection>& cells, const DetectOptions& opt,
-                 bool bisect_plan, std::ostream& out);
+                 bool bisect_plan, bool started, std::ostream& out);
 
 /// {"options": {...}, "cells": [{cell_id, points, note, rejected_p, change_points:
 /// [{index, run_before, run_after, created_at, kernel_before, kernel_after, commit_before,

@@ -6,6 +6,7 @@
 #include "bisect_driver/report.hpp"
 #include "bisect_driver/vm_lab.hpp"
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
 #include "run/interrupts.hpp"
 #include "util/paths.hpp"
@@ -72,30 +73,20 @@ int bisect_main(const BisectArgs& a) {
       spdlog::info("bisect session {} in {} (resume with `rlab bisect --resume {} --db {}`)", id,
                    path.string(), id, path.string());
     }
-  } catch (const matrix::MatrixError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::invalid_argument& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const bd::GitError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return kInfrastructure;
+  } catch (...) {
+    return exit_code_of_current_exception();
   }
   bd::Session s;
   try {
     auto stored = *db->get(id);
     bd::VmLab lab(*db, stored, a.agent, progress_lines());
     s = bd::drive(*db, id, lab, a.resume > 0, [](std::string_view l) { spdlog::info("{}", l); });
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+  } catch (...) {
+    const int code = exit_code_of_current_exception();
     spdlog::error("the session is kept: continue with `rlab bisect --resume {} --db {}`", id,
                   db->path().string());
     run::Interrupts::instance().destroy_domains();
-    return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
+    return run::Interrupts::instance().stopped() ? kInterrupted : code;
   }
   std::cout << bd::render_report(*db, s, bd::GitTree(s.spec.tree));
   return s.status == "found" ? kOk : kFailure;

@@ -2,6 +2,7 @@
 // run): per cell base ± %stddev, %change, new ± %stddev, p and verdict, plus the inodegc
 // tracepoint changes per 1,000 loops. docs/compare.md.
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 #include "compare/compare.hpp"
 #include "compare/render.hpp"
 #include "matrix/matrix.hpp"
@@ -47,9 +48,8 @@ int compare_main(const CompareArgs& a) {
       lo.check_paths = false;
       path = matrix::load_matrix(a.matrix, lo).results;
     }
-  } catch (const matrix::MatrixError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
+  } catch (...) {
+    return exit_code_of_current_exception();
   }
   if (!std::filesystem::exists(path)) {
     spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
@@ -73,12 +73,8 @@ int compare_main(const CompareArgs& a) {
       }
       rep = compare::compare_kernels(db, run, a.kernels[0], a.kernels[1], opt);
     }
-  } catch (const std::invalid_argument& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const store::StoreError& e) {
-    spdlog::error("{}", e.what());
-    return kInfrastructure;
+  } catch (...) {
+    return exit_code_of_current_exception();
   }
   if (a.json) std::cout << compare::to_json(rep).dump(2) << "\n";
   else compare::render_text(rep, std::cout);

@@ -1,6 +1,7 @@
 // `rlab run [matrix.yaml]`: boots every cell of the matrix, shows progress, prints the table.
 // `--resume <run-id>` runs what an earlier, interrupted run left unfinished.
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
 #include "metrics/push.hpp"
 #include "report/results_table.hpp"
@@ -48,9 +49,9 @@ int run_command(const RunArgs& a) {
     if (push_url.empty() && a.resume == 0)
       push_url = matrix::load_matrix(a.matrix).push_url.value_or("");
     if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
+  } catch (...) {
+    exit_code_of_current_exception();
+    return kUsage;  // nothing started: the matrix or the URL is bad input either way
   }
   run::Interrupts::instance().install();
   run::RunOptions o;
@@ -63,19 +64,11 @@ int run_command(const RunArgs& a) {
   run::RunSummary sum;
   try {
     sum = run::execute(o, progress);
-  } catch (const matrix::MatrixError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::invalid_argument& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const store::NotAStoreError& e) {  // --db names another program's file
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+  } catch (...) {
+    const int code = exit_code_of_current_exception();
+    if (code == kUsage) return code;
     run::Interrupts::instance().destroy_domains();
-    return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
+    return run::Interrupts::instance().stopped() ? kInterrupted : code;
   }
   auto st = store::Store::open(sum.db);
   if (!push_url.empty()) push_results(*st, sum.run, push_url);

@@ -22,6 +22,22 @@ ReadOnlyDb::ReadOnlyDb(const std::filesystem::path& path) : path_(path) {
     throw store::StoreError(path.string() + ": open read-only: " + msg);
   }
   sqlite3_busy_timeout(db_, 10000);
+  // An rlab store has user_version >= 1 (store::Store sets it); anything else is another
+  // program's file, or not SQLite at all (SQLite reports that on the first statement).
+  sqlite3_stmt* st = nullptr;
+  std::int64_t version = -1;
+  if (sqlite3_prepare_v2(db_, "PRAGMA user_version", -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    version = sqlite3_column_int64(st, 0);
+  const std::string msg = version < 0 ? std::string(sqlite3_errmsg(db_)) : std::string();
+  sqlite3_finalize(st);
+  if (version < 1) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw store::NotAStoreError(path.string() + ": not an rlab results store (" +
+                                (version < 0 ? "SQLite: " + msg : std::string("no rlab schema version")) +
+                                "); left unchanged");
+  }
 }
 
 ReadOnlyDb::~ReadOnlyDb() { sqlite3_close(db_); }

@@ -36,7 +36,8 @@ class Row {
 class ReadOnlyDb {
  public:
   /// Opens `path`; throws store::StoreError "<path>: no results store" when the file does not
-  /// exist, or naming SQLite's message when it cannot be opened.
+  /// exist, or naming SQLite's message when it cannot be opened; store::NotAStoreError when
+  /// it is not an rlab store (not SQLite, or without rlab's schema version). Never writes.
   explicit ReadOnlyDb(const std::filesystem::path& path);
   ~ReadOnlyDb();
   ReadOnlyDb(const ReadOnlyDb&) = delete;

@@ -1,7 +1,9 @@
 // Bisection logic against deterministic fake oracles (seeded noise, fixed levels).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 #include <map>
 #include <set>
 #include <string>
@@ -20,28 +22,40 @@ std::vector<std::string> names(std::size_t n) {
 }
 
 // Oracle: normal samples around level(i) with stddev `sd`, seeded; `broken` commits fail.
+// `drift` adds drift * (runs so far) to every level: a host that gets slower or faster. It
+// boots interleaved, as the contract says (round-robin, rotated each round).
 struct FakeOracle {
   explicit FakeOracle(std::function<double(std::size_t)> l, double s = 1) : level(std::move(l)), sd(s) {}
   std::function<double(std::size_t)> level;
   double sd = 1;
   std::set<std::size_t> broken;
   stats::Rng rng{42};
+  double drift = 0;
+  std::size_t clock = 0;
   std::map<std::size_t, std::vector<std::size_t>> requests;  // index -> runs asked, in order
+  std::vector<std::size_t> order;                            // indices in the order measured
 
-  Measurement operator()(std::size_t i, std::size_t runs) {
-    requests[i].push_back(runs);
-    Measurement m;
-    if (broken.count(i)) {
-      m.failure = "build failed";
-      return m;
+  std::vector<Measurement> operator()(std::span<const Request> rq) {
+    std::vector<Measurement> out(rq.size());
+    std::size_t rounds = 0;
+    for (std::size_t k = 0; k < rq.size(); ++k) {
+      requests[rq[k].index].push_back(rq[k].runs);
+      if (broken.count(rq[k].index)) out[k].failure = "build failed";
+      else rounds = std::max(rounds, rq[k].runs);
     }
-    for (std::size_t k = 0; k < runs; ++k) m.samples.push_back(level(i) + sd * rng.normal());
-    return m;
+    for (std::size_t r = 0; r < rounds; ++r)
+      for (std::size_t j = 0; j < rq.size(); ++j) {
+        const std::size_t k = (j + r) % rq.size();
+        if (!out[k].failure.empty() || out[k].samples.size() >= rq[k].runs) continue;
+        order.push_back(rq[k].index);
+        out[k].samples.push_back(level(rq[k].index) + drift * static_cast<double>(clock++) + sd * rng.normal());
+      }
+    return out;
   }
 };
 
 Oracle ref(FakeOracle& f) {
-  return [&f](std::size_t i, std::size_t runs) { return f(i, runs); };
+  return [&f](std::span<const Request> rq) { return f(rq); };
 }
 
 TEST(Bisect, FindsTheCulpritWithinTheStepBound) {
@@ -62,6 +76,7 @@ TEST(Bisect, FindsTheCulpritWithinTheStepBound) {
       }
       EXPECT_EQ(r.endpoint_runs, 20u);
       EXPECT_EQ(r.step_runs, 10 * r.steps.size());
+      EXPECT_EQ(r.reference_runs, 20 * r.steps.size());  // both ends alongside every step
     }
   }
 }
@@ -114,9 +129,9 @@ TEST(Bisect, AmbiguousCommitDoublesRunsThenIsSkipped) {
   EXPECT_EQ(r.steps.front().index, 2u);
   EXPECT_EQ(r.steps.front().result, StepResult::skip);
   EXPECT_NE(r.steps.front().reason.find("at the cap of 80 runs"), std::string::npos);
-  // The ends were topped up to the commit's size so that they never limit the comparison.
-  EXPECT_EQ(r.good_samples.size(), 80u);
-  EXPECT_EQ(r.bad_samples.size(), 80u);
+  // The ends were measured alongside, as many times as the commit.
+  EXPECT_EQ(r.steps.front().good.size(), 80u);
+  EXPECT_EQ(r.steps.front().bad.size(), 80u);
   // 3 is bad, 1 is good, 2 is skipped: the first bad commit is 2 or 3.
   EXPECT_EQ(r.status, Status::hidden_by_skips);
   EXPECT_EQ(r.range_first, 2u);
@@ -175,8 +190,12 @@ TEST(Bisect, EndpointFailureAndBadInput) {
   EXPECT_EQ(r.status, Status::endpoint_failed);
   EXPECT_NE(r.message.find("build failed"), std::string::npos);
   EXPECT_THROW(bisect(names(1), ref(f)), std::invalid_argument);
-  Oracle short_oracle = [](std::size_t, std::size_t) { return Measurement{{1.0}, ""}; };
+  Oracle short_oracle = [](std::span<const Request> rq) {
+    return std::vector<Measurement>(rq.size(), Measurement{{1.0}, ""});
+  };
   EXPECT_THROW(bisect(names(4), short_oracle), std::runtime_error);
+  Oracle lost_oracle = [](std::span<const Request>) { return std::vector<Measurement>{}; };
+  EXPECT_THROW(bisect(names(4), lost_oracle), std::runtime_error);
 }
 
 TEST(Bisect, OneStepOnItsOwn) {
@@ -197,6 +216,51 @@ TEST(Bisect, OneStepOnItsOwn) {
   EXPECT_EQ(test_commit(5, refs, ref(f), opt).result, StepResult::bad);
   EXPECT_EQ(test_commit(3, refs, ref(f), opt).result, StepResult::good);
   EXPECT_EQ(f.requests[5], (std::vector<std::size_t>{10}));
+  // Each step measured the ends again, interleaved with the commit: G X B, X B G, B G X, ...
+  const std::vector<std::size_t> first_rounds(f.order.end() - 60, f.order.end() - 54);
+  EXPECT_EQ(first_rounds, (std::vector<std::size_t>{0, 5, 9, 5, 9, 0}));
+}
+
+TEST(Bisect, InterleavedStepsStayRightWhileTheHostDrifts) {
+  // The host slows down by 0.5 per run: over the ~100 runs of a bisection that is 5 times the
+  // 10-point effect. Samples taken one batch after another would call every commit "bad";
+  // each step compares the commit with the ends measured in the same rounds instead.
+  FakeOracle f{[](std::size_t i) { return i >= 13 ? 90.0 : 100.0; }, 0.3};
+  f.drift = -0.5;
+  const auto commits = names(20);
+  const Result r = bisect(commits, ref(f));
+  ASSERT_EQ(r.status, Status::found) << r.message;
+  EXPECT_EQ(r.first_bad, 13u);
+  for (const Step& s : r.steps)
+    EXPECT_EQ(step_result_name(s.result), s.index >= 13 ? "bad" : "good") << s.index << ": " << s.reason;
+  EXPECT_GT(f.clock, 100u);  // the drift really exceeded the effect
+}
+
+TEST(Bisect, AStepWhoseEndsDoNotDifferIsUnknown) {
+  // The ends differ as expected when checked, but the other way round in a step's rounds:
+  // unknown, measured up to the cap, then skipped; the reason says so, and the bisection
+  // stops instead of skipping every commit of the range.
+  std::size_t calls = 0;
+  FakeOracle f{[](std::size_t i) { return i == 7 ? 110.0 : 100.0; }, 1};
+  Oracle o = [&](std::span<const Request> rq) {
+    auto out = f(rq);
+    if (calls++ == 0)  // the ends check: bad clearly lower
+      for (std::size_t k = 0; k < rq.size(); ++k)
+        if (rq[k].index == 7) for (double& v : out[k].samples) v -= 30;
+    return out;
+  };
+  Options opt;
+  opt.plan = {5, 10};
+  const auto commits = names(8);
+  const Result r = bisect(commits, o, opt);
+  ASSERT_FALSE(r.steps.empty());
+  EXPECT_EQ(r.steps.front().result, StepResult::skip);
+  EXPECT_NE(r.steps.front().reason.find("do not differ in the expected direction"), std::string::npos)
+      << r.steps.front().reason;
+  EXPECT_FALSE(r.steps.front().references_differ);
+  EXPECT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.status, Status::inconclusive_endpoints);
+  EXPECT_NE(r.message.find("did not reproduce"), std::string::npos) << r.message;
 }
 
 TEST(Bisect, ClassifyRule) {

@@ -23,39 +23,57 @@ struct Crash : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Samples ~ N(level(commit), sd); "broken" commits fail to build.
+/// Samples ~ N(level(commit) + drift * boots so far, sd), booted interleaved as VmLab does;
+/// "broken" commits fail to build (then nothing boots).
 class FakeLab : public Lab {
  public:
   std::map<std::string, double> level;
   std::set<std::string> broken;
   std::map<std::string, std::size_t> failing_boots;  ///< boots of a commit that fail, first come
-  std::map<std::string, std::vector<double>> kept;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> kept;  ///< (commit, purpose)
   std::map<std::string, std::size_t> measured;  ///< runs measured per commit
+  std::vector<std::string> order;               ///< commits in boot order
   int calls_left = -1;                          ///< >= 0: throw Crash when it reaches 0
   double sd = 2;
+  double drift = 0;
   std::mt19937_64 rng{20261130};
 
-  std::vector<double> stored(const std::string& c) override { return kept[c]; }
-  bisect::Measurement measure(const std::string& c, std::size_t runs) override {
+  std::vector<double> stored(const std::string& c, const std::string& purpose) override {
+    return kept[{c, purpose}];
+  }
+  std::vector<bisect::Measurement> measure(const std::vector<LabRequest>& rq,
+                                           const std::string& purpose) override {
     if (calls_left == 0) throw Crash("simulated crash");
     if (calls_left > 0) --calls_left;
-    bisect::Measurement m;
-    if (broken.count(c)) {
-      m.failure = "build: fs/xfs/xfs_super.c: #error";
-      return m;
-    }
-    std::normal_distribution<double> noise(level.at(c), sd);
-    for (std::size_t i = 0; i < runs; ++i) {
-      if (failing_boots[c] > 0) {
-        --failing_boots[c];
-        m.failure = "boot: libvirt: process exited while connecting to monitor";
-        continue;
+    std::vector<bisect::Measurement> out(rq.size());
+    for (std::size_t k = 0; k < rq.size(); ++k)
+      if (broken.count(rq[k].commit)) {
+        out[k].failure = "build: fs/xfs/xfs_super.c: #error";
+        return out;
       }
-      m.samples.push_back(noise(rng));
+    std::size_t rounds = 0;
+    for (const auto& r : rq) rounds = std::max(rounds, r.runs);
+    for (std::size_t r = 0; r < rounds; ++r)
+      for (std::size_t j = 0; j < rq.size(); ++j) {
+        const std::size_t k = (j + r) % rq.size();
+        const std::string& c = rq[k].commit;
+        if (r >= rq[k].runs) continue;
+        if (failing_boots[c] > 0) {
+          --failing_boots[c];
+          out[k].failure = "boot: libvirt: process exited while connecting to monitor";
+          continue;
+        }
+        std::normal_distribution<double> noise(level.at(c) + drift * static_cast<double>(order.size()), sd);
+        order.push_back(c);
+        out[k].samples.push_back(noise(rng));
+      }
+    for (std::size_t k = 0; k < rq.size(); ++k) {
+      auto& keep = kept[{rq[k].commit, purpose}];
+      keep.insert(keep.end(), out[k].samples.begin(), out[k].samples.end());
+      measured[rq[k].commit] += out[k].samples.size();
+      if (out[k].samples.size() == rq[k].runs) out[k].failure.clear();
     }
-    kept[c].insert(kept[c].end(), m.samples.begin(), m.samples.end());
-    measured[c] += m.samples.size();
-    return m;
+    return out;
   }
 };
 
@@ -143,7 +161,7 @@ TEST_F(DriverTest, FailedBootsAreMeasuredAgainAndPersistentFailuresSkip) {
   auto s = drive(*db, id, lab, false);
   EXPECT_EQ(s.status, "found") << s.message;
   EXPECT_EQ(s.first_bad, shas[11]);
-  EXPECT_GE(lab.kept[shas.front()].size(), 5u);
+  EXPECT_GE((lab.kept[{shas.front(), kEndsPurpose}].size()), 5u);
   auto step = db->step(id, mid);
   ASSERT_TRUE(step);
   EXPECT_EQ(step->result, "skip");
@@ -206,12 +224,21 @@ TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
   auto id = create_session(*db, start());
   auto s = *db->get(id);
   EXPECT_THROW(answer_commit(*db, s, lab, shas[5]), std::runtime_error);  // ends not measured
-  lab.kept[shas.front()] = {100, 101, 99, 100.5, 99.5};
-  lab.kept[shas.back()] = {60, 61, 59, 60.5, 59.5};
+  lab.kept[std::pair{shas.front(), std::string(kEndsPurpose)}] = {100, 101, 99, 100.5, 99.5};
+  lab.kept[std::pair{shas.back(), std::string(kEndsPurpose)}] = {60, 61, 59, 60.5, 59.5};
+  db->set_status(id, "bisecting", "ends measured");
+  s = *db->get(id);
   auto r = answer_commit(*db, s, lab, shas[9]);
   EXPECT_EQ(r.result, "bad");
   EXPECT_GE(r.samples, 5u);
+  EXPECT_EQ(r.reference_samples, 2 * r.samples);  // the ends booted alongside
+  EXPECT_NEAR(r.good_median, 100, 5);
+  EXPECT_NEAR(r.bad_median, 60, 5);
   EXPECT_LT(r.change_vs_good, -0.3);
+  // Interleaved: good, commit, bad; commit, bad, good; ...
+  ASSERT_GE(lab.order.size(), 6u);
+  EXPECT_EQ(std::vector<std::string>(lab.order.begin(), lab.order.begin() + 6),
+            (std::vector<std::string>{shas.front(), shas[9], shas.back(), shas[9], shas.back(), shas.front()}));
   auto n = lab.measured[shas[9]];
   auto again = answer_commit(*db, s, lab, shas[9]);
   EXPECT_EQ(again.seq, r.seq);
@@ -219,6 +246,25 @@ TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
   EXPECT_EQ(exit_code_for("good"), 0);
   EXPECT_EQ(exit_code_for("bad"), 1);
   EXPECT_EQ(exit_code_for("skip"), 125);
+}
+
+TEST_F(DriverTest, ADriftingHostDoesNotMisleadTheSteps) {
+  // The host slows by 0.4 lpm per boot: over the bisection's ~100 boots, twice the 20-lpm
+  // regression. Steps compare the commit with the ends booted in the same rounds, so every
+  // answer is still right (batches one after another called pre-culprit commits bad).
+  FakeLab lab;
+  levels(lab, 9, 80);
+  lab.sd = 0.5;
+  lab.drift = -0.4;
+  auto id = create_session(*db, start());
+  auto s = drive(*db, id, lab, false);
+  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.first_bad, shas[9]);
+  for (const auto& r : db->steps(id)) {
+    auto idx = std::find(shas.begin(), shas.end(), r.commit) - shas.begin();
+    EXPECT_EQ(r.result, idx >= 9 ? "bad" : "good") << "commit " << idx << ": " << r.reason;
+  }
+  EXPECT_GT(lab.order.size() * 0.4, 20.0);  // the drift exceeded the regression
 }
 
 TEST_F(DriverTest, CreateSessionRefusesBadInput) {

@@ -1,8 +1,10 @@
 // The real thing, end to end: a git repository made from Debian's linux-source-6.12 (one base
-// commit) plus 15 commits touching fs/xfs, one of which delays every inodegc queueing by
-// 100 ms (xfs_inodegc_queue) and one of which does not build; `rlab bisect` must build,
-// boot and measure its way to the slow commit and report the broken one as skipped.
-// Slow: kernel builds (ccache) and about thirty TCG boots.
+// commit) plus 15 commits touching fs/xfs, one of which makes every inodegc queueing burn CPU
+// (a busy loop in xfs_inodegc_queue) and one of which does not build; `rlab bisect` must
+// build, boot and measure its way to the slow commit and report the broken one as skipped.
+// Slow: kernel builds (ccache) and about seventy TCG boots (each step boots the commit and
+// both ends in turn); the cell runs its guests under -icount, so guest time follows
+// instructions and host load does not move the score.
 #include "bisect_driver/git.hpp"
 #include "build/kernel_source.hpp"
 #include "git_fixture.hpp"
@@ -11,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 
@@ -52,12 +56,11 @@ std::string insert_after(std::string text, const std::string& anchor, const std:
   return text;
 }
 
-// DISABLED: it does not pass yet. Its first real runs showed the ends and the steps measured
-// one after another, minutes apart, so host load drift on a shared 2-core TCG host moved the
-// score more than the injected slowdown (docs/bisect.md, "First end-to-end run"). It needs
-// interleaved measurement (good, bad and the commit under test in turn) and longer passes
-// before it can be a gate. Run it by hand with --gtest_also_run_disabled_tests.
-TEST(RealBisect, DISABLED_NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
+TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto minutes = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
+  };
   const char* bin = std::getenv("RLAB_BIN");
   ASSERT_TRUE(bin && *bin) << "RLAB_BIN is not set";
   const fs::path work = fs::path("/var/tmp") / ("rlab-bisect-e2e-" + std::to_string(::getpid()));
@@ -94,11 +97,16 @@ TEST(RealBisect, DISABLED_NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit
     std::string path = i == broken + 1 ? "fs/xfs/xfs_super.c" : files[i % files.size()], body, subject;
     if (i == culprit) {
       path = "fs/xfs/xfs_icache.c";
-      body = insert_after(content(path), "#include <linux/iversion.h>\n", "#include <linux/delay.h>\n");
-      body = insert_after(body, "\ttrace_xfs_inode_set_need_inactive(ip);\n",
-                          "\tmdelay(100);\t/* rlab bisect test: slow inodegc queueing */\n");
+      // A real CPU cost, which -icount counts: ~6M loop iterations (~18M instructions) per
+      // inode queued for inactivation, i.e. per file shell1 removes.
+      body = insert_after(content(path), "\ttrace_xfs_inode_set_need_inactive(ip);\n",
+                          "\t{\t/* rlab bisect test: burn CPU in inodegc queueing */\n"
+                          "\t\tunsigned long spin;\n"
+                          "\t\tfor (spin = 0; spin < 6000000UL; spin++)\n"
+                          "\t\t\tbarrier();\n"
+                          "\t}\n");
       content(path) = body;
-      subject = "xfs: delay inodegc queueing by 100 ms";
+      subject = "xfs: burn CPU in inodegc queueing";
     } else if (i == broken) {
       path = "fs/xfs/xfs_super.c";
       body = content(path) + "#error \"rlab bisect test: this commit does not build\"\n";
@@ -115,19 +123,25 @@ TEST(RealBisect, DISABLED_NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit
     series.push_back(parent);
   }
   plumb(repo, index, {"update-ref", "refs/heads/main", parent});
+  std::fprintf(stderr, "[real bisect] series of %zu commits made in %.1f min (broken #%zu, culprit #%zu)\n",
+               n, minutes(), broken, culprit);
 
   std::vector<std::string> argv{bin, "bisect", "--tree", repo.string(), "--good", base,
                                 "--bad", "main", "--cell", "xfs", "--matrix",
-                                (fs::path(RLAB_TEST_DATA) / "matrix.yaml").string(),
+                                (fs::path(RLAB_TEST_DATA) / "real_bisect.yaml").string(),
                                 "--db", (work / "rlab.db").string(),
-                                "--alpha", "0.05", "--initial", "5", "--cap", "10"};
+                                // 15 commits: steps at 0.12 / 4 = 0.03, which 4 boots against 4
+                                // reach when they separate completely (exact p 2/70 = 0.029).
+                                "--alpha", "0.12", "--initial", "4", "--cap", "8"};
   util::ProcessOptions o;
   o.timeout = std::chrono::hours(4);
   o.echo = true;
+  const double before = minutes();
   auto r = util::run(argv, o);
+  std::fprintf(stderr, "[real bisect] rlab bisect took %.1f min; whole test %.1f min\n", minutes() - before,
+               minutes());
   EXPECT_EQ(r.exit_code, 0) << util::tail(r.output, 60);
-  EXPECT_NE(r.output.find("first bad commit: " + series[culprit] +
-                          " xfs: delay inodegc queueing by 100 ms"),
+  EXPECT_NE(r.output.find("first bad commit: " + series[culprit] + " xfs: burn CPU in inodegc queueing"),
             std::string::npos)
       << util::tail(r.output, 60);
   EXPECT_NE(r.output.find("skipped " + series[broken].substr(0, 12) +

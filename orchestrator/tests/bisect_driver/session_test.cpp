@@ -1,5 +1,6 @@
 // Session tables on a real store file: sessions, batches as store runs, samples read back from
 // the boots, steps replaced per commit, and a second connection seeing the same state.
+#include "bisect_driver/lab.hpp"
 #include "bisect_driver/session.hpp"
 #include "bisect_driver/vm_lab.hpp"
 
@@ -34,7 +35,8 @@ class SessionTest : public ::testing::Test {
     fs::remove_all(dir);
   }
   /// A store run of `scores.size()` boots of the session's cell at `commit`; NaN = failed boot.
-  store::RunId batch(SessionId id, const std::string& commit, const std::vector<double>& scores) {
+  store::RunId batch(SessionId id, const std::string& commit, const std::vector<double>& scores,
+                     const std::string& purpose = kEndsPurpose) {
     auto& st = db->store();
     auto run = st.create_run({"/m.yaml", "kernels: {}\n", 1, "bisect", "test"});
     auto m = matrix::load_matrix(fs::path(RLAB_TEST_DATA) / "matrix.yaml");
@@ -50,7 +52,7 @@ class SessionTest : public ::testing::Test {
         st.record_result(boots[i].id, r, store::Environment{});
       }
     }
-    db->add_batch(id, commit, run);
+    db->add_batch(id, commit, run, purpose);
     return run;
   }
   fs::path dir;
@@ -81,9 +83,11 @@ TEST_F(SessionTest, SamplesComeFromTheBatchRunsBoots) {
   const std::string c(40, 'c');
   EXPECT_TRUE(db->samples(id, c).empty());
   batch(id, c, {101.5, std::nan(""), 99.0});
-  batch(id, c, {100.25});
+  batch(id, c, {100.25}, c);  // a step's batch
   batch(id, spec.good_commit, {80});
   EXPECT_EQ(db->samples(id, c), (std::vector<double>{101.5, 99.0, 100.25}));
+  EXPECT_EQ(db->samples(id, c, kEndsPurpose), (std::vector<double>{101.5, 99.0}));
+  EXPECT_EQ(db->samples(id, c, c), (std::vector<double>{100.25}));
   EXPECT_EQ(db->batches(id, c).size(), 2u);
   EXPECT_EQ(db->last_failure(id, c), "hello: no hello within 180 s");
   EXPECT_EQ(db->last_failure(id, spec.good_commit), "");

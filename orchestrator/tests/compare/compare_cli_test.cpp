@@ -1,5 +1,6 @@
 // `rlab compare` end to end: the real binary reading a store filled through the Store API.
 #include "scenario.hpp"
+#include "util/paths.hpp"
 #include "util/process.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 
 namespace {
 
@@ -143,6 +145,31 @@ TEST_F(CompareCli, BadInputIsAUsageErrorNamingIt) {
   auto one = rlab({"compare", std::to_string(base_)});
   EXPECT_EQ(one.exit_code, 2);
   EXPECT_NE(one.output.find("give two runs"), std::string::npos) << one.output;
+}
+
+TEST_F(CompareCli, ADbThatIsNotAStoreIsAUsageErrorAndLeftUntouched) {
+  // Not SQLite at all, and another program's SQLite database: compare and detect both refuse
+  // them as bad input (exit 2, like `rlab results`), naming the file, and change nothing.
+  const fs::path text = dir_ / "notes.txt", other = dir_ / "other.sqlite";
+  { std::ofstream(text) << "not a database\n"; }
+  ASSERT_TRUE(util::run({"sqlite3", other.string(), "CREATE TABLE t(x); INSERT INTO t VALUES (1);"}).ok());
+  for (const fs::path& f : {text, other}) {
+    const auto before = util::read_file(f);
+    const auto mtime = fs::last_write_time(f);
+    for (std::vector<std::string> args : {std::vector<std::string>{"compare", "1", "2"},
+                                          std::vector<std::string>{"detect"}}) {
+      args.push_back("--db");
+      args.push_back(f.string());
+      args.insert(args.begin(), bin_);
+      auto r = util::run(args);
+      EXPECT_EQ(r.exit_code, 2) << args[1] << " " << f << ": " << r.output;
+      EXPECT_NE(r.output.find("not an rlab results store"), std::string::npos) << r.output;
+      EXPECT_NE(r.output.find(f.string()), std::string::npos) << r.output;
+    }
+    EXPECT_EQ(util::read_file(f), before) << f;
+    EXPECT_EQ(fs::last_write_time(f), mtime) << f;
+    EXPECT_FALSE(fs::exists(f.string() + "-wal")) << f;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,43 @@
+#include "cli/exit_codes.hpp"
+
+#include "bisect_driver/git.hpp"
+#include "cli/command.hpp"
+#include "matrix/matrix.hpp"
+#include "store/store.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <exception>
+#include <stdexcept>
+
+namespace rlab::cli {
+
+int exit_code_of_current_exception(std::string_view prefix) {
+  auto log = [&](const std::exception& e) {
+    if (prefix.empty()) spdlog::error("{}", e.what());
+    else spdlog::error("{}: {}", prefix, e.what());
+  };
+  try {
+    throw;
+  } catch (const matrix::MatrixError& e) {
+    log(e);
+    return kUsage;
+  } catch (const std::invalid_argument& e) {
+    log(e);
+    return kUsage;
+  } catch (const store::NotAStoreError& e) {
+    log(e);
+    return kUsage;
+  } catch (const bisect_driver::GitError& e) {
+    log(e);
+    return kUsage;
+  } catch (const std::exception& e) {
+    log(e);
+    return kInfrastructure;
+  } catch (...) {
+    spdlog::error("{}{}unknown exception", prefix, prefix.empty() ? "" : ": ");
+    return kInfrastructure;
+  }
+}
+
+}  // namespace rlab::cli

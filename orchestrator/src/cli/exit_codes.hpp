@@ -1,0 +1,18 @@
+#pragma once
+// One mapping from an exception to a subcommand's exit code, shared by the subcommands that
+// read or write the store (run, compare, detect, bisect), so that the same input error gets
+// the same code everywhere.
+#include <string_view>
+
+namespace rlab::cli {
+
+/// Logs the exception being handled (spdlog error, `prefix` before its message when not
+/// empty) and returns its exit code:
+///  - kUsage (2) for bad input, nothing started: matrix::MatrixError (file:line:col),
+///    std::invalid_argument, store::NotAStoreError (a --db that is not an rlab store; the
+///    file is left untouched), bisect_driver::GitError (a tree or ref that is not there);
+///  - kInfrastructure (3) for every other exception (store, libvirt, build): retry may help.
+/// Must be called inside a catch block (it rethrows the current exception to inspect it).
+int exit_code_of_current_exception(std::string_view prefix = {});
+
+}  // namespace rlab::cli
