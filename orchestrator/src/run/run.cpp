@@ -5,6 +5,7 @@
 #include "run/boot.hpp"
 #include "run/interrupts.hpp"
 #include "run/pinning.hpp"
+#include "run/pinning.hpp"
 #include "run/run_dir.hpp"
 #include "run/scheduler.hpp"
 #include "util/hash.hpp"
@@ -28,7 +29,7 @@ vm::Accel to_vm(matrix::Accel a) { return a == matrix::Accel::kKvm ? vm::Accel::
 /// Expected wall seconds of one boot: boot + mkfs, the passes, shutdown.
 double boot_estimate_s(const matrix::Cell& c, vm::Accel accel) {
   double boot = accel == vm::Accel::kTcg ? 15 : 5;
-  return boot + 5 + c.workload.passes * (c.workload.duration_s + 2) + 3;
+  return boot + 5 + (c.workload.warmup_passes + c.workload.passes) * (c.workload.duration_s + 2) + 3;
 }
 
 struct Plan {
@@ -163,6 +164,18 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
         pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
             p.m.guest.pinning, host_topology(*conns[i]), slots[i].uri, slots[i].budget, largest)));
     }
+    if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
+      conns.resize(1);
+      slots = {{slots.front().uri, 1}};
+      sum.vcpu_budget = 1;
+    }
+    if (p.m.guest.pinning.vcpus) {
+      unsigned largest = 0;
+      for (const auto& c : p.cells) largest = std::max(largest, c.vcpus);
+      for (std::size_t i = 0; i < conns.size(); ++i)
+        pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
+            p.m.guest.pinning, host_topology(*conns[i]), slots[i].uri, slots[i].budget, largest)));
+    }
     dir_ptr = std::make_unique<RunDir>(p.st->path(), p.run, conns.front()->qemu_owner());
   } catch (...) {
     // Nothing booted: the run is over before it began; `--resume` can still pick it up.
@@ -229,9 +242,14 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
           bj.pinned_cpus = pools[host]->acquire(c.vcpus);
           bj.pin_emulator = p.m.guest.pinning.emulator;
         }
+        if (!pools.empty()) {
+          bj.pinned_cpus = pools[host]->acquire(c.vcpus);
+          bj.pin_emulator = p.m.guest.pinning.emulator;
+        }
         const std::string key = fmt::format("{}#{}", c.id, j.repeat);
         auto out = run_boot(bj, guest, *conns[host], *p.st,
                             [&](std::string_view ph) { progress.phase(key, ph); });
+        if (!pools.empty()) pools[host]->release(bj.pinned_cpus);
         if (!pools.empty()) pools[host]->release(bj.pinned_cpus);
         std::lock_guard lock(mu);
         ++sum.boots;
