@@ -5,7 +5,6 @@
 #include "run/boot.hpp"
 #include "run/interrupts.hpp"
 #include "run/pinning.hpp"
-#include "run/pinning.hpp"
 #include "run/run_dir.hpp"
 #include "run/scheduler.hpp"
 #include "util/hash.hpp"
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -141,8 +141,8 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   guest.cpu_model = matrix::resolve_cpu_model(p.m.guest, accel);
   guest.memory_mib = p.m.guest.memory_mib;
   guest.disk_gib = p.m.guest.disk_gib;
-  std::vector<std::unique_ptr<vm::Connection>> conns;
   guest.icount_shift = p.m.guest.icount();
+  std::vector<std::unique_ptr<vm::Connection>> conns;
   std::vector<Slot> slots;
   std::vector<std::unique_ptr<CpuPool>> pools;  // per host, with guest.pinning
   std::unique_ptr<RunDir> dir_ptr;
@@ -151,18 +151,6 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
       conns.push_back(std::make_unique<vm::Connection>(h.uri));
       slots.push_back({h.uri, h.vcpu_budget});
       sum.vcpu_budget += h.vcpu_budget;
-    }
-    if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
-      conns.resize(1);
-      slots = {{slots.front().uri, 1}};
-      sum.vcpu_budget = 1;
-    }
-    if (p.m.guest.pinning.vcpus) {
-      unsigned largest = 0;
-      for (const auto& c : p.cells) largest = std::max(largest, c.vcpus);
-      for (std::size_t i = 0; i < conns.size(); ++i)
-        pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
-            p.m.guest.pinning, host_topology(*conns[i]), slots[i].uri, slots[i].budget, largest)));
     }
     if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
       conns.resize(1);
@@ -242,14 +230,9 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
           bj.pinned_cpus = pools[host]->acquire(c.vcpus);
           bj.pin_emulator = p.m.guest.pinning.emulator;
         }
-        if (!pools.empty()) {
-          bj.pinned_cpus = pools[host]->acquire(c.vcpus);
-          bj.pin_emulator = p.m.guest.pinning.emulator;
-        }
         const std::string key = fmt::format("{}#{}", c.id, j.repeat);
         auto out = run_boot(bj, guest, *conns[host], *p.st,
                             [&](std::string_view ph) { progress.phase(key, ph); });
-        if (!pools.empty()) pools[host]->release(bj.pinned_cpus);
         if (!pools.empty()) pools[host]->release(bj.pinned_cpus);
         std::lock_guard lock(mu);
         ++sum.boots;
