@@ -160,3 +160,15 @@ TEST(HostLoad, ReadsThisMachine) {
   EXPECT_GT(s.cpu.total, 0u);
   EXPECT_GE(s.load1, 0);
 }
+
+TEST(NoiseBenchMatrix, LoadsWithPinningAndBothMethods) {
+  auto m = matrix::load_matrix(std::filesystem::path(RLAB_TEST_DATA) / "noise-bench.yaml", {false});
+  EXPECT_TRUE(m.guest.pinning.vcpus);
+  auto cells = matrix::expand_cells(m);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].id, "6.12/xfs-defaults/2vcpu/naive");
+  EXPECT_EQ(cells[0].workload.warmup_passes, 0u);
+  EXPECT_EQ(cells[1].id, "6.12/xfs-defaults/2vcpu/default");
+  EXPECT_EQ(cells[1].workload.warmup_passes, 1u);
+  EXPECT_EQ(cells[1].workload.passes, 3u);
+}
