@@ -23,10 +23,12 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-/// The last `n` lines of `text`.
+/// The last `n` lines of `text` (all of it when shorter).
 std::string tail(const std::string& text, int n) {
   std::size_t pos = text.size();
-  while (n-- > 0 && pos > 0) {
+  if (pos > 0 && text[pos - 1] == '\n') --pos;  // a final newline ends the last line
+  while (n-- > 0) {
+    if (pos == 0) return text;
     pos = text.rfind('\n', pos - 1);
     if (pos == std::string::npos) return text;
   }
@@ -75,7 +77,7 @@ GuestSpec guest_spec(const std::string& kernel_name) {
     throw std::runtime_error("the guest images could not be produced: `" + command + "` " +
                              (WIFEXITED(status) ? "exited " + std::to_string(WEXITSTATUS(status))
                                                 : "was killed by signal " + std::to_string(WTERMSIG(status))) +
-                             "; its last messages:\n" + tail(err, 20));
+                             "; its last messages:\n" + tail(err + out, 20));  // rlab logs errors on stdout
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(out);
