@@ -5,10 +5,27 @@
 
 namespace rlab::compare {
 
+namespace {
+
+/// The guest clock a `cpu_options` value records: "icount shift=N" or "real time"
+/// (vm::cpu_options writes "icount=shift=N,sleep=off" in deterministic mode).
+std::string guest_clock(const std::string& cpu_options) {
+  const auto at = cpu_options.find("icount=shift=");
+  if (at == std::string::npos) return "real time";
+  const auto from = at + 7, end = cpu_options.find(',', from);
+  return "icount " + cpu_options.substr(from, end == std::string::npos ? end : end - from);
+}
+
+}  // namespace
+
 std::string EnvMismatch::message() const {
   auto show = [](const std::string& v) { return v.empty() ? std::string("(empty)") : v; };
-  return "environment field `" + field + "` differs (" + where + "): " + show(first) + " vs " +
-         show(second);
+  std::string m = "environment field `" + field + "` differs (" + where + "): " + show(first) +
+                  " vs " + show(second);
+  // Guest seconds of the two clocks are different units: say so in the field's terms.
+  if (field == "cpu_options" && guest_clock(first) != guest_clock(second))
+    m += " (guest clock: " + guest_clock(first) + " vs " + guest_clock(second) + ")";
+  return m;
 }
 
 std::optional<EnvMismatch> find_mismatch(const std::vector<const BootData*>& base,

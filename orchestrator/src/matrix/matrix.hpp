@@ -68,10 +68,11 @@ const char* to_string(GuestClock c);
 /// QEMU's accepted range of `-icount shift=N` (N in [0, 10]; "auto" adapts to the host and
 /// is not deterministic, so rlab does not offer it).
 inline constexpr unsigned kMaxIcountShift = 10;
-/// `guest.icount_shift` when the matrix gives none: 2^2 = 4 ns of guest time per
-/// instruction (250 M instructions per guest second), about what TCG executes per host second
-/// on a 2-core x86_64 lab machine, so a pass's guest seconds cost about as many host seconds.
-inline constexpr unsigned kDefaultIcountShift = 2;
+/// `guest.icount_shift` when the matrix gives none: 2^4 = 16 ns of guest time per
+/// instruction (62.5 M instructions per guest second). On the 2-core x86_64 lab machine a
+/// 1-vCPU shell1 cell then runs about 3.5 loops per guest second, near the 2.4 per host second
+/// of real time on a quiet host, so a pass costs about as much host time in either mode.
+inline constexpr unsigned kDefaultIcountShift = 4;
 
 /// `guest.pinning` (docs/matrix.md "Pinning"): where guests' vCPUs and QEMU's emulator
 /// threads run on the host (libvirt `<cputune>`).

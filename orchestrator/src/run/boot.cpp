@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <thread>
 
 namespace rlab::run {
@@ -24,6 +25,18 @@ link::Duration ms(double seconds) { return link::Duration(static_cast<long long>
 
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Guest instructions per host second that TCG is assumed to reach at least: 4 M (a 1-vCPU
+/// shell1 guest executed 6-8 M on a 2-core x86_64 host with a load average of 18).
+constexpr double kSlowTcgInstructionsPerSecond = 4e6;
+
+/// Host seconds one guest second may take, for the run's liveness timeouts and deadline: 1 in
+/// real time. Under icount a guest second is 1e9 / 2^shift instructions, however long the
+/// host needs for them.
+double host_per_guest_second(const GuestSettings& g) {
+  if (!g.icount_shift) return 1;
+  return std::max(1.0, 1e9 / double(1u << *g.icount_shift) / kSlowTcgInstructionsPerSecond);
 }
 
 /// A failure of one phase; caught in run_boot and stored.
@@ -193,9 +206,10 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
       if (p.pass + 1 < req.passes) phase(fmt::format("run pass {}/{}", p.pass + 2, req.passes));
     };
     link::RunTimeouts rt;
-    rt.quiet = ms(g.timeouts.quiet_s);
-    rt.probe = ms(g.timeouts.probe_s);
-    rt.total = ms(req.passes * (req.duration_s + req.pause_s + 60) + 120);
+    // Silence and deadlines are host seconds; under icount a guest second may take many.
+    rt.quiet = ms(g.timeouts.quiet_s * host_per_guest_second(g));
+    rt.probe = ms(g.timeouts.probe_s * host_per_guest_second(g));
+    rt.total = ms(req.passes * ((req.duration_s + req.pause_s) * host_per_guest_second(g) + 60) + 120);
     const proto::Result result = session.run(req, cb, rt);
     store::Result r;
     // Warm-up passes are stored but not scored: UnixBench's aggregation of the counted ones.

@@ -103,10 +103,10 @@ TEST_P(BadClockMatrix, FailsWithFileLineCol) {
 INSTANTIATE_TEST_SUITE_P(
     Rules, BadClockMatrix,
     ::testing::Values(
-        BadClock{"clock_unknown", 8, 17, "'monotonic' is not one of realtime, icount"},
+        BadClock{"clock_unknown", 8, 16, "'monotonic' is not one of realtime, icount"},
         BadClock{"clock_shift_too_big", 11, 17, "guest.icount_shift: 11 is out of range [0, 10]"},
         BadClock{"clock_shift_auto", 10, 17, "'auto' adapts to the host's speed"},
-        BadClock{"clock_shift_quoted", 8, 40, "guest.icount_shift: expected an integer"},
-        BadClock{"clock_shift_without_icount", 8, 23, "only meaningful with 'clock: icount'"},
+        BadClock{"clock_shift_quoted", 8, 38, "guest.icount_shift: expected an integer"},
+        BadClock{"clock_shift_without_icount", 8, 21, "only meaningful with 'clock: icount'"},
         BadClock{"clock_icount_kvm", 10, 10, "icount needs TCG"}),
     [](const ::testing::TestParamInfo<BadClock>& i) { return std::string(i.param.file); });
