@@ -5,6 +5,9 @@
 #include "noise/report.hpp"
 #include "store/store.hpp"
 
+#include <prometheus/client_metric.h>
+#include <prometheus/metric_family.h>
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -25,6 +28,12 @@ axes:
   workload: [{type: shell1, passes: 2, warmup_passes: 1, duration_s: 5}]
 )";
 
+matrix::LoadOptions no_paths() {
+  matrix::LoadOptions o;
+  o.check_paths = false;
+  return o;
+}
+
 struct StoreFixture {
   fs::path dir = fs::temp_directory_path() / ("rlab-noise-report-" + std::to_string(getpid()));
   std::unique_ptr<store::Store> st;
@@ -33,7 +42,7 @@ struct StoreFixture {
   StoreFixture() {
     fs::remove_all(dir);
     st = store::Store::open(dir / "rlab.db");
-    auto m = matrix::parse_matrix(kMatrix, dir / "m.yaml", {false});
+    auto m = matrix::parse_matrix(kMatrix, dir / "m.yaml", no_paths());
     cells = matrix::expand_cells(m);
     run = st->create_run({"m.yaml", kMatrix, 1, "noise", ""});
     st->add_cells(run, cells, 3);
@@ -78,8 +87,11 @@ TEST(NoiseStore, BootTimingsCarryWarmupPassesAndHostFacts) {
   ASSERT_TRUE(b.started_unix_s);
   EXPECT_NEAR(*b.started_unix_s, static_cast<double>(::time(nullptr)), 60);
   EXPECT_EQ(*b.score, 100);
-  for (const auto& x : t)
-    if (x.status == "pending") EXPECT_FALSE(x.score);
+  for (const auto& x : t) {
+    if (x.status == "pending") {
+      EXPECT_FALSE(x.score);
+    }
+  }
 }
 
 TEST(NoiseReport, CellWithControlFromTheStore) {
@@ -127,7 +139,7 @@ TEST(NoiseReport, StoredAndListedNewestFirstByCell) {
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].id, id2);
   EXPECT_EQ(rows[0].boots, 3u);
-  EXPECT_NEAR(*rows[0].boot_rel_stddev, 0.05, 1e-12);
+  EXPECT_NEAR(*rows[0].boot_rel_stddev, 5.0 / 105, 1e-12);  // 100, 105, 110
   EXPECT_TRUE(rows[0].mde_8);
   EXPECT_FALSE(rows[0].created_at.empty());
   EXPECT_TRUE(f.st->noise_reports("*2vcpu*").empty());
@@ -151,7 +163,6 @@ TEST(NoiseMetrics, NewestReportOfEachCellIsExportedWithBoundedLabels) {
   f.st->add_noise_report(noise::to_row(rep));
   metrics::StoreCollector col(f.dir / "rlab.db");
   std::map<std::string, std::vector<prometheus::ClientMetric>> fams;
-  std::map<std::string, std::vector<prometheus::ClientMetric::Label>> labels;
   for (const auto& fam : col.Collect()) fams[fam.name] = fam.metric;
   ASSERT_EQ(fams["rlab_cell_noise_rel_stddev"].size(), 2u);  // boots and passes
   bool boots_seen = false;
@@ -164,7 +175,7 @@ TEST(NoiseMetrics, NewestReportOfEachCellIsExportedWithBoundedLabels) {
     EXPECT_EQ(l.count("cell"), 0u) << "no free-form labels";
     if (l["between"] == "boots") {
       boots_seen = true;
-      EXPECT_NEAR(m.gauge.value, 0.05, 1e-12);
+      EXPECT_NEAR(m.gauge.value, 5.0 / 105, 1e-12);
     }
   }
   EXPECT_TRUE(boots_seen);
