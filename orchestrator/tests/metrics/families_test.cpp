@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 #include <set>
@@ -197,6 +198,63 @@ TEST_F(StoreMetrics, ARunsSnapshotHoldsOnlyItsCellsWithTotalsOverAllRuns) {
   for (const auto& r : s.results) EXPECT_EQ(r.labels.kernel, "6.13");
   ASSERT_EQ(s.runs.size(), 1u);
   EXPECT_EQ(s.runs[0].boots.at("done"), 8u);
+}
+
+TEST_F(StoreMetrics, GuestBootSecondsAreOneHistogramPerCellOverEveryBootWithAHello) {
+  const auto run = test::fill_run(*store_, {});
+  // A boot that got its hello and then failed (prepare) counts too; one without hello not.
+  test::RunShape shape;
+  const auto cell0 = shape.cells.front();
+  const auto later = store_->create_run({"m.yaml", "", 5, "matrix", ""});
+  store_->add_cells(later, {cell0}, 1);
+  const auto failed = store_->boot_id(later, cell0.id, 0);
+  store_->start_boot(failed, "qemu:///system", "d", "/tmp/c");
+  store_->record_boot_seconds(failed, 42.0);
+  store_->record_failure(failed, "prepare", "mkfs.xfs: agcount=0 is invalid", "");
+  double sum = 42.0;
+  for (const auto& b : store_->boot_results(run))
+    if (b.cell_id == cell0.id) sum += *store_->boot_seconds(b.boot_id);
+  const auto text = exposition();
+  const auto l = cell("6.12", "none", "xfs", "agcount=4", 1);
+  EXPECT_EQ(value(text, sample("rlab_guest_boot_seconds_count", l)), 3);
+  EXPECT_NEAR(value(text, sample("rlab_guest_boot_seconds_sum", l)), sum, 1e-9);
+  // 42 s lies above the 30 s bucket and within the 45 s one.
+  auto bucket = [&](const char* le) {  // the serializer puts `le` after the sorted labels
+    auto name = sample("rlab_guest_boot_seconds_bucket", l);
+    return name.insert(name.size() - 1, std::string(",le=\"") + le + "\"");
+  };
+  EXPECT_EQ(value(text, bucket("30")), 2);
+  EXPECT_EQ(value(text, bucket("45")), 3);
+  // The last cell's first boot never said hello: only its second boot is in the histogram.
+  const auto last = cell("6.12+inline-inactivation", "inline-inactivation", "ext4", "defaults", 2);
+  EXPECT_EQ(value(text, sample("rlab_guest_boot_seconds_count", last)), 1);
+  const auto s = series(text);
+  EXPECT_EQ(std::count_if(s.begin(), s.end(), [](auto& x) { return x.rfind("rlab_guest_boot_seconds_count{", 0) == 0; }), 8);
+  // A push of the later run carries the cell's boot seconds over all runs.
+  const auto part = exposition(later);
+  EXPECT_EQ(value(part, sample("rlab_guest_boot_seconds_count", l)), 3);
+}
+
+TEST_F(StoreMetrics, AStoreFromBeforeBootSecondsIsServedWithoutThemAndNotChanged) {
+  test::fill_run(*store_, {});
+  store_.reset();
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ / "rlab.db").c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h, "ALTER TABLE boots DROP COLUMN boot_s; PRAGMA user_version = 1;",
+                         nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
+  StoreReader reader(dir_ / "rlab.db");
+  prometheus::Registry reg;
+  add_snapshot(reg, reader.read());
+  const auto text = prometheus::TextSerializer().Serialize(reg.Collect());
+  EXPECT_NE(text.find("rlab_cell_score_lpm{"), std::string::npos);
+  EXPECT_EQ(text.find("rlab_guest_boot_seconds"), std::string::npos);  // no series, no family
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(h, "SELECT count(*) FROM pragma_table_info('boots') WHERE name = 'boot_s'",
+                               -1, &st, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), 0) << "reading must not migrate the store";
+  sqlite3_finalize(st);
+  sqlite3_close(h);
 }
 
 TEST(StoreReaderErrors, NameTheFile) {

@@ -1,11 +1,17 @@
 // Realistic store contents for the metrics tests (see fixture.hpp).
 #include "fixture.hpp"
 
+#include "util/hash.hpp"
+#include "util/paths.hpp"
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 namespace rlab::metrics::test {
 
@@ -62,6 +68,8 @@ double fill_boot(store::Store& st, store::BootId boot, const matrix::Cell& cell,
       R"(["xfs:xfs_inodegc_queue","xfs:xfs_inodegc_worker","xfs:xfs_inodegc_throttle",)"
       R"("xfs:xfs_inodegc_flush","xfs:xfs_inodegc_push","xfs:xfs_inode_set_need_inactive"])";
   st.record_hello(boot, h);
+  // Domain start -> hello: ~4-6 s under TCG, a little more with more vCPUs (docs/benchmarks.md).
+  st.record_boot_seconds(boot, 3.5 + 0.8 * cell.vcpus + std::uniform_real_distribution<double>(0, 1.5)(rng));
 
   const double per_vcpu = cell.vcpus == 1 ? 145.0 : 135.0;
   const bool xfs = cell.filesystem.fs == "xfs";
@@ -165,6 +173,119 @@ store::RunId fill_run(store::Store& st, const RunShape& shape) {
     }
   }
   if (shape.finish) st.finish_run(run, shape.fail_one ? "failed" : "done");
+  return run;
+}
+
+std::unique_ptr<store::Store> load_recorded(const std::filesystem::path& db) {
+  const std::string sql = util::read_file(std::filesystem::path(RLAB_TEST_DATA) / "real-run.sql");
+  sqlite3* h = nullptr;
+  if (sqlite3_open(db.c_str(), &h) != SQLITE_OK) throw std::runtime_error(db.string() + ": cannot create");
+  char* err = nullptr;
+  const int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(h);
+  if (rc != SQLITE_OK) throw std::runtime_error("real-run.sql does not load: " + msg);
+  return store::Store::open(db);
+}
+
+std::vector<matrix::Cell> recorded_cells() {
+  return matrix::expand_cells(matrix::load_matrix(std::filesystem::path(RLAB_TEST_DATA) / "real-run.yaml"));
+}
+
+std::vector<std::string> sql_column(const std::filesystem::path& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(h);
+    throw std::runtime_error(db.string() + ": cannot open read-only");
+  }
+  sqlite3_busy_timeout(h, 10000);
+  sqlite3_stmt* st = nullptr;
+  std::vector<std::string> out;
+  int rc = sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr);
+  while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    auto* t = sqlite3_column_text(st, 0);
+    out.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
+    rc = SQLITE_OK;
+  }
+  const std::string msg = sqlite3_errmsg(h);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  if (rc != SQLITE_DONE) throw std::runtime_error(sql + ": " + msg);
+  return out;
+}
+
+store::RunId replay_run(store::Store& st, store::RunId from, const std::string& commit) {
+  const auto db = st.path();
+  const auto info = st.run(from);
+  if (!info) throw std::runtime_error("replay_run: no run " + std::to_string(from));
+  const auto m = matrix::parse_matrix(info->matrix_text, RLAB_TEST_DATA "/replayed.yaml");
+  const auto run = st.create_run({info->matrix_path, info->matrix_text, info->seed + 1, info->kind, "replay"});
+  const auto cells = matrix::expand_cells(m);
+  st.add_cells(run, cells, 1);
+  auto one = [&](const std::string& sql) {
+    auto v = sql_column(db, sql);
+    if (v.size() != 1) throw std::runtime_error("replay_run: " + sql + ": " + std::to_string(v.size()) + " rows");
+    return v[0];
+  };
+  for (const auto& c : cells) {
+    const std::string b = one(fmt::format(
+        "SELECT b.id FROM boots b JOIN cells c ON c.id = b.cell_id JOIN results r ON r.boot_id = b.id"
+        " WHERE c.run_id = {} AND c.cell_key = '{}' AND b.status = 'done'"
+        " ORDER BY r.recorded_at DESC LIMIT 1", from, c.id));
+    auto col = [&](const char* expr, const char* from_where) {
+      return one(fmt::format("SELECT {} FROM {} WHERE {} = {}", expr, from_where,
+                             std::string(from_where) == "results" ? "boot_id" : "id", b));
+    };
+    const std::string uri = col("host_uri", "boots");
+    const std::string host = one(fmt::format("SELECT r.hostname FROM runs r WHERE r.id = {}", from));
+    const std::string replay_uri = uri.find("://") != std::string::npos && uri.find(":///") == std::string::npos
+                                       ? uri : "qemu+ssh://" + host + "/system";
+    const auto boot = st.boot_id(run, c.id, 0);
+    st.start_boot(boot, replay_uri, "rlab-replay", "/dev/null");
+    store::KernelIdentity k;
+    k.kernel_key = util::sha256_hex(col("kernel_key", "boots") + commit);
+    k.name = c.kernel.name;
+    k.kernel_release = col("guest_kernel_release", "boots");
+    k.source_commit = commit;
+    k.config_sha256 = std::string(64, 'c');
+    k.page_size_kib = c.page_size / 1024;
+    k.patchset = c.kernel.patchset;
+    st.record_images(boot, k, col("image_key", "boots"));
+    store::Hello h;
+    h.page_size = static_cast<unsigned>(std::stoul(col("guest_page_size", "boots")));
+    h.nr_cpus = static_cast<unsigned>(std::stoul(col("guest_nr_cpus", "boots")));
+    h.kernel_release = k.kernel_release;
+    h.agent_version = col("agent_version", "boots");
+    h.mem_total_kib = std::stoull(col("guest_mem_total_kib", "boots"));
+    h.tracepoints_json = col("guest_tracepoints", "boots");
+    st.record_hello(boot, h);
+    st.record_boot_seconds(boot, std::stod(col("boot_s", "boots")));
+    const auto passes = sql_column(db, fmt::format(
+        "SELECT json_array(pass, loops, failures, duration_s, lpm, latency_json, counters_json)"
+        " FROM passes WHERE boot_id = {} ORDER BY pass", b));
+    for (const auto& row : passes) {
+      const auto j = nlohmann::json::parse(row);
+      store::Pass p;
+      p.index = j[0];
+      p.loops = j[1];
+      p.failures = j[2];
+      p.duration_s = j[3];
+      p.lpm = j[4];
+      p.latency_json = j[5];
+      p.counters_json = j[6];
+      st.record_pass(boot, p);
+    }
+    store::Result r;
+    r.score = std::stod(col("score", "results"));
+    store::Environment env;
+    env.host = replay_uri;
+    env.vcpus = c.vcpus;
+    env.page_size = h.page_size;
+    env.fs = c.filesystem.fs;
+    st.record_result(boot, r, env);
+  }
+  st.finish_run(run, "done");
   return run;
 }
 

@@ -7,6 +7,8 @@
 #include "store/store.hpp"
 
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,5 +36,23 @@ store::RunId fill_run(store::Store& store, const RunShape& shape);
 /// Records one boot of `cell` as done with realistic passes; returns its score.
 double fill_boot(store::Store& store, store::BootId boot, const matrix::Cell& cell,
                  const std::string& commit, std::uint64_t seed, const std::string& host_uri);
+
+/// The store recorded from real runs, RLAB_TEST_DATA/real-run.sql (how it was recorded:
+/// RLAB_TEST_DATA/README.md), loaded into a new store file `db` and opened. Throws
+/// std::runtime_error when the SQL does not load.
+std::unique_ptr<store::Store> load_recorded(const std::filesystem::path& db);
+
+/// The cells of the recorded matrix RLAB_TEST_DATA/real-run.yaml (8 cells).
+std::vector<matrix::Cell> recorded_cells();
+
+/// The first column of every row of `sql` on the store file `db` (read-only connection;
+/// NULL as "NULL"). Throws std::runtime_error on an SQL error.
+std::vector<std::string> sql_column(const std::filesystem::path& db, const std::string& sql);
+
+/// A later night of the same matrix: a new run that copies, for every cell of run `from`, the
+/// cell's newest done boot there (hello, boot seconds, passes, result) as measured again by
+/// kernels whose commit is now `commit`, booted on the same host (the libvirt host of the
+/// copied boot, named by its run's machine when local). Returns the new run.
+store::RunId replay_run(store::Store& store, store::RunId from, const std::string& commit);
 
 }  // namespace rlab::metrics::test

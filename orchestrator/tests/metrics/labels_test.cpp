@@ -86,8 +86,27 @@ TEST(PushUrl, SplitsHostAndPortAndRejectsWhatTheGatewayCannotUse) {
 TEST(ListenAddress, AcceptsHostPortAndRejectsTheRest) {
   EXPECT_EQ(check_listen_address("127.0.0.1:9464"), "127.0.0.1:9464");
   EXPECT_EQ(check_listen_address("[::1]:0"), "[::1]:0");
-  for (const char* bad : {"9464", ":9464", "127.0.0.1:", "127.0.0.1:70000", "::1:9464", "[::1]"})
+  EXPECT_EQ(check_listen_address("0.0.0.0:65535"), "0.0.0.0:65535");
+  EXPECT_EQ(check_listen_address("[::]:9464"), "[::]:9464");
+  for (const char* bad : {"9464", ":9464", "127.0.0.1:", "127.0.0.1:70000", "127.0.0.1:65536",
+                          "127.0.0.1:-1", "127.0.0.1:+80", "127.0.0.1:80x", "::1:9464", "[::1]",
+                          "256.1.1.1:9100", "1.2.3:9464", "localhost:9464", "lab-host:9464",
+                          "[::zz]:9464", "[127.0.0.1]:9464", "[]:9464", ""})
     EXPECT_THROW(check_listen_address(bad), ListenError) << bad;
+  // The message names the value and says what is wrong with it.
+  auto why = [](const char* v) {
+    try {
+      check_listen_address(v);
+    } catch (const ListenError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(why("256.1.1.1:9100"), "--listen '256.1.1.1:9100': '256.1.1.1' is not a numeric IPv4 "
+                                   "address (e.g. 127.0.0.1:9464 or 0.0.0.0:9464; host names are not resolved)");
+  EXPECT_NE(why("localhost:9464").find("'localhost' is not a numeric IPv4 address"), std::string::npos);
+  EXPECT_NE(why("127.0.0.1:65536").find("port '65536' is not a number in 0-65535"), std::string::npos);
+  EXPECT_NE(why("127.0.0.1").find("expected host:port"), std::string::npos);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Against the real servers: Debian's prometheus and prometheus-pushgateway and `rlab serve`,
-// on free loopback ports with temporary storage, over a store filled like real runs.
+// on free loopback ports with temporary storage, over the store recorded from real runs
+// (data/real-run.sql, data/README.md). Later nights, a second kind of run and a run in
+// progress are added on top through the Store API where a test needs them.
 #include "fixture.hpp"
 #include "metrics/live.hpp"
 #include "metrics/push.hpp"
@@ -12,6 +14,8 @@
 #include <prometheus/text_serializer.h>
 
 #include <cmath>
+#include <cstring>
+#include <map>
 #include <cstdlib>
 #include <regex>
 #include <sstream>
@@ -29,14 +33,11 @@ class RealMetricsServers : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("rlab-metrics-real-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    store_ = store::Store::open(dir_ / "rlab.db").release();
-    test::RunShape first;  // one failed boot, status "failed"
-    test::fill_run(*store_, first);
-    test::RunShape second;
-    second.seed = 2;
-    second.commit_suffix = "b";
-    second.fail_one = false;
-    run_ = test::fill_run(*store_, second);
+    store_ = test::load_recorded(dir_ / "rlab.db").release();
+    // The recorded matrix run (the run with the most cells; the other one is the bad-mkfs run).
+    run_ = std::stoll(sql("SELECT run_id FROM cells GROUP BY run_id ORDER BY count(*) DESC LIMIT 1").at(0));
+    ASSERT_EQ(store_->run(run_)->status, "done") << "the recorded matrix run must have finished every boot";
+    last_recorded_ = *store_->latest_run();
 
     gateway_port_ = test::free_port();
     gateway_ = new test::Daemon({"prometheus-pushgateway",
@@ -67,18 +68,23 @@ class RealMetricsServers : public ::testing::Test {
   static std::string serve_url() { return fmt::format("http://127.0.0.1:{}/metrics", serve_port_); }
   static std::string gateway_url() { return fmt::format("http://127.0.0.1:{}", gateway_port_); }
 
-  static CellLabels labels_of(const matrix::Cell& c) { return cell_labels(c, "qemu:///system"); }
+  static std::vector<std::string> sql(const std::string& q) { return test::sql_column(dir_ / "rlab.db", q); }
+  static double sql_num(const std::string& q) { return std::stod(sql(q).at(0)); }
+  // The cells' labels as the recorded store gives them (host: the recording machine's name).
+  static CellLabels labels_of(const matrix::Cell& c) {
+    auto l = cell_labels(c, "qemu:///system");
+    l.host = sql("SELECT hostname FROM runs ORDER BY id LIMIT 1").at(0);
+    return l;
+  }
   // The process-level metrics a real run and bisect would have observed.
   static LiveMetrics& live() {
     static LiveMetrics m = [] {
       LiveMetrics l;
-      double boot = 21.5;
-      for (const auto& c : test::cells()) l.observe_boot(labels_of(c), boot += 1.7);
       l.build_cache_lookup("kernel", false);
       l.build_cache_lookup("kernel", true);
       l.build_cache_lookup("initramfs", true);
       l.observe_kernel_build("6.12", 612.0);
-      auto cell = labels_of(test::cells().front());
+      auto cell = labels_of(test::recorded_cells().front());
       l.bisect_started(cell, 15);
       l.bisect_step(cell, BisectVerdict::kGood, 7);
       l.bisect_step(cell, BisectVerdict::kSkip, 7);
@@ -100,6 +106,7 @@ class RealMetricsServers : public ::testing::Test {
   static fs::path dir_;
   static store::Store* store_;
   static store::RunId run_;
+  static store::RunId last_recorded_;  ///< the newest run of the recorded store
   static int gateway_port_, serve_port_;
   static test::Daemon* gateway_;
   static test::Daemon* serve_;
@@ -108,6 +115,7 @@ class RealMetricsServers : public ::testing::Test {
 fs::path RealMetricsServers::dir_;
 store::Store* RealMetricsServers::store_ = nullptr;
 store::RunId RealMetricsServers::run_ = 0;
+store::RunId RealMetricsServers::last_recorded_ = 0;
 int RealMetricsServers::gateway_port_ = 0;
 int RealMetricsServers::serve_port_ = 0;
 test::Daemon* RealMetricsServers::gateway_ = nullptr;
@@ -119,6 +127,7 @@ TEST_F(RealMetricsServers, PromtoolChecksServeAndLiveMetrics) {
   ASSERT_EQ(reply.status, 200);
   ASSERT_NE(reply.body.find("rlab_cell_score_lpm{"), std::string::npos);
   ASSERT_NE(reply.body.find("rlab_store_up 1"), std::string::npos);
+  ASSERT_NE(reply.body.find("rlab_guest_boot_seconds_bucket{"), std::string::npos);
   util::ProcessOptions o;
   o.stdin_data = reply.body;
   auto check = util::run({"promtool", "check", "metrics"}, o);
@@ -126,27 +135,41 @@ TEST_F(RealMetricsServers, PromtoolChecksServeAndLiveMetrics) {
   EXPECT_EQ(check.output, "") << check.output;
 
   o.stdin_data = prometheus::TextSerializer().Serialize(live().registry()->Collect());
-  ASSERT_NE(o.stdin_data.find("rlab_guest_boot_seconds_bucket{"), std::string::npos);
+  ASSERT_NE(o.stdin_data.find("rlab_bisect_steps_total{"), std::string::npos);
   check = util::run({"promtool", "check", "metrics"}, o);
   EXPECT_TRUE(check.ok()) << check.output;
   EXPECT_EQ(check.output, "") << check.output;
 }
 
 TEST_F(RealMetricsServers, PrometheusScrapesServeAndSeesTheStoresLatestResults) {
+  const auto cells = test::recorded_cells();
+  ASSERT_EQ(cells.size(), 8u);
   auto r = prom_->wait_for("count(rlab_cell_score_lpm{job=\"rlab-serve\"}) == 8");
   ASSERT_EQ(r.size(), 1u) << "8 cells never appeared";
-  double stored = 0;
-  for (const auto& b : store_->boot_results(run_))
-    if (b.cell_id == "6.12/xfs-agcount4/2vcpu/shell1" && b.repeat == 1) stored = *b.score;
-  r = prom_->query("rlab_cell_score_lpm{job=\"rlab-serve\", kernel=\"6.12\", fs=\"xfs\", vcpus=\"2\"}")["result"];
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_NEAR(num(r[0]), stored, 1e-6);
+  for (const auto& c : cells) {  // every cell's score is its newest stored result
+    const double stored = sql_num("SELECT score FROM latest_cell_results WHERE cell_key = '" + c.id + "'");
+    r = prom_->query(fmt::format("rlab_cell_score_lpm{{job=\"rlab-serve\", kernel=\"{}\", fs=\"{}\", vcpus=\"{}\"}}",
+                                 c.kernel.name, c.filesystem.fs, c.vcpus))["result"];
+    ASSERT_EQ(r.size(), 1u) << c.id;
+    EXPECT_NEAR(num(r[0]), stored, 1e-6) << c.id;
+  }
   r = prom_->query("rlab_kernel_info{job=\"rlab-serve\", kernel=\"6.12\"}")["result"];
   ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(r[0]["metric"]["commit"], "4f1c2d3eb4");  // the second night's commit
+  EXPECT_EQ(r[0]["metric"]["commit"], sql("SELECT source_commit FROM latest_cell_results WHERE kernel = '6.12'"
+                                          " ORDER BY recorded_at DESC LIMIT 1").at(0));
+  // The recorded bad-mkfs boot: failed after its hello, so it has boot seconds too.
+  const double failed = sql_num("SELECT count(*) FROM boots WHERE status = 'failed'");
+  ASSERT_GE(failed, 1);
   r = prom_->query("sum(rlab_cells_total{job=\"rlab-serve\", status=\"failed\"})")["result"];
   ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(num(r[0]), 1);
+  EXPECT_EQ(num(r[0]), failed);
+  const std::string with_hello = " FROM boots WHERE boot_s IS NOT NULL AND status IN ('done', 'failed')";
+  r = prom_->query("sum(rlab_guest_boot_seconds_count{job=\"rlab-serve\"})")["result"];
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(num(r[0]), sql_num("SELECT count(*)" + with_hello));
+  r = prom_->query("sum(rlab_guest_boot_seconds_sum{job=\"rlab-serve\"})")["result"];
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_NEAR(num(r[0]), sql_num("SELECT sum(boot_s)" + with_hello), 1e-6);
 }
 
 TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOther) {
@@ -155,11 +178,12 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   EXPECT_EQ(out.groups_pushed, 9u);  // 8 cells + the run's group
   const double pushed_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 
-  auto r = prom_->wait_for("rlab_cell_score_lpm{job=\"rlab\", cell=\"6.12/xfs-agcount4/1vcpu/shell1\"}");
+  const auto cell = test::recorded_cells().front();
+  auto r = prom_->wait_for("rlab_cell_score_lpm{job=\"rlab\", cell=\"" + cell.id + "\"}");
   ASSERT_EQ(r.size(), 1u);
-  double stored = 0;
-  for (const auto& b : store_->boot_results(run_))
-    if (b.cell_id == "6.12/xfs-agcount4/1vcpu/shell1" && b.repeat == 1) stored = *b.score;
+  const double stored = sql_num(fmt::format(
+      "SELECT score FROM boot_results WHERE run_id = {} AND cell_key = '{}' AND score IS NOT NULL"
+      " ORDER BY recorded_at DESC LIMIT 1", run_, cell.id));
   EXPECT_NEAR(num(r[0]), stored, 1e-6);
   EXPECT_EQ(r[0]["metric"]["instance"], local_hostname());
   r = prom_->wait_for("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}");
@@ -180,7 +204,8 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   ASSERT_TRUE(out.ok()) << fmt::format("{}", fmt::join(out.errors, "\n"));
   EXPECT_EQ(out.groups_pushed, 5u);
   r = prom_->wait_for("count(rlab_cell_score_lpm{job=\"rlab\"}) == 12");
-  ASSERT_EQ(r.size(), 1u) << "the second push erased the first run's cells";
+  ASSERT_EQ(r.size(), 1u) << "the second push erased the first run's cells: "
+                          << prom_->query("count(rlab_cell_score_lpm{job=\"rlab\"})").dump();
   r = prom_->wait_for("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"nightly\"}");
   EXPECT_EQ(r.size(), 1u);
   r = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
@@ -198,7 +223,6 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   // (POST of rlab_cells_total only) and the kind keeps its last success time.
   const auto success = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
   ASSERT_EQ(success.size(), 1u);
-  const auto cell = test::cells().front();
   store::NewRun nr{"matrix.yaml", "", 11, "matrix", ""};
   const auto failed_run = store_->create_run(nr);
   store_->add_cells(failed_run, {cell}, 1);
@@ -213,7 +237,7 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   ASSERT_EQ(r.size(), 1u) << gateway_lines("rlab_cells_total");
   r = prom_->query("rlab_cell_score_lpm{" + sel + "}")["result"];
   ASSERT_EQ(r.size(), 1u) << "the failed run's push erased the cell's result";
-  EXPECT_GT(num(r[0]), 100);
+  EXPECT_NEAR(num(r[0]), stored, 1e-6);
   r = prom_->wait_for("rlab_run_boots{job=\"rlab\", kind=\"matrix\", state=\"failed\"} == 1");
   ASSERT_EQ(r.size(), 1u) << gateway_lines("rlab_run");
   r = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
@@ -251,10 +275,13 @@ TEST_F(RealMetricsServers, FailedPushIsReportedAndLosesNothingFromTheStore) {
 
 // Replaces Grafana's variables the way an "All" selection does (allValue ".*"), and the
 // built-in interval variables by fixed durations.
-std::string substitute(std::string expr, const nlohmann::json& templating) {
+// `selected` overrides variables with a selection (Grafana's regex form of a multi-value pick).
+std::string substitute(std::string expr, const nlohmann::json& templating,
+                       const std::map<std::string, std::string>& selected = {}) {
   for (const auto& v : templating["list"]) {
     const std::string name = v["name"];
-    const std::string value = v.value("allValue", ".*");
+    const auto pick = selected.find(name);
+    const std::string value = pick != selected.end() ? pick->second : v.value("allValue", ".*");
     for (const std::string& pat : {"${" + name + "}", "$" + name})
       for (auto at = expr.find(pat); at != std::string::npos; at = expr.find(pat))
         expr.replace(at, pat.size(), value);
@@ -285,9 +312,18 @@ TEST_F(RealMetricsServers, EveryDashboardQueryReturnsDataFromServeAndThePushgate
   collect_exprs(dash["panels"], exprs);
   ASSERT_GE(exprs.size(), 10u);
   std::set<std::string> panels_with_queries;
+  // Select the recorded kernels, so every panel shows the real runs, not data added by tests.
+  std::string kernels;
+  for (const auto& k : sql(fmt::format("SELECT DISTINCT kernel FROM cells WHERE run_id <= {} ORDER BY kernel",
+                                       last_recorded_))) {
+    std::string esc;
+    for (char ch : k) esc += std::string(std::strchr(".+", ch) ? "\\\\" : "") + ch;  // \\. in PromQL
+    kernels += (kernels.empty() ? "" : "|") + esc;
+  }
+  ASSERT_EQ(kernels, "6\\\\.12|6\\\\.12\\\\+inline-inactivation");
   for (const auto& [title, expr] : exprs) {
     panels_with_queries.insert(title);
-    const std::string q = substitute(expr, dash["templating"]);
+    const std::string q = substitute(expr, dash["templating"], {{"kernel", "(" + kernels + ")"}});
     ASSERT_EQ(q.find('$'), std::string::npos) << "unsubstituted variable in " << q;
     auto data = prom_->query(q);
     ASSERT_FALSE(data["result"].empty()) << title << ": " << q;
@@ -321,17 +357,18 @@ TEST_F(RealMetricsServers, SeriesCountDoesNotGrowWhenTheSameMatrixRunsAgain) {
     auto r = prom_->query("count({job=\"rlab-serve\", __name__=~\"rlab_.+\"})")["result"];
     return r.empty() ? 0.0 : num(r[0]);
   };
-  const double before = count();
-  test::RunShape again;
-  again.seed = 3;
-  again.commit_suffix = "c";  // a newer commit of the same kernels
-  again.fail_one = false;
-  test::fill_run(*store_, again);
+  // Two later nights of the recorded matrix, each measured on a newer commit of its kernels.
+  // The first also brings this machine's run-progress series (kind, host), which exist once.
+  test::replay_run(*store_, run_, "next-night-1");
   std::this_thread::sleep_for(4s);  // several scrapes
+  const double before = count();
+  ASSERT_GT(before, 100);
+  test::replay_run(*store_, run_, "next-night-2");
+  std::this_thread::sleep_for(4s);
   EXPECT_EQ(count(), before);
   auto r = prom_->query("rlab_kernel_info{job=\"rlab-serve\", kernel=\"6.12\"}")["result"];
   ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(r[0]["metric"]["commit"], "4f1c2d3ec4");
+  EXPECT_EQ(r[0]["metric"]["commit"], "next-night-2");
 }
 
 TEST_F(RealMetricsServers, ARunStartedWhileServingShowsItsProgressLive) {
