@@ -1,6 +1,7 @@
 // rlab: entry point. Subcommands register themselves (see command.hpp).
 #include "cli/command.hpp"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -21,6 +22,8 @@ Registrar::Registrar(int order, AddCommand add) { registry().emplace(order, std:
 }  // namespace rlab::cli
 
 int main(int argc, char** argv) {
+  // Logs and errors go to stderr, so stdout carries only results (`--json` output stays JSON).
+  spdlog::set_default_logger(spdlog::stderr_color_mt("rlab"));
   CLI::App app{"rlab " RLAB_VERSION " - kernel performance regression lab"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "rlab " RLAB_VERSION);
