@@ -153,23 +153,23 @@ struct Cell {
   unsigned page_size = 65536;   ///< bytes, from kernel.page_size_kib; the guest must report it
 };
 
-/// Options of load_matrix().
 /// The most boots (cells x repeats) one matrix may expand to; a larger one is refused at
 /// `axes` before anything is built (a night of 144-vCPU cells is a few hundred boots).
 inline constexpr std::uint64_t kMaxBoots = 100000;
 
+/// Options of load_matrix().
 struct LoadOptions {
   /// Require that referenced files exist (fragments, patches, git trees). Off only to inspect
   /// a matrix meant for another machine.
   bool check_paths = true;
-};
-
-/// Reads, validates and resolves a matrix file. Throws MatrixError (file:line:col) on: YAML
-/// syntax errors, nesting deeper than the parser's limit (2000), a second YAML document, unknown keys, duplicate keys, wrong types, empty axes, vcpus outside
   /// What `accel: auto` resolves to when checking `clock: icount` (which needs TCG); nullopt:
   /// this machine's answer (resolve_accel_local). Set by tests and by callers that load a
   /// matrix for another host.
   std::optional<Accel> auto_accel;
+};
+
+/// Reads, validates and resolves a matrix file. Throws MatrixError (file:line:col) on: YAML
+/// syntax errors, nesting deeper than the parser's limit (2000), a second YAML document, unknown keys, duplicate keys, wrong types, empty axes, vcpus outside
 /// [1, 512], unknown kernel names (axes or `extends`), `extends` cycles, missing files,
 /// duplicate cell ids, more than kMaxBoots boots; MatrixError with line 0 when the file cannot be read.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
