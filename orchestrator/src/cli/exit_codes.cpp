@@ -3,6 +3,7 @@
 #include "bisect_driver/git.hpp"
 #include "cli/command.hpp"
 #include "matrix/matrix.hpp"
+#include "run/interrupts.hpp"
 #include "store/store.hpp"
 
 #include <spdlog/spdlog.h>
@@ -38,6 +39,13 @@ int exit_code_of_current_exception(std::string_view prefix) {
     spdlog::error("{}{}unknown exception", prefix, prefix.empty() ? "" : ": ");
     return kInfrastructure;
   }
+}
+
+int exit_code_of_failed_run() {
+  const int code = exit_code_of_current_exception();
+  if (code == kUsage) return code;
+  run::Interrupts::instance().destroy_domains();
+  return run::Interrupts::instance().stopped() ? kInterrupted : code;
 }
 
 }  // namespace rlab::cli

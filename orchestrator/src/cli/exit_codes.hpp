@@ -1,6 +1,6 @@
 #pragma once
 // One mapping from an exception to a subcommand's exit code, shared by the subcommands that
-// read or write the store (run, compare, detect, bisect), so that the same input error gets
+// read or write the store (run, nightly, noise, compare, detect, bisect), so that the same input error gets
 // the same code everywhere.
 #include <string_view>
 
@@ -14,5 +14,10 @@ namespace rlab::cli {
 ///  - kInfrastructure (3) for every other exception (store, libvirt, build): retry may help.
 /// Must be called inside a catch block (it rethrows the current exception to inspect it).
 int exit_code_of_current_exception(std::string_view prefix = {});
+
+/// The same for a subcommand that boots guests (run, nightly, noise): on anything but a usage
+/// error it also destroys this run's domains, and answers kInterrupted (130) when Ctrl-C or
+/// SIGTERM caused the failure. Must be called inside a catch block.
+int exit_code_of_failed_run();
 
 }  // namespace rlab::cli

@@ -3,6 +3,7 @@
 // metrics (--push), and write report.html, summary.txt, kcidb.json and junit.xml into
 // <out>/<date>-run<id>/. docs/nightly.md.
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
 #include "metrics/push.hpp"
 #include "nightly/night.hpp"
@@ -44,19 +45,8 @@ int nightly_main(const NightlyArgs& a) {
   nightly::NightOutcome out;
   try {
     out = nightly::run_night(o, progress, [](std::string_view l) { spdlog::info("{}", l); });
-  } catch (const matrix::MatrixError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::invalid_argument& e) {  // also metrics::PushUrlError
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const store::NotAStoreError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    run::Interrupts::instance().destroy_domains();
-    return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
+  } catch (...) {
+    return exit_code_of_failed_run();
   }
   if (out.interrupted) {
     spdlog::error("interrupted: no reports written; finish the night with `rlab run --resume {0} "

@@ -3,6 +3,7 @@
 // correlation with host load, minimum detectable effect); the report is stored.
 // `rlab noise --show [cell]` prints the stored reports again. docs/noise.md.
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
 #include "noise/measure.hpp"
 #include "run/interrupts.hpp"
@@ -40,18 +41,8 @@ int show(const NoiseArgs& a) {
     if (!std::filesystem::exists(path)) throw std::invalid_argument(path.string() + ": no results store");
     auto st = store::Store::open(path);
     rows = st->noise_reports(a.cell.empty() ? "" : "*" + a.cell + "*");
-  } catch (const matrix::MatrixError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::invalid_argument& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const store::NotAStoreError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return kInfrastructure;
+  } catch (...) {
+    return exit_code_of_current_exception();
   }
   if (a.json) {
     auto out = nlohmann::json::array();
@@ -92,19 +83,8 @@ int measure(const NoiseArgs& a) {
   noise::Measured m;
   try {
     m = noise::measure(o, progress);
-  } catch (const matrix::MatrixError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::invalid_argument& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const store::NotAStoreError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    run::Interrupts::instance().destroy_domains();
-    return run::Interrupts::instance().stopped() ? kInterrupted : kInfrastructure;
+  } catch (...) {
+    return exit_code_of_failed_run();
   }
   if (a.json) std::cout << noise::to_json(m.report).dump(2) << "\n";
   else std::cout << noise::render_text(m.report);

@@ -65,10 +65,7 @@ int run_command(const RunArgs& a) {
   try {
     sum = run::execute(o, progress);
   } catch (...) {
-    const int code = exit_code_of_current_exception();
-    if (code == kUsage) return code;
-    run::Interrupts::instance().destroy_domains();
-    return run::Interrupts::instance().stopped() ? kInterrupted : code;
+    return exit_code_of_failed_run();
   }
   auto st = store::Store::open(sum.db);
   if (!push_url.empty()) push_results(*st, sum.run, push_url);
