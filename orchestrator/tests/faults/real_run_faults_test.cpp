@@ -1,0 +1,160 @@
+// Faults of the lab around the guests, each against the real stack (shared libvirtd, 64K 6.12
+// TCG guests, 1 vCPU, shell1 one 8 s pass): rlab SIGKILLed mid-matrix and resumed, the store's
+// disk filling up mid-run, and kernels that cannot be built (a patch that does not apply, a
+// patch that breaks the compile).
+#include "fault_lab.hpp"
+
+#include "util/process.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using namespace rlab::faults;
+
+namespace {
+
+constexpr const char* kXfsExt4 =
+    "    - fs: xfs\n"
+    "    - fs: ext4\n";
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// A tmpfs of `mib` MiB mounted on `dir` for the test's lifetime.
+struct SmallDisk {
+  fs::path dir;
+  SmallDisk(const fs::path& d, unsigned mib) : dir(d) {
+    fs::create_directories(dir);
+    auto r = rlab::util::run({"mount", "-t", "tmpfs", "-o",
+                              "size=" + std::to_string(mib) + "m,mode=0755", "rlab-fault-full",
+                              dir.string()});
+    if (!r.ok()) throw std::runtime_error("mount tmpfs on " + dir.string() + ": " + r.output);
+  }
+  ~SmallDisk() { rlab::util::run({"umount", "-l", dir.string()}); }
+  /// Writes `name` until the file system has no space left.
+  void fill(const std::string& name) const {
+    std::ofstream out(dir / name, std::ios::binary);
+    const std::string mib(1 << 20, 'x');
+    while (out.write(mib.data(), static_cast<std::streamsize>(mib.size())) && out.flush()) {
+    }
+  }
+};
+
+}  // namespace
+
+TEST(RealRunFaults, SigkillMidMatrixThenResumeRunsOnlyTheMissingCell) {
+  ensure_libvirtd();
+  Lab lab("sigkill", matrix_text(kXfsExt4, 1));  // budget 1: the two cells run one after the other
+  const auto agent = plain_agent().string();
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    Rlab rlab({"run", lab.matrix.string(), "--agent", agent}, lab.dir / "run.log");
+    ASSERT_TRUE(wait_for(lab.db, "SELECT count(*) FROM boots WHERE status = 'done'", 900s))
+        << rlab.log_tail();
+    ASSERT_TRUE(wait_for(lab.db,
+                         "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id "
+                         "WHERE b.status = 'running'",
+                         300s))
+        << rlab.log_tail();
+    ASSERT_EQ(::kill(rlab.pid(), SIGKILL), 0);
+    EXPECT_EQ(rlab.wait(30s), 128 + SIGKILL);
+  }
+  // SIGKILL leaves the running guest behind.
+  auto left = rlab::util::run({"virsh", "-c", "qemu:///system", "list", "--name"});
+  EXPECT_NE(left.output.find(domain_prefix(1, lab.db)), std::string::npos)
+      << "the killed run's guest is still there\n" << left.output;
+  const auto done_before = query(lab.db, "SELECT boot_id || ' ' || score FROM results");
+  ASSERT_FALSE(done_before.empty());
+  EXPECT_EQ(query(lab.db, "SELECT status FROM runs WHERE id = 1"), "running");
+
+  auto [code, out] = run_rlab({"run", "--resume", "1", lab.matrix.string(), "--agent", agent});
+  ASSERT_EQ(code, 0) << rlab::util::tail(out, 60);
+  EXPECT_NE(out.find("run 1: 1 boots"), std::string::npos) << "only the missing cell runs\n" << out;
+  EXPECT_NE(out.find("destroying leftover domain"), std::string::npos) << out;
+  EXPECT_EQ(query(lab.db, "SELECT status FROM runs WHERE id = 1"), "done");
+  EXPECT_EQ(query(lab.db, "SELECT count(*) FROM boots WHERE status = 'done'"), "2");
+  EXPECT_EQ(query(lab.db, "SELECT count(*) FROM results"), "2");
+  EXPECT_NE(query(lab.db, "SELECT group_concat(boot_id || ' ' || score, ',') FROM results")
+                .find(done_before),
+            std::string::npos)
+      << "the result stored before the kill is kept as it was";
+  expect_no_leaks(lab.db, 1);
+  std::printf("SIGKILL + resume: %.0f s wall\n", since(t0));
+}
+
+TEST(RealRunFaults, FullResultsDiskEndsTheRunWithTheStoreIntact) {
+  ensure_libvirtd();
+  Lab lab("full", matrix_text("    - fs: xfs\n", 2));
+  SmallDisk disk(lab.dir / "full", 96);  // the store, the staged images (~21 MiB), the guest disk
+  const fs::path db = disk.dir / "rlab.db";
+  const auto agent = plain_agent().string();
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string samples = "SELECT count(*) FROM samples";
+  std::string stored;
+  {
+    Rlab rlab({"run", lab.matrix.string(), "--db", db.string(), "--agent", agent},
+              lab.dir / "run.log");
+    ASSERT_TRUE(wait_for(db, samples, 900s)) << rlab.log_tail();
+    disk.fill("filler");
+    stored = query(db, samples);
+    const int code = rlab.wait(300s);
+    const auto log = rlab.log_tail();
+    EXPECT_EQ(code, 3) << "exit 3: the lab failed\n" << log;
+    EXPECT_NE(log.find(db.string()), std::string::npos) << "the error names the store\n" << log;
+    EXPECT_NE(log.find("full"), std::string::npos) << log;
+  }
+  EXPECT_GE(std::stoi(query(db, samples)), std::stoi(stored)) << "what was stored stays";
+  EXPECT_EQ(query(db, "SELECT status FROM boots"), "running") << "the boot is left for --resume";
+  expect_no_leaks(db, 1);
+
+  // With space again, the run finishes where it stopped.
+  fs::remove(disk.dir / "filler");
+  auto [code, out] = run_rlab({"run", "--resume", "1", lab.matrix.string(), "--db", db.string(),
+                               "--agent", agent});
+  EXPECT_EQ(code, 0) << rlab::util::tail(out, 60);
+  EXPECT_EQ(query(db, "SELECT status FROM runs WHERE id = 1"), "done");
+  expect_no_leaks(db, 1);
+  std::printf("results disk full + resume: %.0f s wall\n", since(t0));
+}
+
+TEST(RealRunFaults, KernelsThatCannotBeBuiltFailOnlyTheirCells) {
+  ensure_libvirtd();
+  const std::string data = RLAB_TEST_DATA;
+  const std::string kernels =
+      "  6.12+noapply:\n"
+      "    extends: \"6.12\"\n"
+      "    patches: [" + data + "/does-not-apply.patch]\n"
+      "  6.12+nobuild:\n"
+      "    extends: \"6.12\"\n"
+      "    patches: [" + data + "/breaks-build.patch]\n";
+  Lab lab("build", matrix_text("    - fs: xfs\n", 2, R"(["6.12", 6.12+noapply, 6.12+nobuild])",
+                               kernels));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto [code, out] = run_rlab({"run", lab.matrix.string(), "--agent", plain_agent().string()},
+                              std::chrono::seconds(3600));
+  std::printf("broken kernels run: %.0f s wall\n", since(t0));
+  EXPECT_EQ(code, 1) << "exit 1: some boots failed\n" << rlab::util::tail(out, 60);
+  auto sql = [&](const std::string& column, const std::string& kernel) {
+    return query(lab.db,
+                 "SELECT " + column + " FROM boots b JOIN cells c ON c.id = b.cell_id LEFT JOIN "
+                 "failures f ON f.boot_id = b.id WHERE c.kernel = '" + kernel + "'");
+  };
+  EXPECT_EQ(sql("b.status", "6.12"), "done") << out;
+  EXPECT_EQ(sql("b.status", "6.12+noapply"), "failed");
+  EXPECT_EQ(sql("f.phase", "6.12+noapply"), "build");
+  auto noapply = sql("f.message", "6.12+noapply");
+  EXPECT_NE(noapply.find("does-not-apply.patch"), std::string::npos) << noapply;
+  EXPECT_EQ(sql("b.status", "6.12+nobuild"), "failed");
+  EXPECT_EQ(sql("f.phase", "6.12+nobuild"), "build");
+  auto nobuild = sql("f.message", "6.12+nobuild");
+  EXPECT_NE(nobuild.find("rlab fault test: this kernel does not build"), std::string::npos)
+      << nobuild;
+  expect_no_leaks(lab.db, 1);
+}
