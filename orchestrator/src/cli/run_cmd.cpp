@@ -82,6 +82,9 @@ int run_command(const RunArgs& a) {
         "load vCPU-seconds / (wall x budget {}) = {:.2f}\n",
         sum.run, sum.boots, sum.done, sum.failed, sum.interrupted ? " (interrupted)" : "",
         run::format_duration(sum.wall_s), sum.boot_to_hello_s, sum.vcpu_budget, util);
+    for (const auto& d : sum.drained)
+      std::cout << fmt::format("host {} was drained (its boots moved to the other hosts): {}\n",
+                               d.uri, d.reason);
     if (sum.interrupted)
       std::cout << fmt::format("continue it with: rlab run --resume {} {}\n", sum.run, a.matrix);
   }

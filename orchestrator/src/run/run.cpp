@@ -88,6 +88,37 @@ Plan plan_new(const RunOptions& o) {
   return p;
 }
 
+/// "" while `conn`'s libvirt daemon still answers (a domain listing), else why it does not.
+std::string host_silence(const vm::Connection& conn) {
+  try {
+    conn.active_domains("rlab-");
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+/// Whether a failed boot is its host's fault rather than its cell's, and why: the domain could
+/// not be created (phase "boot": the XML is the lab's own and the same on every host, so a
+/// refusal comes from the host: no QEMU for aarch64, files not on a shared path, the daemon
+/// gone), or the host's libvirt no longer answers after the failure. A guest that booted and
+/// then failed (hello, page size, prepare, run) on a host that still answers is the cell's.
+Attempt classify(const BootOutcome& out, const vm::Connection& conn) {
+  if (out.ok || out.phase == "interrupted" || Interrupts::instance().stopped()) return {};
+  if (out.phase == "boot") return {true, out.message};
+  if (auto why = host_silence(conn); !why.empty())
+    return {true, fmt::format("libvirt stopped answering ({}) after the boot failed in {}: {}",
+                              why, out.phase, out.message)};
+  return {};
+}
+
+/// "uri (reason); uri (reason)".
+std::string list_drained(const std::vector<DrainedHostInfo>& d) {
+  std::string out;
+  for (const auto& h : d) out += fmt::format("{}{} ({})", out.empty() ? "" : "; ", h.uri, h.reason);
+  return out;
+}
+
 Plan plan_resume(const RunOptions& o) {
   Plan p;
   fs::path db = o.db;
@@ -148,10 +179,19 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   std::unique_ptr<RunDir> dir_ptr;
   try {
     for (const auto& h : p.m.hosts) {
-      conns.push_back(std::make_unique<vm::Connection>(h.uri));
+      try {
+        conns.push_back(std::make_unique<vm::Connection>(h.uri));
+      } catch (const vm::LibvirtError& e) {  // drained before it gets a cell
+        spdlog::error("host {} drained: {}", h.uri, e.what());
+        sum.drained.push_back({h.uri, e.what()});
+        continue;
+      }
       slots.push_back({h.uri, h.vcpu_budget});
       sum.vcpu_budget += h.vcpu_budget;
     }
+    if (conns.empty())
+      throw HostsDrainedError(fmt::format("run {}: no host answers, nothing booted: {}", p.run,
+                                          list_drained(sum.drained)));
     if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
       conns.resize(1);
       slots = {{slots.front().uri, 1}};
@@ -215,9 +255,9 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   std::mutex mu;
   std::size_t hellos = 0;
   const auto t0 = Clock::now();
-  schedule(
+  const ScheduleReport report = schedule(
       runnable, slots,
-      [&](const Job& j, std::size_t host) {
+      [&](const Job& j, std::size_t host) -> Attempt {
         const auto& c = p.cells[j.cell];
         BootJob bj;
         bj.cell = &c;
@@ -234,6 +274,17 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
         auto out = run_boot(bj, guest, *conns[host], *p.st,
                             [&](std::string_view ph) { progress.phase(key, ph); });
         if (!pools.empty()) pools[host]->release(bj.pinned_cpus);
+        Attempt attempt = classify(out, *conns[host]);
+        if (attempt.host_failed) {
+          // Stored next to run_boot's own record of the failure; the boot's status stays
+          // "failed" until another host runs it.
+          p.st->record_failure(j.boot, "host",
+                               fmt::format("host {} drained: {}", slots[host].uri, attempt.reason), "");
+          spdlog::warn("{}: host {} drained: {}", key, slots[host].uri, attempt.reason);
+          progress.finished(key, false, out.wall_s,
+                            fmt::format("host {} failed; the boot moves to another host", slots[host].uri));
+          return attempt;
+        }
         std::lock_guard lock(mu);
         ++sum.boots;
         (out.ok ? sum.done : sum.failed) += 1;
@@ -246,8 +297,12 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
                           out.ok ? fmt::format("{:.1f} lpm, hello after {:.1f} s", out.score,
                                                out.boot_to_hello_s)
                                  : fmt::format("{}: {}", out.phase, out.message));
+        return {};
       },
       [&] { return intr.stopped(); });
+  for (const auto& d : report.drained) sum.drained.push_back({slots[d.host].uri, d.reason});
+  sum.boots += report.abandoned.size();  // their host failure is stored as their failure
+  sum.failed += report.abandoned.size();
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (hellos) sum.boot_to_hello_s /= static_cast<double>(hellos);
   progress.end();
@@ -255,13 +310,25 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   // Nothing of this run may outlive it.
   const std::string prefix = vm::domain_name(label, "") + "-";
   for (auto& c : conns) {
-    for (const auto& name : c->active_domains(prefix)) {
-      spdlog::warn("destroying leftover domain {}", name);
-      c->destroy_by_name(name);
+    try {
+      for (const auto& name : c->active_domains(prefix)) {
+        spdlog::warn("destroying leftover domain {}", name);
+        c->destroy_by_name(name);
+      }
+      sum.leftover_domains += c->active_domains(prefix).size();
+    } catch (const vm::LibvirtError& e) {  // a drained host that is gone is out of reach
+      spdlog::warn("cannot check {} for this run's domains: {}", c->uri(), e.what());
     }
-    sum.leftover_domains += c->active_domains(prefix).size();
   }
+  for (const auto& d : sum.drained) spdlog::warn("host {} was drained: {}", d.uri, d.reason);
   sum.interrupted = intr.stopped();
+  if (report.all_drained && !sum.interrupted) {
+    p.st->finish_run(p.run, "failed");
+    throw HostsDrainedError(fmt::format(
+        "run {}: every host was drained, {} boots not run: {}. Everything measured is stored; "
+        "`rlab run --resume {} --retry-failed` continues once a host answers",
+        p.run, report.unstarted.size(), list_drained(sum.drained), p.run));
+  }
   p.st->finish_run(p.run, sum.interrupted ? "interrupted" : sum.failed ? "failed" : "done");
   return sum;
 }

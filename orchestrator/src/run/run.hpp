@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@ struct RunOptions {
   std::optional<Selection> selection;         ///< new run of these cells only (no resume)
 };
 
+/// A host taken out of a run: it could not be reached, or it failed under a boot
+/// (run/scheduler.hpp). Its boots moved to the other hosts.
+struct DrainedHostInfo {
+  std::string uri;
+  std::string reason;   ///< the failure that drained it (libvirt's message)
+};
+
+/// Every host of a run was drained: a lab failure (exit 3). Everything measured is stored;
+/// the boots not run stay for `rlab run --resume`. what() names each host and why.
+struct HostsDrainedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// How a run went.
 struct RunSummary {
   store::RunId run = 0;
@@ -45,6 +59,7 @@ struct RunSummary {
   unsigned vcpu_budget = 0;       ///< sum of the hosts' budgets
   double boot_to_hello_s = 0;     ///< mean over boots that said hello
   std::size_t leftover_domains = 0;  ///< rlab domains of this run still active at the end (0)
+  std::vector<DrainedHostInfo> drained;  ///< hosts taken out of the run, in the order it happened
 };
 
 /// The run part of this run's libvirt domain names: "<run id>.<6 hex of sha256(absolute store
@@ -55,8 +70,9 @@ std::string run_label(store::RunId run, const std::filesystem::path& db);
 /// Runs a matrix or resumes a run. Throws matrix::MatrixError for a bad matrix (nothing
 /// booted), std::invalid_argument for a bad resume id, a selection naming no cell of the
 /// matrix, or pinning that would oversubscribe a host (run/pinning.hpp; the run is then
-/// stored as failed before any boot), vm::LibvirtError when a host cannot be
-/// reached, store::StoreError when the store cannot be written. Kernel build failures are
+/// stored as failed before any boot), HostsDrainedError when no host can be reached or every
+/// host was drained during the run (a host that fails is drained and its boots move to the
+/// others: RunSummary::drained), store::StoreError when the store cannot be written. Kernel build failures are
 /// recorded as failed boots (phase "build") of that kernel's cells and the run goes on.
 RunSummary execute(const RunOptions& options, Progress& progress);
 

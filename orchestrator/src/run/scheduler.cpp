@@ -29,32 +29,41 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed) {
   return jobs;
 }
 
-void schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
-              const std::function<void(const Job&, std::size_t)>& work,
-              const std::function<bool()>& stop) {
+ScheduleReport schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
+                        const std::function<Attempt(const Job&, std::size_t)>& work,
+                        const std::function<bool()>& stop, unsigned max_moves) {
   if (hosts.empty()) throw std::invalid_argument("schedule: no hosts");
-  std::size_t largest = 0;
-  for (std::size_t h = 0; h < hosts.size(); ++h)
-    if (hosts[h].budget > hosts[largest].budget) largest = h;
 
   std::mutex mu;
   std::condition_variable cv;
   std::vector<unsigned> used(hosts.size(), 0);
+  std::vector<bool> drained(hosts.size(), false);
   std::list<Job> pending(order.begin(), order.end());
   std::vector<std::thread> threads;
   std::exception_ptr error;
   std::size_t running = 0;
+  ScheduleReport report;
+
+  // The live host with the largest budget (hosts.size() when every host is drained).
+  auto largest_live = [&] {
+    std::size_t best = hosts.size();
+    for (std::size_t h = 0; h < hosts.size(); ++h)
+      if (!drained[h] && (best == hosts.size() || hosts[h].budget > hosts[best].budget)) best = h;
+    return best;
+  };
+  auto all_drained = [&] { return largest_live() == hosts.size(); };
 
   std::unique_lock lock(mu);
   for (;;) {
     bool started = false;
-    if (!error && !stop()) {
+    if (!error && !stop() && !all_drained()) {
+      const std::size_t largest = largest_live();
       for (auto it = pending.begin(); it != pending.end(); ++it) {
         std::size_t host = hosts.size();
         for (std::size_t h = 0; h < hosts.size() && host == hosts.size(); ++h)
-          if (used[h] + it->vcpus <= hosts[h].budget) host = h;
+          if (!drained[h] && used[h] + it->vcpus <= hosts[h].budget) host = h;
         if (host == hosts.size() && it->vcpus > hosts[largest].budget && used[largest] == 0)
-          host = largest;  // oversized: alone on the biggest host
+          host = largest;  // oversized: alone on the biggest live host
         if (host == hosts.size()) continue;
         Job job = *it;
         pending.erase(it);
@@ -62,8 +71,9 @@ void schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
         ++running;
         threads.emplace_back([&, job, host] {
           std::exception_ptr e;
+          Attempt a;
           try {
-            work(job, host);
+            a = work(job, host);
           } catch (...) {
             e = std::current_exception();
           }
@@ -71,6 +81,18 @@ void schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
           used[host] -= job.vcpus;
           --running;
           if (e && !error) error = e;
+          if (!e && a.host_failed) {
+            if (!drained[host]) {
+              drained[host] = true;
+              report.drained.push_back({host, a.reason});
+            }
+            Job again = job;
+            ++again.moves;
+            if (again.moves > max_moves || all_drained())
+              report.abandoned.push_back(job);
+            else
+              pending.push_front(again);  // ahead of the rest: it was due before them
+          }
           cv.notify_all();
         });
         started = true;
@@ -81,11 +103,13 @@ void schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
     if (running == 0) break;
     // Wake on completions, and now and then to notice stop().
     cv.wait_for(lock, std::chrono::milliseconds(200));
-    if (running == 0 && (pending.empty() || error || stop())) break;
   }
+  report.unstarted.assign(pending.begin(), pending.end());
+  report.all_drained = all_drained();
   lock.unlock();
   for (auto& t : threads) t.join();
   if (error) std::rethrow_exception(error);
+  return report;
 }
 
 }  // namespace rlab::run

@@ -1,7 +1,8 @@
 #pragma once
 // Which boot runs when and where: the order is shuffled per repeat (seeded, so a run can be
 // replayed and resumed in the same order), and boots run concurrently while the vCPUs of the
-// running boots fit each host's vCPU budget.
+// running boots fit each host's vCPU budget. A host that fails (as opposed to a cell) is
+// drained for the rest of the schedule and its boot moves to another host.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -15,6 +16,7 @@ struct Job {
   std::size_t cell = 0;    ///< index into the run's cells
   unsigned repeat = 0;
   unsigned vcpus = 1;
+  unsigned moves = 0;      ///< times this boot was moved off a failed host so far
 };
 
 /// A host's capacity.
@@ -23,19 +25,53 @@ struct Slot {
   unsigned budget = 1;     ///< vCPUs that may run at once, >= 1
 };
 
+/// How one attempt of a job ended, as far as scheduling cares.
+struct Attempt {
+  /// The host failed, not the cell (it stopped answering, or it could not create the domain):
+  /// the host is drained and the job goes back to the front of the queue for another host.
+  bool host_failed = false;
+  std::string reason;      ///< why the host failed (stored with the drained host), when host_failed
+};
+
+/// A host taken out of a schedule.
+struct DrainedHost {
+  std::size_t host = 0;    ///< index into the hosts given to schedule()
+  std::string reason;      ///< the first failure that drained it
+};
+
+/// What a schedule did besides running jobs.
+struct ScheduleReport {
+  std::vector<DrainedHost> drained;  ///< in the order they were drained
+  /// Jobs whose last attempt failed for the host and that were not moved again (their
+  /// `moves` reached the limit, or no host was left); their failure is the work's to record.
+  std::vector<Job> abandoned;
+  /// Jobs never started because every host was drained (or stop() was true); still pending.
+  std::vector<Job> unstarted;
+  /// Whether every host ended drained.
+  bool all_drained = false;
+};
+
 /// The run order: all boots of repeat 0 first, then repeat 1, ...; within a repeat the order is
 /// a Fisher-Yates shuffle with std::mt19937_64 seeded by `seed` + repeat (the same seed gives
 /// the same order on every machine).
 std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed);
 
 /// Runs `work(job, host index)` for every job, each in its own thread. The next job started is
-/// the first one in `order` whose vCPUs fit the free budget of some host (hosts tried in
-/// order); a job larger than every budget runs alone on the host with the largest budget.
+/// the first one in `order` whose vCPUs fit the free budget of some host that is not drained
+/// (hosts tried in order); a job larger than every budget runs alone on the live host with the
+/// largest budget.
+///
+/// When `work` answers Attempt{host_failed}, that host gets no further jobs (it is drained;
+/// jobs already running on it finish or fail on their own) and the job is queued again ahead
+/// of the others with `moves` + 1, unless it has already been moved `max_moves` times, which
+/// makes it abandoned. Once every host is drained nothing more starts; the schedule returns
+/// after the running jobs end, with the rest in `unstarted`.
+///
 /// Stops starting jobs once `stop()` returns true and returns after the running ones finish.
 /// Exceptions thrown by `work` are rethrown here (the first one) after all running jobs end;
-/// no further jobs start after one.
-void schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
-              const std::function<void(const Job&, std::size_t host)>& work,
-              const std::function<bool()>& stop);
+/// no further jobs start after one. Throws std::invalid_argument for an empty host list.
+ScheduleReport schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
+                        const std::function<Attempt(const Job&, std::size_t host)>& work,
+                        const std::function<bool()>& stop, unsigned max_moves = 2);
 
 }  // namespace rlab::run

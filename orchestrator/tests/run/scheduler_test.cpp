@@ -1,7 +1,10 @@
-// Scheduling: seeded per-repeat shuffle, vCPU budgets never exceeded, stop and errors.
+// Scheduling: seeded per-repeat shuffle, vCPU budgets never exceeded, stop and errors, and
+// draining failed hosts (a fake `work` plays the hosts).
 #include "run/scheduler.hpp"
 
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include <algorithm>
 #include <atomic>
@@ -74,6 +77,7 @@ TEST(Schedule, RunsEveryJobOnceWithinBudgetAndConcurrently) {
         std::this_thread::sleep_for(40ms);
         std::lock_guard l(mu);
         used[h] -= j.vcpus;
+        return Attempt{};
       },
       [] { return false; });
   EXPECT_EQ(ran.size(), order.size());
@@ -93,6 +97,7 @@ TEST(Schedule, OversizedJobRunsAloneOnLargestHost) {
         std::this_thread::sleep_for(30ms);
         if (j.vcpus == 8 && running.load() != 1) big_alone = false;
         --running;
+        return Attempt{};
       },
       [] { return false; });
   EXPECT_TRUE(big_alone);
@@ -106,6 +111,7 @@ TEST(Schedule, StopEndsStartingNewJobs) {
       [&](const Job&, std::size_t) {
         if (++started == 2) stop = true;
         std::this_thread::sleep_for(20ms);
+        return Attempt{};
       },
       [&] { return stop.load(); });
   EXPECT_EQ(started.load(), 2);
@@ -118,8 +124,147 @@ TEST(Schedule, FirstErrorIsRethrownAfterRunningJobsEnd) {
                    [&](const Job& j, std::size_t) {
                      ++started;
                      if (j.boot == 2) throw std::runtime_error("store is gone");
+                     return Attempt{};
                    },
                    [] { return false; }),
                std::runtime_error);
   EXPECT_LT(started.load(), 6);
+}
+
+namespace {
+/// What a fake `work` saw: every attempt as (boot, host, moves), in start order.
+struct Attempts {
+  std::mutex mu;
+  std::vector<std::tuple<std::int64_t, std::size_t, unsigned>> seen;
+  void add(const Job& j, std::size_t h) {
+    std::lock_guard l(mu);
+    seen.emplace_back(j.boot, h, j.moves);
+  }
+  std::size_t on_host(std::size_t h) {
+    std::lock_guard l(mu);
+    return std::count_if(seen.begin(), seen.end(), [&](auto& t) { return std::get<1>(t) == h; });
+  }
+};
+}  // namespace
+
+TEST(Schedule, FailedHostIsDrainedAndItsJobMovesToAnotherHost) {
+  Attempts at;
+  std::mutex mu;
+  std::multiset<std::int64_t> done;
+  std::atomic<bool> a_failed{false};
+  auto report = schedule(
+      jobs(6, 1), {{"qemu+tcp://a/system", 1}, {"qemu:///system", 1}},
+      [&](const Job& j, std::size_t h) {
+        at.add(j, h);
+        std::this_thread::sleep_for(20ms);
+        if (h == 0) {  // host a answers once, then its daemon is gone
+          if (a_failed.exchange(true)) return Attempt{true, "libvirtd on a stopped answering"};
+        }
+        std::lock_guard l(mu);
+        done.insert(j.boot);
+        return Attempt{};
+      },
+      [] { return false; });
+  // Every job done exactly once, host a drained after its second job, with the reason.
+  EXPECT_EQ(done.size(), 6u);
+  for (std::int64_t b = 1; b <= 6; ++b) EXPECT_EQ(done.count(b), 1u) << "boot " << b;
+  ASSERT_EQ(report.drained.size(), 1u);
+  EXPECT_EQ(report.drained[0].host, 0u);
+  EXPECT_EQ(report.drained[0].reason, "libvirtd on a stopped answering");
+  EXPECT_EQ(at.on_host(0), 2u) << "no job starts on a drained host";
+  EXPECT_FALSE(report.all_drained);
+  EXPECT_TRUE(report.abandoned.empty());
+  EXPECT_TRUE(report.unstarted.empty());
+  // The moved job (a's second, failed one: a runs one job at a time) ran again on host b,
+  // marked as moved once.
+  std::vector<std::int64_t> on_a;
+  for (auto& [b, h, m] : at.seen)
+    if (h == 0) on_a.push_back(b);
+  ASSERT_EQ(on_a.size(), 2u);
+  auto again = std::find_if(at.seen.begin(), at.seen.end(),
+                            [&](auto& t) { return std::get<0>(t) == on_a[1] && std::get<1>(t) == 1; });
+  ASSERT_NE(again, at.seen.end());
+  EXPECT_EQ(std::get<2>(*again), 1u);
+}
+
+TEST(Schedule, MovedJobGoesAheadOfTheQueue) {
+  Attempts at;
+  schedule(
+      jobs(5, 1), {{"a", 1}, {"b", 1}},
+      [&](const Job& j, std::size_t h) {
+        at.add(j, h);
+        if (h == 0) {
+          std::this_thread::sleep_for(10ms);
+          return Attempt{true, "gone"};
+        }
+        std::this_thread::sleep_for(50ms);  // b is still busy when a's failure comes back
+        return Attempt{};
+      },
+      [] { return false; });
+  // Job 1 failed on a while job 2 ran on b; job 1 is the next one b runs, before 3, 4, 5.
+  // (Each host runs one job at a time, so its attempts are recorded in its own run order.)
+  std::vector<std::int64_t> on_a, on_b;
+  for (auto& [b, h, m] : at.seen) (h == 0 ? on_a : on_b).push_back(b);
+  EXPECT_EQ(on_a, (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(on_b, (std::vector<std::int64_t>{2, 1, 3, 4, 5}));
+}
+
+TEST(Schedule, EveryHostDrainedStopsStartingAndKeepsTheRestUnstarted) {
+  Attempts at;
+  auto order = jobs(7, 1);
+  auto report = schedule(
+      order, {{"a", 1}, {"b", 2}},
+      [&](const Job& j, std::size_t h) {
+        at.add(j, h);
+        std::this_thread::sleep_for(10ms);
+        return Attempt{true, h == 0 ? "cannot create domains" : "connection reset"};
+      },
+      [] { return false; });
+  EXPECT_TRUE(report.all_drained);
+  ASSERT_EQ(report.drained.size(), 2u);
+  // No job started after both hosts were drained: at most the three slots' worth of attempts
+  // that were running, and every job is accounted for once as abandoned, moved-but-unstarted,
+  // or never started.
+  EXPECT_LE(at.seen.size(), 3u);
+  std::multiset<std::int64_t> left;
+  for (auto& j : report.abandoned) left.insert(j.boot);
+  for (auto& j : report.unstarted) left.insert(j.boot);
+  EXPECT_EQ(left.size(), order.size());
+  for (auto& j : order) EXPECT_EQ(left.count(j.boot), 1u) << "boot " << j.boot;
+}
+
+TEST(Schedule, MovesAreBoundedThenTheJobIsAbandoned) {
+  Attempts at;
+  std::vector<Slot> hosts{{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 1}};
+  auto report = schedule(
+      {{1, 0, 0, 1}}, hosts,
+      [&](const Job& j, std::size_t h) {
+        at.add(j, h);
+        return Attempt{true, "refused"};
+      },
+      [] { return false; }, /*max_moves=*/2);
+  // First attempt plus two moves; then abandoned although hosts d and e are still live.
+  ASSERT_EQ(at.seen.size(), 3u);
+  std::set<std::size_t> tried;
+  for (auto& t : at.seen) tried.insert(std::get<1>(t));
+  EXPECT_EQ(tried.size(), 3u) << "each attempt on another host";
+  ASSERT_EQ(report.abandoned.size(), 1u);
+  EXPECT_EQ(report.abandoned[0].moves, 2u);
+  EXPECT_EQ(report.drained.size(), 3u);
+  EXPECT_FALSE(report.all_drained);
+}
+
+TEST(Schedule, OversizedJobMovesToTheLargestLiveHost) {
+  Attempts at;
+  auto report = schedule(
+      {{1, 0, 0, 8}}, {{"small", 2}, {"big", 4}},
+      [&](const Job& j, std::size_t h) {
+        at.add(j, h);
+        return h == 1 ? Attempt{true, "big is gone"} : Attempt{};
+      },
+      [] { return false; });
+  ASSERT_EQ(at.seen.size(), 2u);
+  EXPECT_EQ(std::get<1>(at.seen[0]), 1u) << "first on the largest host";
+  EXPECT_EQ(std::get<1>(at.seen[1]), 0u) << "then alone on the largest one left";
+  EXPECT_TRUE(report.abandoned.empty());
 }
