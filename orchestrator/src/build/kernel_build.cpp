@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -194,10 +195,20 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
   make.insert(make.end(), {"-j" + std::to_string(jobs), "Image"});
   report(progress, "build", fmt::format("make -j{} Image in {}", jobs, obj.string()));
   auto r = run_logged(make, run_options(std::chrono::hours(6), {}, env, log), progress);
-  if (!r.ok())
-    throw std::runtime_error(fmt::format("kernel {}: make Image failed (exit {}); log {}:\n{}",
-                                         spec.name, r.exit_code, log.string(),
-                                         util::tail(util::read_file(log), 30)));
+  if (!r.ok()) {
+    // With parallel jobs the first error scrolls out of the log's tail: name it first.
+    const std::string text = util::read_file(log);
+    const auto err = std::min(text.find(": error: "), text.find(": fatal error: "));
+    std::string first;
+    if (err != std::string::npos) {
+      const auto begin = text.rfind('\n', err);
+      first = ": " + text.substr(begin == std::string::npos ? 0 : begin + 1,
+                                 text.find('\n', err) - (begin == std::string::npos ? 0 : begin + 1));
+    }
+    throw std::runtime_error(fmt::format("kernel {}: make Image failed (exit {}){}; log {}:\n{}",
+                                         spec.name, r.exit_code, first, log.string(),
+                                         util::tail(text, 30)));
+  }
   std::vector<std::string> rel{"make", "-s", "-C", src.string(), "O=" + obj.string()};
   rel.insert(rel.end(), make_args.begin(), make_args.end());
   rel.push_back("kernelrelease");

@@ -128,6 +128,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
   link::AgentSession session(io);
   int hook = intr.add_hook([&session] { session.cancel(); });
   std::string cur = "boot";
+  std::exception_ptr lab_error;
   try {
     phase("disk");
     vm::create_sparse_disk(spec.disk, std::uint64_t(g.disk_gib) << 30);
@@ -230,6 +231,11 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     } catch (const std::exception& e) {
       spdlog::debug("{}: shutdown: {}", spec.name, e.what());  // the result is already stored
     }
+  } catch (const store::StoreError&) {
+    // The lab's own failure (e.g. the store's disk is full): not the guest's. The guest and
+    // its files go below; the error then ends the run (the boot stays "running" for --resume).
+    out.ok = false;
+    lab_error = std::current_exception();
   } catch (const std::exception& e) {
     out.ok = false;
     if (auto* pe = dynamic_cast<const PhaseError*>(&e)) {
@@ -252,9 +258,21 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     }
     intr.remove_domain(conn.uri(), spec.name);
   }
+  // The scratch disk is per boot, and a QEMU that was killed (not stopped) leaves its agent
+  // socket behind; the console log stays.
+  std::error_code ec;
+  fs::remove(spec.disk, ec);
+  fs::remove(spec.agent_socket, ec);
+  if (lab_error) std::rethrow_exception(lab_error);
   if (!out.ok && out.phase != "interrupted") {
     // An interrupted boot stays "running" in the store, so `--resume` runs it again.
     // The console log is complete once the domain is gone (virtlogd has flushed it).
+    if (auto panic = vm::console_panic(vm::console_tail(spec.console_log, 400)); !panic.empty())
+      out.message = fmt::format("{}guest kernel panic: {} ({})",
+                                panic.find("Attempted to kill init") != std::string::npos
+                                    ? "the agent (PID 1) died; "
+                                    : "",
+                                panic, out.message);
     st.record_failure(job.boot, out.phase, out.message, vm::console_tail(spec.console_log, 40));
     spdlog::warn("{} repeat {}: {} failed: {}", cell.id, job.repeat, out.phase, out.message);
   }
@@ -268,8 +286,6 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
       spdlog::warn("{}: host load not recorded: {}", spec.name, e.what());
     }
   }
-  std::error_code ec;
-  fs::remove(spec.disk, ec);  // the scratch disk is per boot; console log and socket dir stay
   out.wall_s = since(t0);
   return out;
 }

@@ -72,8 +72,11 @@ using PhaseFn = std::function<void(std::string_view phase)>;
 /// Runs `job` on `conn` and records everything in `st` (start_boot, images, hello, samples,
 /// passes, result or failure, and the host's load around the boot: store::BootHost). The
 /// cell's warm-up passes run first and are stored but left out of the score. Never throws for guest-side failures (they are returned and
-/// stored); throws vm::LibvirtError / store::StoreError only for failures of the lab itself
-/// that make further boots pointless (the store cannot be written).
+/// stored; when the console shows a guest kernel panic, its reason leads the message, and a
+/// panic from the agent's death — it is PID 1 — says so); throws vm::LibvirtError /
+/// store::StoreError only for failures of the lab itself that make further boots pointless
+/// (the store cannot be written, e.g. its disk is full): the guest is destroyed and the
+/// boot's disk and agent socket are removed first, and the boot stays "running" for --resume.
 BootOutcome run_boot(const BootJob& job, const GuestSettings& guest, vm::Connection& conn,
                      store::Store& st, const PhaseFn& phase = {});
 

@@ -150,6 +150,25 @@ Plan plan_resume(const RunOptions& o) {
   return p;
 }
 
+/// Destroys the active domains on `conns` whose names start with `prefix` (one run's guests);
+/// returns how many are still active afterwards.
+std::size_t destroy_domains(const std::vector<std::unique_ptr<vm::Connection>>& conns,
+                            const std::string& prefix) {
+  std::size_t left = 0;
+  for (const auto& c : conns) {
+    try {
+      for (const auto& name : c->active_domains(prefix)) {
+        spdlog::warn("destroying leftover domain {}", name);
+        c->destroy_by_name(name);
+      }
+      left += c->active_domains(prefix).size();
+    } catch (const vm::LibvirtError& e) {  // a drained host that is gone is out of reach
+      spdlog::warn("cannot check {} for this run's domains: {}", c->uri(), e.what());
+    }
+  }
+  return left;
+}
+
 }  // namespace
 
 std::string run_label(store::RunId run, const fs::path& db) {
@@ -211,6 +230,13 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
     throw;
   }
   const RunDir& dir = *dir_ptr;
+  const std::string label = run_label(p.run, p.st->path());
+  const std::string prefix = vm::domain_name(label, "") + "-";
+  // A run killed outright (SIGKILL, a crash, power loss) leaves its guests running; they hold
+  // the names and files of the boots resumed now.
+  if (o.resume && destroy_domains(conns, prefix) > 0)
+    throw vm::LibvirtError(fmt::format("run {}: guests of the interrupted run cannot be destroyed",
+                                       p.run));
 
   // Guest images per kernel, built (or taken from the cache) before anything boots.
   progress.set_build_steps(cached_build_steps());
@@ -251,7 +277,6 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   }
   progress.start(runnable.size(), std::max(longest, work_s / std::max(1u, sum.vcpu_budget)));
 
-  const std::string label = run_label(p.run, p.st->path());
   std::mutex mu;
   std::size_t hellos = 0;
   const auto t0 = Clock::now();
@@ -308,18 +333,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   progress.end();
 
   // Nothing of this run may outlive it.
-  const std::string prefix = vm::domain_name(label, "") + "-";
-  for (auto& c : conns) {
-    try {
-      for (const auto& name : c->active_domains(prefix)) {
-        spdlog::warn("destroying leftover domain {}", name);
-        c->destroy_by_name(name);
-      }
-      sum.leftover_domains += c->active_domains(prefix).size();
-    } catch (const vm::LibvirtError& e) {  // a drained host that is gone is out of reach
-      spdlog::warn("cannot check {} for this run's domains: {}", c->uri(), e.what());
-    }
-  }
+  sum.leftover_domains = destroy_domains(conns, prefix);
   for (const auto& d : sum.drained) spdlog::warn("host {} was drained: {}", d.uri, d.reason);
   sum.interrupted = intr.stopped();
   if (report.all_drained && !sum.interrupted) {

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <system_error>
 
 namespace rlab::vm {
@@ -33,6 +34,17 @@ std::string console_tail(const std::filesystem::path& path, std::size_t lines) {
   for (char c : ss.str())
     if (c != '\r') text += c;
   return util::tail(text, lines);
+}
+
+std::string console_panic(const std::string& console) {
+  static constexpr std::string_view kMark = "Kernel panic - not syncing: ";
+  auto at = console.find(kMark);
+  if (at == std::string::npos) return "";
+  at += kMark.size();
+  auto end = console.find('\n', at);
+  std::string why = console.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  while (!why.empty() && (why.back() == ' ' || why.back() == '\t')) why.pop_back();
+  return why.empty() ? "(no reason given)" : why;
 }
 
 }  // namespace rlab::vm

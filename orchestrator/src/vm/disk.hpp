@@ -14,4 +14,9 @@ void create_sparse_disk(const std::filesystem::path& path, std::uint64_t size_by
 /// carriage returns dropped.
 std::string console_tail(const std::filesystem::path& path, std::size_t lines = 40);
 
+/// The reason of the first guest kernel panic in console text `console`: what follows
+/// "Kernel panic - not syncing: " on its line (e.g. "sysrq triggered crash",
+/// "Attempted to kill init! exitcode=0x0000008b"), "" when the text shows no panic.
+std::string console_panic(const std::string& console);
+
 }  // namespace rlab::vm
