@@ -1,0 +1,352 @@
+// Many hosts on the real stack: the machine's libvirtd (qemu:///system) plus a second, private
+// libvirtd reached over TCP on loopback (qemu+tcp://127.0.0.1:<port>/system) as a remote host
+// would be. Cells spread over both; a host that dies under a boot is drained and the boot
+// runs on the other; a run whose hosts never answer is a lab error that keeps its boots.
+#include "image/guest_images.hpp"
+#include "run/run.hpp"
+#include "store/store.hpp"
+#include "util/process.hpp"
+#include "vm/domain_xml.hpp"
+#include "vm/libvirt.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sqlite3.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+extern char** environ;
+
+namespace {
+
+/// A TCP port on 127.0.0.1 that nothing listens on right now.
+int free_port() {
+  int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  socklen_t len = sizeof a;
+  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    ::close(s);
+    return -1;
+  }
+  ::close(s);
+  return ntohs(a.sin_port);
+}
+
+std::string tcp_uri(int port) { return "qemu+tcp://127.0.0.1:" + std::to_string(port) + "/system"; }
+
+/// A second libvirtd of our own (orchestrator/tests/run/data/private-libvirtd.sh): its own
+/// mount namespace, state and config, listening on 127.0.0.1:<port> without authentication.
+class PrivateLibvirtd {
+ public:
+  explicit PrivateLibvirtd(const fs::path& dir) : dir_(dir), port_(free_port()) {
+    fs::create_directories(dir_ / "etc");
+    std::ofstream(dir_ / "etc" / "libvirtd.conf")
+        << "listen_tls = 0\nlisten_tcp = 1\nlisten_addr = \"127.0.0.1\"\n"
+        << "tcp_port = \"" << port_ << "\"\nauth_tcp = \"none\"\nunix_sock_dir = \"/run/libvirt\"\n";
+    // No virtlogd in its namespace: QEMU writes the console log itself.
+    std::ofstream(dir_ / "etc" / "qemu.conf") << "stdio_handler = \"file\"\n";
+    std::vector<std::string> argv{"unshare", "-m", "bash",
+                                  (fs::path(RLAB_TEST_DATA) / "private-libvirtd.sh").string(),
+                                  (dir_ / "etc").string(), (dir_ / "libvirtd.pid").string()};
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    const std::string log = (dir_ / "libvirtd.log").string();
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    if (posix_spawnp(&pid_, "unshare", &fa, nullptr, cargv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    // Up once it answers on TCP (the first connection also probes QEMU's capabilities).
+    for (auto until = std::chrono::steady_clock::now() + 90s;
+         pid_ > 0 && std::chrono::steady_clock::now() < until && !conn_;
+         std::this_thread::sleep_for(300ms)) {
+      try {
+        conn_ = std::make_unique<rlab::vm::Connection>(uri());
+      } catch (const rlab::vm::LibvirtError&) {
+      }
+    }
+  }
+  ~PrivateLibvirtd() {
+    if (conn_ && running()) {
+      try {
+        for (const auto& n : conn_->active_domains("rlab-")) conn_->destroy_by_name(n);
+      } catch (const std::exception&) {
+      }
+    }
+    conn_.reset();
+    stop(SIGTERM);
+  }
+
+  bool up() const { return conn_ != nullptr; }
+  std::string uri() const { return tcp_uri(port_); }
+  rlab::vm::Connection& conn() { return *conn_; }
+  bool running() const { return pid_ > 0; }
+  std::string log() const {
+    std::ifstream in(dir_ / "libvirtd.log");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+  /// QEMU's pid of `domain` from the daemon's own /run/libvirt/qemu (seen through its root).
+  pid_t qemu_pid(const std::string& domain) const {
+    std::ifstream in(fs::path("/proc") / std::to_string(pid_) / "root/run/libvirt/qemu" /
+                     (domain + ".pid"));
+    pid_t p = -1;
+    in >> p;
+    return p;
+  }
+
+  /// Stops the daemon with `sig` and reaps it.
+  void stop(int sig) {
+    if (pid_ <= 0) return;
+    ::kill(pid_, sig);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+
+ private:
+  fs::path dir_;
+  int port_;
+  pid_t pid_ = -1;
+  std::unique_ptr<rlab::vm::Connection> conn_;
+};
+
+fs::path agent_binary() {
+  try {
+    return rlab::image::default_agent_binary();
+  } catch (const std::exception&) {
+    fs::path src = RLAB_SOURCE_DIR;
+    rlab::util::ProcessOptions o;
+    o.cwd = src;
+    rlab::util::run_checked({"cmake", "--preset", "aarch64-agent"}, o);
+    rlab::util::run_checked({"cmake", "--build", "build/aarch64", "--target", "rlab-agent"}, o);
+    return rlab::image::default_agent_binary();
+  }
+}
+
+std::vector<std::string> rlab_argv(std::vector<std::string> args) {
+  const char* bin = std::getenv("RLAB_BIN");
+  std::vector<std::string> argv{bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+/// Two 1-vCPU cells (xfs, ext4) of the cached 64K 6.12 kernel, a short shell1 pass, on `hosts`
+/// (YAML list items).
+std::string matrix_text(const std::vector<std::pair<std::string, unsigned>>& hosts) {
+  std::string t = R"(kernels:
+  "6.12":
+    source: {debian: "6.12", suite: trixie}
+    page_size: 64k
+axes:
+  kernel: ["6.12"]
+  filesystem:
+    - fs: xfs
+    - fs: ext4
+  vcpus: [1]
+  workload:
+    - {type: shell1, copies: vcpus, passes: 1, duration_s: 5}
+  repeats: 1
+guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
+results: rlab.db
+seed: 11
+hosts:
+)";
+  for (const auto& [uri, budget] : hosts)
+    t += "  - {uri: \"" + uri + "\", vcpus: " + std::to_string(budget) + "}\n";
+  return t;
+}
+
+struct Fixture {
+  fs::path dir;
+  fs::path matrix;
+  explicit Fixture(const char* name) {
+    // Under /var/tmp: QEMU's user must reach the run directory next to the store.
+    dir = fs::path("/var/tmp") / (std::string("rlab-hosts-") + name + "-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+    matrix = dir / "matrix.yaml";
+  }
+  void write(const std::string& text) const { std::ofstream(matrix) << text; }
+  ~Fixture() {
+    if (!::testing::Test::HasFailure()) fs::remove_all(dir);
+  }
+};
+
+/// One row per boot of the store's latest run: status, attempts, host_uri.
+struct BootRow {
+  std::string status;
+  long attempts = 0;
+  std::string host;
+};
+std::map<long, BootRow> boot_rows(const fs::path& db) {
+  std::map<long, BootRow> out;
+  sqlite3* h = nullptr;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return out;
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(h,
+                     "SELECT b.id, b.status, b.attempts, COALESCE(b.host_uri, '') FROM boots b"
+                     " JOIN cells c ON c.id = b.cell_id"
+                     " WHERE c.run_id = (SELECT MAX(id) FROM runs)",
+                     -1, &st, nullptr);
+  while (st && sqlite3_step(st) == SQLITE_ROW)
+    out[sqlite3_column_int64(st, 0)] = {reinterpret_cast<const char*>(sqlite3_column_text(st, 1)),
+                                        sqlite3_column_int64(st, 2),
+                                        reinterpret_cast<const char*>(sqlite3_column_text(st, 3))};
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return out;
+}
+
+/// "phase: message" of every stored failure of `boot`, oldest first.
+std::vector<std::string> failures(const fs::path& db, long boot) {
+  std::vector<std::string> out;
+  sqlite3* h = nullptr;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return out;
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(h, "SELECT phase || ': ' || message FROM failures WHERE boot_id = ? ORDER BY id",
+                     -1, &st, nullptr);
+  sqlite3_bind_int64(st, 1, boot);
+  while (st && sqlite3_step(st) == SQLITE_ROW)
+    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return out;
+}
+
+void ensure_libvirtd() {
+  auto r = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
+  ASSERT_TRUE(r.ok()) << r.output;
+}
+
+}  // namespace
+
+TEST(RealHosts, CellsSpreadOverTheLocalAndATcpHost) {
+  ensure_libvirtd();
+  Fixture f("spread");
+  PrivateLibvirtd second(f.dir / "libvirtd");
+  ASSERT_TRUE(second.up()) << second.log();
+  f.write(matrix_text({{"qemu:///system", 1}, {second.uri(), 1}}));
+  auto agent = agent_binary();
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(3600);  // a first kernel build when not cached
+  o.echo = true;
+  auto r = rlab::util::run(rlab_argv({"run", f.matrix.string(), "--agent", agent.string()}), o);
+  ASSERT_EQ(r.exit_code, 0) << rlab::util::tail(r.output, 60);
+
+  // Budget 1 on each host and two 1-vCPU cells: one cell on each host, both measured.
+  auto rows = boot_rows(f.dir / "rlab.db");
+  ASSERT_EQ(rows.size(), 2u);
+  std::set<std::string> hosts;
+  for (const auto& [id, b] : rows) {
+    EXPECT_EQ(b.status, "done") << "boot " << id << ": " << ::testing::PrintToString(failures(f.dir / "rlab.db", id));
+    EXPECT_EQ(b.attempts, 1);
+    hosts.insert(b.host);
+  }
+  EXPECT_EQ(hosts, (std::set<std::string>{"qemu:///system", second.uri()}));
+  EXPECT_EQ(r.output.find("drained"), std::string::npos) << "no host failed";
+  EXPECT_TRUE(second.conn().active_domains("rlab-").empty()) << "no guest left on the TCP host";
+}
+
+TEST(RealHosts, HostGoneUnderABootIsDrainedAndTheBootRunsOnTheOtherHost) {
+  ensure_libvirtd();
+  Fixture f("drain");
+  PrivateLibvirtd second(f.dir / "libvirtd");
+  ASSERT_TRUE(second.up()) << second.log();
+  const std::string gone = second.uri();
+  // The TCP host first: the first cell starts there.
+  f.write(matrix_text({{gone, 1}, {"qemu:///system", 1}}));
+  auto agent = agent_binary();
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(3600);
+  o.echo = true;
+  rlab::util::ProcessResult r;
+  std::thread runner([&] {
+    r = rlab::util::run(rlab_argv({"run", f.matrix.string(), "--agent", agent.string()}), o);
+  });
+
+  // As soon as a guest runs on the TCP host, that host dies: its daemon and the guest's QEMU
+  // are killed (a machine that lost power).
+  std::string victim;
+  for (auto until = std::chrono::steady_clock::now() + 1800s;
+       victim.empty() && std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(200ms)) {
+    try {
+      auto names = second.conn().active_domains("rlab-");
+      if (!names.empty()) victim = names.front();
+    } catch (const std::exception&) {
+      break;
+    }
+  }
+  pid_t qemu = victim.empty() ? -1 : second.qemu_pid(victim);
+  second.stop(SIGKILL);
+  if (qemu > 0) ::kill(qemu, SIGKILL);
+  runner.join();
+  ASSERT_FALSE(victim.empty()) << "no guest ever started on the TCP host\n" << rlab::util::tail(r.output, 60);
+  ASSERT_GT(qemu, 0) << "the guest's QEMU pid was not found";
+
+  // Every cell measured (exit 0), the boot moved to the local host, the drained host named.
+  ASSERT_EQ(r.exit_code, 0) << rlab::util::tail(r.output, 80);
+  EXPECT_NE(r.output.find("host " + gone + " was drained"), std::string::npos)
+      << rlab::util::tail(r.output, 30);
+  auto rows = boot_rows(f.dir / "rlab.db");
+  ASSERT_EQ(rows.size(), 2u);
+  int moved = 0;
+  for (const auto& [id, b] : rows) {
+    auto fails = failures(f.dir / "rlab.db", id);
+    EXPECT_EQ(b.status, "done") << "boot " << id << ": " << ::testing::PrintToString(fails);
+    EXPECT_EQ(b.host, "qemu:///system") << "boot " << id << " ended on the host that is left";
+    if (b.attempts == 2) {
+      ++moved;
+      // Nothing hidden: the failed attempt and the drain are stored with the boot.
+      ASSERT_GE(fails.size(), 2u);
+      EXPECT_EQ(fails.back().rfind("host: host " + gone + " drained", 0), 0u) << fails.back();
+    }
+  }
+  EXPECT_EQ(moved, 1) << "exactly the boot on the dead host ran twice";
+  auto st = rlab::store::Store::open(f.dir / "rlab.db");
+  const auto run = *st->latest_run();
+  EXPECT_EQ(st->run(run)->status, "done");
+  // The machine's libvirtd has none of the run's guests left.
+  rlab::vm::Connection local("qemu:///system");
+  EXPECT_TRUE(local.active_domains(rlab::vm::domain_name(rlab::run::run_label(run, f.dir / "rlab.db"), "")).empty());
+}
+
+TEST(RealHosts, NoHostAnsweringIsALabErrorThatKeepsTheRunForResume) {
+  Fixture f("none");
+  const int port = free_port();  // nothing listens there
+  f.write(matrix_text({{tcp_uri(port), 2}}));
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto r = rlab::util::run(rlab_argv({"run", f.matrix.string()}), o);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find(tcp_uri(port)), std::string::npos) << "the error names the host\n" << r.output;
+  EXPECT_NE(r.output.find("no host answers"), std::string::npos) << r.output;
+  // The run and its boots are stored, untouched, for `rlab run --resume`.
+  auto st = rlab::store::Store::open(f.dir / "rlab.db");
+  auto run = st->latest_run();
+  ASSERT_TRUE(run);
+  EXPECT_EQ(st->run(*run)->status, "failed");
+  EXPECT_EQ(st->unfinished_boots(*run).size(), 2u);
+}
