@@ -306,8 +306,8 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
           p.st->record_failure(j.boot, "host",
                                fmt::format("host {} drained: {}", slots[host].uri, attempt.reason), "");
           spdlog::warn("{}: host {} drained: {}", key, slots[host].uri, attempt.reason);
-          progress.finished(key, false, out.wall_s,
-                            fmt::format("host {} failed; the boot moves to another host", slots[host].uri));
+          // Not finished: the boot waits for another host (or is abandoned, counted below).
+          progress.phase(key, fmt::format("host {} failed, waiting for another host", slots[host].uri));
           return attempt;
         }
         std::lock_guard lock(mu);
@@ -326,8 +326,12 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
       },
       [&] { return intr.stopped(); });
   for (const auto& d : report.drained) sum.drained.push_back({slots[d.host].uri, d.reason});
-  sum.boots += report.abandoned.size();  // their host failure is stored as their failure
-  sum.failed += report.abandoned.size();
+  for (const auto& j : report.abandoned) {  // their host failure is stored as their failure
+    ++sum.boots;
+    ++sum.failed;
+    progress.finished(fmt::format("{}#{}", p.cells[j.cell].id, j.repeat), false, 0,
+                      "its hosts failed and it was not moved again");
+  }
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (hellos) sum.boot_to_hello_s /= static_cast<double>(hellos);
   progress.end();
