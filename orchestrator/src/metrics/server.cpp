@@ -45,7 +45,14 @@ Server::Server(const std::string& listen, const std::filesystem::path& db,
     : store_(std::make_shared<StoreCollector>(db)), live_(std::move(live)) {
   const std::string addr = check_listen_address(listen);
   try {
-    exposer_ = std::make_unique<prometheus::Exposer>(addr, 2);
+    // civetweb's limits, spelled out: a request line plus headers over 16 KiB is refused
+    // (400) and its connection closed; a client that has not sent its whole request within
+    // 10 s is dropped (civetweb's default is 30 s, during which a few silent clients held
+    // both of prometheus-cpp's default 2 worker threads and /metrics did not answer).
+    exposer_ = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", addr, "num_threads", std::to_string(kWorkerThreads),
+        "max_request_size", std::to_string(kMaxRequestBytes), "request_timeout_ms",
+        std::to_string(kRequestTimeoutMs)});
   } catch (const std::exception& e) {
     throw ListenError(fmt::format("--listen '{}': cannot listen: {}", listen, e.what()));
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rlab::metrics {
 
@@ -23,6 +24,11 @@ struct ListenError : std::runtime_error {
 /// the value and what is wrong (no port, a port out of range, a host name, an address that
 /// is not one such as 256.1.1.1).
 std::string check_listen_address(const std::string& listen);
+
+/// Limits of the HTTP endpoint (civetweb options).
+inline constexpr int kWorkerThreads = 4;           ///< requests served at once
+inline constexpr int kMaxRequestBytes = 16 * 1024;  ///< request line + headers; larger: 400, closed
+inline constexpr int kRequestTimeoutMs = 10000;    ///< a request not complete by then is dropped
 
 /// Serves http://<listen>/metrics until destroyed. The collectors are owned here and outlive
 /// the Exposer's weak references.
