@@ -344,8 +344,8 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
     p.st->finish_run(p.run, "failed");
     throw HostsDrainedError(fmt::format(
         "run {}: every host was drained, {} boots not run: {}. Everything measured is stored; "
-        "`rlab run --resume {} --retry-failed` continues once a host answers",
-        p.run, report.unstarted.size(), list_drained(sum.drained), p.run));
+        "`rlab run --resume {} --retry-failed {}` continues once a host answers",
+        p.run, report.unstarted.size(), list_drained(sum.drained), p.run, o.matrix.string()));
   }
   p.st->finish_run(p.run, sum.interrupted ? "interrupted" : sum.failed ? "failed" : "done");
   return sum;

@@ -255,6 +255,27 @@ bool hello_on(const fs::path& db, const std::string& uri) {
   return yes;
 }
 
+/// Waits until the guest of a boot on `daemon`'s host has said hello (stored in `db`), then
+/// kills the daemon and that guest's QEMU (a machine that lost power). Returns the guest's
+/// domain name ("" when none came within 30 minutes) and sets `qemu` to its pid.
+std::string kill_host_under_guest(PrivateLibvirtd& daemon, const fs::path& db, pid_t& qemu) {
+  std::string victim;
+  for (auto until = std::chrono::steady_clock::now() + 1800s;
+       victim.empty() && std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(200ms)) {
+    if (!hello_on(db, daemon.uri())) continue;
+    try {
+      auto names = daemon.conn().active_domains("rlab-");
+      if (!names.empty()) victim = names.front();
+    } catch (const std::exception&) {
+      break;
+    }
+  }
+  qemu = victim.empty() ? -1 : daemon.qemu_pid(victim);
+  daemon.stop(SIGKILL);
+  if (qemu > 0) ::kill(qemu, SIGKILL);
+  return victim;
+}
+
 void ensure_libvirtd() {
   auto r = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
   ASSERT_TRUE(r.ok()) << r.output;
@@ -306,23 +327,10 @@ TEST(RealHosts, HostGoneUnderABootIsDrainedAndTheBootRunsOnTheOtherHost) {
     r = rlab::util::run(rlab_argv({"run", f.matrix.string(), "--agent", agent.string()}), o);
   });
 
-  // Once the guest on the TCP host has said hello, that host dies: its daemon and the guest's
-  // QEMU are killed (a machine that lost power). The boot then fails in the guest's phase,
-  // and the host no longer answering makes it the host's failure.
-  std::string victim;
-  for (auto until = std::chrono::steady_clock::now() + 1800s;
-       victim.empty() && std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(200ms)) {
-    if (!hello_on(f.dir / "rlab.db", gone)) continue;
-    try {
-      auto names = second.conn().active_domains("rlab-");
-      if (!names.empty()) victim = names.front();
-    } catch (const std::exception&) {
-      break;
-    }
-  }
-  pid_t qemu = victim.empty() ? -1 : second.qemu_pid(victim);
-  second.stop(SIGKILL);
-  if (qemu > 0) ::kill(qemu, SIGKILL);
+  // Once the guest on the TCP host has said hello, that host dies. The boot then fails in the
+  // guest's phase, and the host no longer answering makes it the host's failure.
+  pid_t qemu = -1;
+  const std::string victim = kill_host_under_guest(second, f.dir / "rlab.db", qemu);
   runner.join();
   ASSERT_FALSE(victim.empty()) << "no guest ever started on the TCP host\n" << rlab::util::tail(r.output, 60);
   ASSERT_GT(qemu, 0) << "the guest's QEMU pid was not found";
@@ -371,4 +379,46 @@ TEST(RealHosts, NoHostAnsweringIsALabErrorThatKeepsTheRunForResume) {
   ASSERT_TRUE(run);
   EXPECT_EQ(st->run(*run)->status, "failed");
   EXPECT_EQ(st->unfinished_boots(*run).size(), 2u);
+}
+
+TEST(RealHosts, EveryHostDrainedMidRunStopsWithALabErrorAndKeepsTheRest) {
+  ensure_libvirtd();
+  Fixture f("alldrained");
+  PrivateLibvirtd only(f.dir / "libvirtd");
+  ASSERT_TRUE(only.up()) << only.log();
+  f.write(matrix_text({{only.uri(), 1}}));
+  auto agent = agent_binary();
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(3600);
+  o.echo = true;
+  rlab::util::ProcessResult r;
+  std::thread runner([&] {
+    r = rlab::util::run(rlab_argv({"run", f.matrix.string(), "--agent", agent.string()}), o);
+  });
+  pid_t qemu = -1;
+  const std::string victim = kill_host_under_guest(only, f.dir / "rlab.db", qemu);
+  runner.join();
+  ASSERT_FALSE(victim.empty()) << rlab::util::tail(r.output, 60);
+
+  // The only host is gone: a lab failure, the host named, the second cell never started.
+  EXPECT_EQ(r.exit_code, 3) << rlab::util::tail(r.output, 60);
+  EXPECT_NE(r.output.find("every host was drained"), std::string::npos) << rlab::util::tail(r.output, 30);
+  EXPECT_NE(r.output.find(only.uri()), std::string::npos);
+  auto st = rlab::store::Store::open(f.dir / "rlab.db");
+  const auto run = *st->latest_run();
+  EXPECT_EQ(st->run(run)->status, "failed");
+  // Kept for `--resume`: the boot that was on the host (failed, with the host row) and the
+  // one never started (pending).
+  EXPECT_EQ(st->unfinished_boots(run).size(), 1u) << "one boot still pending";
+  EXPECT_EQ(st->unfinished_boots(run, true).size(), 2u) << "and the failed one with --retry-failed";
+  auto rows = boot_rows(f.dir / "rlab.db");
+  int failed = 0;
+  for (const auto& [id, b] : rows)
+    if (b.status == "failed") {
+      ++failed;
+      auto fails = failures(f.dir / "rlab.db", id);
+      ASSERT_FALSE(fails.empty());
+      EXPECT_EQ(fails.back().rfind("host: host " + only.uri() + " drained", 0), 0u) << fails.back();
+    }
+  EXPECT_EQ(failed, 1);
 }
