@@ -1,11 +1,14 @@
 #include "shell_run.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
@@ -84,6 +87,10 @@ void ShellRun::start() {
   env_ = {"LANG=C", "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + work.string()};
   sampler_ = std::make_unique<Sampler>(work);
   ::sync();
+  if (p_.drop_caches) {
+    if (auto err = drop_caches(); !err.empty()) throw std::runtime_error("run.drop_caches: " + err);
+    caches_dropped_ = true;
+  }
   begin_pass();
 }
 
@@ -99,6 +106,8 @@ void ShellRun::abort() {
 
 void ShellRun::begin_pass() {
   report_ = protocol::PassReport{};
+  report_.caches_dropped = caches_dropped_;
+  caches_dropped_ = false;
   report_.id = p_.id;
   report_.pass = pass_;
   report_.latency.bounds_s = default_latency_bounds();
@@ -215,13 +224,28 @@ void ShellRun::finish_pass() {
     finish_run();
     return;
   }
-  // sync(2) may take long on a slow disk: keep serving meanwhile.
-  std::thread([this, alive = alive_, &io = io_] {
+  // sync(2) and dropping the caches may take long on a slow disk: keep serving meanwhile.
+  std::thread([this, alive = alive_, &io = io_, drop = p_.drop_caches] {
     ::sync();
-    boost::asio::post(io, [this, alive] {
-      if (*alive) after_sync();
+    std::string err = drop ? drop_caches() : std::string();
+    boost::asio::post(io, [this, alive, drop, err] {
+      if (!*alive) return;
+      if (drop && !err.empty()) std::fprintf(stderr, "rlab-agent: run.drop_caches: %s\n", err.c_str());
+      caches_dropped_ = drop && err.empty();
+      after_sync();
     });
   }).detach();
+}
+
+std::string ShellRun::drop_caches() {
+  // 3 = page cache + reclaimable slab (dentries, inodes): Documentation/admin-guide/sysctl/vm.rst.
+  const char* path = "/proc/sys/vm/drop_caches";
+  const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return std::string("cannot open ") + path + ": " + std::strerror(errno);
+  const bool ok = ::write(fd, "3\n", 2) == 2;
+  const std::string err = ok ? "" : std::string("cannot write ") + path + ": " + std::strerror(errno);
+  ::close(fd);
+  return err;
 }
 
 void ShellRun::after_sync() {

@@ -50,6 +50,8 @@ class ShellRun {
   void maybe_finish_pass();
   void finish_pass();
   void after_sync();
+  /// Writes 3 to /proc/sys/vm/drop_caches; "" on success, else what failed (path, errno text).
+  static std::string drop_caches();
   void finish_run();
   double since(Clock::time_point t) const;
 
@@ -68,6 +70,7 @@ class ShellRun {
   std::uint32_t pass_ = 0;
   bool in_window_ = false;
   bool finishing_ = false;
+  bool caches_dropped_ = false;  ///< dropped since the last pass began (goes into its report)
   Clock::time_point t0_, t_end_;
   std::uint64_t sample_no_ = 0;
   protocol::PassReport report_;

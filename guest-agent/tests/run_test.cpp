@@ -96,6 +96,7 @@ TEST(Run, Shell1TwoCopiesThreePasses) {
     EXPECT_GT(p.counters.forks, p.loops * 4) << "each loop forks sh + sort/od/sort/grep/tee/wc/rm";
     EXPECT_GT(p.counters.ctxt, 0u);
     EXPECT_FALSE(p.counters.vmstat.empty());
+    EXPECT_FALSE(p.caches_dropped) << "the request did not ask for it";
     lpm.push_back(p.lpm);
   }
   // Score: drop the worst int(3/3) = 1 pass, geometric mean of the other two.

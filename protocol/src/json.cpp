@@ -153,6 +153,7 @@ void read(const json& v, const std::string& w, PassReport& m) {
   f.req("lpm", m.lpm);
   f.req("latency", m.latency);
   f.req("counters", m.counters);
+  f.opt("caches_dropped", m.caches_dropped);
 }
 
 /// A number for an error message: "%g", so 1e300 stays short.
@@ -194,7 +195,8 @@ void to_json(json& j, const Prepare& m) {
 void to_json(json& j, const Run& m) {
   j = {{"type", "run"}, {"id", m.id}, {"workload", m.workload}, {"copies", m.copies},
        {"passes", m.passes}, {"duration_s", m.duration_s}, {"scripts_per_loop", m.scripts_per_loop},
-       {"workdir", m.workdir}, {"sample_interval_s", m.sample_interval_s}, {"pause_s", m.pause_s}};
+       {"workdir", m.workdir}, {"sample_interval_s", m.sample_interval_s}, {"pause_s", m.pause_s},
+       {"drop_caches", m.drop_caches}};
 }
 void to_json(json& j, const Shutdown& m) {
   j = {{"type", "shutdown"}, {"id", m.id}, {"poweroff", m.poweroff}};
@@ -222,7 +224,7 @@ void to_json(json& j, const Sample& m) {
 void to_json(json& j, const PassReport& m) {
   j = {{"type", "pass"}, {"id", m.id}, {"pass", m.pass}, {"loops", m.loops},
        {"failures", m.failures}, {"duration_s", m.duration_s}, {"lpm", m.lpm},
-       {"latency", m.latency}, {"counters", m.counters}};
+       {"latency", m.latency}, {"counters", m.counters}, {"caches_dropped", m.caches_dropped}};
 }
 void to_json(json& j, const Result& m) {
   json passes = json::array();
@@ -297,6 +299,7 @@ void from_json(const json& j, Run& m) {
   f.opt("pause_s", m.pause_s);
   if (!(m.pause_s >= 0 && m.pause_s <= kMaxSpanS))
     bad(f.at("pause_s"), "must be 0..86400, got " + shortest(m.pause_s));
+  f.opt("drop_caches", m.drop_caches);
 }
 void from_json(const json& j, Shutdown& m) {
   Fields f(j, "shutdown");

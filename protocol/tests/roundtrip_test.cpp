@@ -76,6 +76,7 @@ TEST(RoundTrip, HostRequests) {
   r.workdir = "/mnt/test/work";
   r.sample_interval_s = 0;
   r.pause_s = 0.25;
+  r.drop_caches = true;
   auto r2 = round_trip<rp::Run, rp::HostMessage>(r);
   EXPECT_EQ(r2.id, 9u);
   EXPECT_EQ(r2.workload, "shell8");
@@ -86,6 +87,7 @@ TEST(RoundTrip, HostRequests) {
   EXPECT_EQ(r2.workdir, r.workdir);
   EXPECT_DOUBLE_EQ(r2.sample_interval_s, 0);
   EXPECT_DOUBLE_EQ(r2.pause_s, 0.25);
+  EXPECT_TRUE(r2.drop_caches);
 
   auto s = round_trip<rp::Shutdown, rp::HostMessage>({10, false});
   EXPECT_EQ(s.id, 10u);
@@ -128,6 +130,7 @@ TEST(RoundTrip, AgentMessages) {
   p.lpm = 6000;
   p.latency = {{0.01, 0.1}, {1, 2, 3}, 4.5, 0.3};
   p.counters = sample_counters();
+  p.caches_dropped = true;
   rp::Result res;
   res.id = 5;
   res.workload = "shell1";
@@ -148,6 +151,8 @@ TEST(RoundTrip, AgentMessages) {
   EXPECT_EQ(res2.agent_cpu_s, 0.125);
   auto p2 = round_trip<rp::PassReport, rp::AgentMessage>(p);
   EXPECT_DOUBLE_EQ(p2.lpm, 6000);
+  EXPECT_TRUE(p2.caches_dropped);
+  EXPECT_TRUE(res2.passes[0].caches_dropped);
 
   auto e = round_trip<rp::Error, rp::AgentMessage>({11, rp::ErrorCode::busy, "a run is in progress"});
   EXPECT_EQ(e.code, rp::ErrorCode::busy);
@@ -164,6 +169,7 @@ TEST(RoundTrip, RunDefaultsFollowWorkload) {
   EXPECT_EQ(run.passes, 3u);
   EXPECT_DOUBLE_EQ(run.sample_interval_s, 1.0);
   EXPECT_DOUBLE_EQ(run.pause_s, 1.0);
+  EXPECT_FALSE(run.drop_caches);
 }
 
 TEST(RoundTrip, InvalidUtf8InTextIsReplacedNotThrown) {

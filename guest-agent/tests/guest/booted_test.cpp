@@ -62,6 +62,7 @@ TEST(BootedGuest, HelloPrepareRunShutdown) {
   r.passes = 3;
   r.duration_s = 10;
   r.workdir = "/mnt/test/work";
+  r.drop_caches = true;
   c.send(r);
   auto res = c.next_of<rp::Result>(600s);
   ASSERT_TRUE(res.has_value());
@@ -70,6 +71,7 @@ TEST(BootedGuest, HelloPrepareRunShutdown) {
   std::vector<double> lpm;
   for (const auto& pass : res->passes) {
     EXPECT_GT(pass.loops, 0u);
+    EXPECT_TRUE(pass.caches_dropped) << "pass " << pass.pass;
     lpm.push_back(pass.lpm);
     std::printf("pass %u: %llu loops, %.1f lpm, inodegc_queue %llu\n", pass.pass,
                 static_cast<unsigned long long>(pass.loops), pass.lpm,

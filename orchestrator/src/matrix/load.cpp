@@ -88,7 +88,8 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
   for (std::size_t i = 0; i < n.size(); ++i) {
     const std::string what = "axes.workload[" + std::to_string(i) + "]";
     const YAML::Node& e = n[i];
-    ck.check_map(e, what, {"type", "name", "copies", "passes", "warmup_passes", "duration_s"});
+    ck.check_map(e, what, {"type", "name", "copies", "passes", "warmup_passes", "duration_s",
+                          "drop_caches"});
     Workload w;
     const YAML::Node t = ck.required(e, what, "type");
     w.kind = ck.string(t, what + ".type");
@@ -102,6 +103,7 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
     if (e["passes"]) w.passes = static_cast<unsigned>(ck.integer(e["passes"], what + ".passes", 1, 100));
     if (e["warmup_passes"])
       w.warmup_passes = static_cast<unsigned>(ck.integer(e["warmup_passes"], what + ".warmup_passes", 0, 10));
+    if (e["drop_caches"]) w.drop_caches = ck.boolean(e["drop_caches"], what + ".drop_caches");
     if (e["duration_s"]) w.duration_s = ck.number(e["duration_s"], what + ".duration_s", 0, 86400);
     if (e["name"]) {
       w.name = ck.string(e["name"], what + ".name");

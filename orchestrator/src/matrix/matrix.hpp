@@ -47,6 +47,9 @@ struct Workload {
   /// Passes run before the counted ones and left out of the score (`warmup_passes`, default
   /// 0); they are stored like the others (docs/noise.md "Warm-up").
   unsigned warmup_passes = 0;
+  /// Guest hygiene (`drop_caches`, default true): the agent syncs and drops the page cache,
+  /// dentries and inodes before every pass, so each pass starts from the same cache state.
+  bool drop_caches = true;
 };
 
 /// Hardware acceleration of the guests.

@@ -38,12 +38,8 @@ void parse_pinning(const Checker& ck, const YAML::Node& g, Guest& guest) {
       out.host_cpus.push_back(cpu);
     }
   }
-  if (const YAML::Node a = p["allow_oversubscription"]) {
-    const std::string s = a.IsScalar() ? a.Scalar() : "";
-    if (a.Tag() == "!" || (s != "true" && s != "false"))
-      ck.fail(a, "guest.pinning.allow_oversubscription: expected true or false");
-    out.allow_oversubscription = s == "true";
-  }
+  if (const YAML::Node a = p["allow_oversubscription"])
+    out.allow_oversubscription = ck.boolean(a, "guest.pinning.allow_oversubscription");
 }
 
 }  // namespace rlab::matrix::detail

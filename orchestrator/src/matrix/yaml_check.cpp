@@ -92,6 +92,12 @@ std::int64_t Checker::integer(const YAML::Node& n, const std::string& what, std:
   return v;
 }
 
+bool Checker::boolean(const YAML::Node& n, const std::string& what) const {
+  const std::string s = n.IsScalar() ? n.Scalar() : "";
+  if (n.Tag() == "!" || (s != "true" && s != "false")) fail(n, what + ": expected true or false");
+  return s == "true";
+}
+
 double Checker::number(const YAML::Node& n, const std::string& what, double lo,
                        double hi) const {
   if (!plain(n)) {

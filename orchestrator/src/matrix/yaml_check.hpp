@@ -36,6 +36,8 @@ class Checker {
   /// A plain (unquoted) integer in [lo, hi].
   std::int64_t integer(const YAML::Node& n, const std::string& what, std::int64_t lo,
                        std::int64_t hi) const;
+  /// A plain `true` or `false` (not quoted); else an error at `n` naming `what`.
+  bool boolean(const YAML::Node& n, const std::string& what) const;
   /// A plain number in (lo, hi].
   double number(const YAML::Node& n, const std::string& what, double lo, double hi) const;
   /// A sequence of scalars (may be empty).

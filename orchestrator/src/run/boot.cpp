@@ -181,6 +181,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     req.workdir = "/mnt/rlab/work";
     req.sample_interval_s = 1.0;
     req.pause_s = 1.0;
+    req.drop_caches = cell.workload.drop_caches;
     phase(fmt::format("run pass 1/{}", req.passes));
     link::RunCallbacks cb;
     cb.on_sample = [&](const proto::Sample& s) {
@@ -212,6 +213,9 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     rt.probe = ms(g.timeouts.probe_s * host_per_guest_second(g));
     rt.total = ms(req.passes * ((req.duration_s + req.pause_s) * host_per_guest_second(g) + 60) + 120);
     const proto::Result result = session.run(req, cb, rt);
+    for (const auto& p : result.passes)
+      if (req.drop_caches && !p.caches_dropped)  // the agent's stderr, in the console, says why
+        throw PhaseError("run", fmt::format("the agent could not drop the guest's caches before pass {}", p.pass));
     store::Result r;
     // Warm-up passes are stored but not scored: UnixBench's aggregation of the counted ones.
     r.score = warmup ? proto::unixbench_score(counted_lpm) : result.score;

@@ -66,6 +66,8 @@ TEST(LoadMatrix, ReadsEverySection) {
   EXPECT_EQ(m.workload_axis[1].scripts_per_loop, 8u);
   EXPECT_EQ(m.workload_axis[1].copies, 8u);
   EXPECT_DOUBLE_EQ(m.workload_axis[1].duration_s, 1.5);
+  EXPECT_TRUE(m.workload_axis[0].drop_caches);  // the default
+  EXPECT_FALSE(m.workload_axis[1].drop_caches);
   EXPECT_EQ(m.repeats, 3u);
   EXPECT_EQ(m.guest.memory_mib, 3072u);
   EXPECT_EQ(m.guest.accel, Accel::kTcg);

@@ -75,6 +75,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_kernel_name", 2, 3, "not a valid kernel name"},
         BadCase{"remote_host_budget", 9, 5, "needs 'vcpus'"},
         BadCase{"quoted_duration", 7, 41, "expected a number"},
+        BadCase{"drop_caches_string", 7, 42, "axes.workload[0].drop_caches: expected true or false"},
         BadCase{"syntax_error", 0, 0, "end of sequence flow not found"},
         BadCase{"empty_file", 1, 1, "empty matrix"},
         BadCase{"deep_nesting", 0, 0, "nested more than"},

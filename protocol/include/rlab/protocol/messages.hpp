@@ -55,6 +55,9 @@ struct Run {
   std::string workdir;                   ///< absolute directory on the filesystem under test
   double sample_interval_s = 1.0;        ///< seconds between samples; 0 = no sampling, else [0.1, kMaxSpanS]
   double pause_s = 1.0;                  ///< pause after the sync between passes, seconds, [0, kMaxSpanS]
+  /// Guest hygiene before every pass: after the sync, write 3 to /proc/sys/vm/drop_caches
+  /// (page cache, dentries and inodes), so each pass starts from the same cache state.
+  bool drop_caches = false;
 };
 
 /// `shutdown`: the agent replies `bye`, syncs and powers the guest off (when PID 1, or when
@@ -139,6 +142,7 @@ struct PassReport {
   double lpm = 0;                        ///< loops per minute: loops * 60 / duration_s
   Histogram latency;
   Counters counters;                     ///< totalled over the pass window
+  bool caches_dropped = false;           ///< the agent dropped the caches just before the pass
 };
 
 /// `result`: the run is over.
