@@ -2,10 +2,13 @@
 
 #include "bisect_driver/vm_lab.hpp"
 #include "stats/descriptive.hpp"
+#include "stats/power.hpp"
 
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace rlab::bisect_driver {
@@ -19,6 +22,33 @@ std::string short_sha(const std::string& c) { return c.substr(0, 12); }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// The ends' noise and change, and the boots a step starts with: the fewest whose minimum
+/// detectable effect at the step alpha reaches the ends' change (stats::boots_for_effect),
+/// the cap when the noise needs more; the session's `initial` while the ends have fewer than
+/// two boots each.
+struct StepPlan {
+  std::optional<double> noise;   ///< pooled relative stddev of one boot of the ends
+  double change = 0;             ///< (median bad - median good) / median good
+  std::size_t initial = 0;
+};
+
+StepPlan step_plan(const SessionSpec& spec, const std::vector<double>& good, const std::vector<double>& bad) {
+  StepPlan p;
+  p.initial = spec.initial;
+  if (good.size() < 2 || bad.size() < 2) return p;
+  const double mg = stats::median(good);
+  if (!(mg > 0)) return p;
+  p.change = (stats::median(bad) - mg) / mg;
+  const double sg = stats::stddev(good) / stats::mean(good), sb = stats::stddev(bad) / stats::mean(bad);
+  p.noise = std::sqrt((sg * sg + sb * sb) / 2);
+  if (p.change == 0) return p;
+  const auto opt = session_options(spec);
+  const auto need = stats::boots_for_effect(*p.noise, std::abs(p.change), static_cast<unsigned>(spec.cap),
+                                            opt.step_alpha);
+  p.initial = need ? *need : spec.cap;
+  return p;
 }
 
 /// Measures both ends; true when the bisection may go on (status set otherwise).
@@ -35,6 +65,12 @@ bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
                                   fmt::format("bad {}", short_sha(s.spec.bad_commit)));
   tell(say, check.message);
   if (check.confirmed) {
+    const auto plan = step_plan(s.spec, lab.stored(s.spec.good_commit, kEndsPurpose),
+                                lab.stored(s.spec.bad_commit, kEndsPurpose));
+    if (plan.noise)
+      tell(say, fmt::format("noise {:.1f}% per boot next to a change of {:+.1f}%: steps start with {} boots "
+                            "of each (at most {})", *plan.noise * 100, plan.change * 100, plan.initial,
+                            s.spec.cap));
     db.set_status(s.id, "bisecting", check.message);
     return true;
   }
@@ -121,7 +157,9 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   bisect::References refs;
   refs.good_index = 0;
   refs.bad_index = 1;
-  auto step = bisect::test_commit(2, refs, std::ref(oracle), session_options(s.spec));
+  auto opt = session_options(s.spec);
+  opt.plan.initial = step_plan(s.spec, lab.stored(good, kEndsPurpose), lab.stored(bad, kEndsPurpose)).initial;
+  auto step = bisect::test_commit(2, refs, std::ref(oracle), opt);
   row.result = std::string(bisect::step_result_name(step.result));
   row.samples = step.samples.size();
   row.median = step.samples.empty() ? 0 : stats::median(step.samples);

@@ -23,7 +23,9 @@ struct StartOptions {
   bisect::Direction direction = bisect::Direction::regression;
   double alpha = 0.01;
   double min_effect = 0.02;
-  std::size_t initial = 5;         ///< boots per commit before the first verdict (>= 2)
+  /// Boots of each end before the ends' first verdict (>= 2); steps start with the boots the
+  /// ends' noise and change call for (docs/bisect.md "Boots per step").
+  std::size_t initial = 5;
   std::size_t cap = 20;            ///< most boots per commit (>= initial)
 };
 
@@ -37,7 +39,7 @@ bisect::Options session_options(const SessionSpec& spec);
 
 /// Answers one commit: the stored answer when there is one, else measures it interleaved with
 /// fresh boots of both ends (bisect::test_commit, purpose = the commit) at the session's step
-/// alpha and records the answer with the ends' medians alongside. Throws std::runtime_error
+/// alpha, starting with as many boots as the ends' noise and change call for, and records the answer with the ends' medians alongside. Throws std::runtime_error
 /// when the ends' check has not run yet; lets the lab's exceptions pass.
 StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit);
 

@@ -139,7 +139,7 @@ const Registrar reg(40, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--resume", args->resume, "Continue bisect session S after a crash or signal");
   cmd->add_option("--alpha", args->alpha, "Significance level of the ends (steps: Bonferroni share)");
   cmd->add_option("--min-effect", args->min_effect, "Smallest relative change that counts (0.02 = 2%)");
-  cmd->add_option("--initial", args->initial, "Boots per commit before the first verdict");
+  cmd->add_option("--initial", args->initial, "Boots of each end before the first verdict on the ends (steps: from the ends' noise)");
   cmd->add_option("--cap", args->cap, "Most boots per commit (doubling from --initial)");
   add_common(cmd, *args);
   cmd->final_callback([args, exit_code] { *exit_code = bisect_main(*args); });

@@ -1,8 +1,12 @@
 #include "compare/compare.hpp"
 
+#include "stats/descriptive.hpp"
+#include "stats/power.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -37,9 +41,27 @@ void fill_verdict(CellComparison& row, const CompareOptions& opt) {
     row.error = e.what();
     return;
   }
+  const std::size_t n = std::min(row.base_scores.size(), row.new_scores.size());
+  const double mean_a = stats::mean(row.base_scores);
+  if (n >= 2 && mean_a > 0) {
+    const double sa = stats::stddev(row.base_scores), sb = stats::stddev(row.new_scores);
+    row.noise = std::sqrt((sa * sa + sb * sb) / 2) / mean_a;
+    row.mde = stats::minimum_detectable_effect(*row.noise, static_cast<unsigned>(n), opt.verdict.alpha);
+  }
   if (row.result->verdict != stats::Verdict::unknown) return;
   const std::size_t have = std::max(row.base_scores.size(), row.new_scores.size());
-  const std::size_t next = stats::next_sample_count(have, opt.plan);
+  std::size_t next = stats::next_sample_count(have, opt.plan);
+  if (row.noise && *row.noise > 0 && next != 0) {
+    const double sought = std::max(opt.verdict.min_effect, std::abs(row.result->difference.relative_change));
+    const auto need = stats::boots_for_effect(*row.noise, sought, static_cast<unsigned>(opt.plan.cap),
+                                              opt.verdict.alpha);
+    if (!need) {
+      next = 0;
+      row.beyond_cap = true;
+    } else if (*need > have) {
+      next = std::max<std::size_t>(*need, opt.plan.initial);
+    }
+  }
   row.next_boots_per_side = next;
   if (next == 0) return;  // at the cap: stays unknown
   row.more_base = next - std::min(next, row.base_scores.size());

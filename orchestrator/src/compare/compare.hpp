@@ -69,9 +69,19 @@ struct CellComparison {
   std::optional<stats::Comparison> result;  ///< set when status == compared
   std::optional<EnvMismatch> mismatch;      ///< set when status == refused
   std::string error;                        ///< set when status == error
-  /// Unknown verdicts only: boots per side to have next (doubling plan), and how many more
-  /// that is for each side; all 0 when the cap is already reached (stays unknown).
+  /// The noise next to the effect (compared rows with 2+ boots a side): the pooled relative
+  /// stddev of one boot, sqrt((sd_base^2 + sd_new^2) / 2) / mean_base, and the minimum
+  /// detectable effect of this comparison, at alpha = options' alpha, power 0.9 and the
+  /// smaller side's boots (stats/power.hpp). Fractions.
+  std::optional<double> noise;
+  std::optional<double> mde;
+  /// Unknown verdicts only: boots per side to have next and how many more that is for each
+  /// side. Chosen from the noise: the fewest boots whose minimum detectable effect reaches
+  /// the effect sought, max(minimum effect, |observed change|), within the cap; by doubling
+  /// when the noise is unknown or already small enough. All 0 when the cap is reached or
+  /// the noise needs more than the cap (stays unknown; `beyond_cap` says which).
   std::size_t next_boots_per_side = 0;
+  bool beyond_cap = false;  ///< the noise needs more than the cap for the effect sought
   std::size_t more_base = 0;
   std::size_t more_new = 0;
   /// Tracepoint changes per 1,000 loops, biggest mover first: |relative change| descending,

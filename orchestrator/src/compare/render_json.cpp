@@ -40,6 +40,8 @@ json cell_json(const CellComparison& c) {
             {"reason", nullptr},
             {"refused", nullptr},
             {"error", c.error.empty() ? json(nullptr) : json(c.error)},
+            {"noise", num(c.noise)},
+            {"mde", num(c.mde)},
             {"more_boots", nullptr}};
   if (c.result && c.status == RowStatus::compared) {
     const auto& x = *c.result;
@@ -55,6 +57,7 @@ json cell_json(const CellComparison& c) {
     j["reason"] = x.reason;
     if (x.verdict == stats::Verdict::unknown)
       j["more_boots"] = {{"at_cap", c.next_boots_per_side == 0},
+                         {"beyond_cap", c.beyond_cap},
                          {"boots_per_side", c.next_boots_per_side},
                          {"more_base", c.more_base},
                          {"more_new", c.more_new}};

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -40,7 +41,12 @@ void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out)
     case RowStatus::compared: break;
   }
   if (c.result->verdict != stats::Verdict::unknown) return;
-  if (c.next_boots_per_side == 0) {
+  if (c.beyond_cap) {
+    const double sought = std::max(o.verdict.min_effect, std::abs(c.result->difference.relative_change));
+    out << pad << fmt::format("unknown: at {:.1f}% noise a {:.1f}% change needs more than {} boots per "
+                              "side: stays unknown until the noise is cut (docs/methodology.md)\n",
+                              *c.noise * 100, sought * 100, o.plan.cap);
+  } else if (c.next_boots_per_side == 0) {
     out << pad << fmt::format("unknown at the cap of {} boots per side: stays unknown\n", o.plan.cap);
   } else if (c.more_base == c.more_new) {
     out << pad << fmt::format("unknown: measure {} more boots per side ({} each)\n", c.more_base,
@@ -58,7 +64,7 @@ void render_text(const CompareReport& r, std::ostream& out) {
   if (r.mode == Mode::kernels) out << fmt::format("   (run {})", r.base.run);
   out << "\n";
   out << fmt::format("verdict: alpha {}, minimum effect {:g}%, medians over boots; "
-                     "unknown doubles boots up to {} per side\n\n",
+                     "unknown: boots from the noise, up to {} per side\n\n",
                      r.options.verdict.alpha, r.options.verdict.min_effect * 100, r.options.plan.cap);
   if (r.cells.empty()) {
     out << "no scored cells on either side\n";
@@ -87,7 +93,9 @@ void render_text(const CompareReport& r, std::ostream& out) {
         << value_col(new_med, new_rel) << " "
         << (cmp ? p_col(c.result->difference.p_min) : fmt::format("{:>9}", "")) << "  "
         << fmt::format("{:<9}", verdict) << "  " << c.label << ".score_lpm"
-        << fmt::format("  ({} vs {} boots)\n", c.base_scores.size(), c.new_scores.size());
+        << fmt::format("  ({} vs {} boots", c.base_scores.size(), c.new_scores.size())
+        << (c.noise ? fmt::format("; noise {:.1f}%, detectable {:.1f}%)\n", *c.noise * 100, *c.mde * 100)
+                    : std::string(")\n"));
     advice(c, r.options, out);
     for (const auto& k : c.counters)
       out << value_col(k.base_per_kloop, std::nullopt) << " " << change_col(k.change)

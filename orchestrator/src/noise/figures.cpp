@@ -1,6 +1,7 @@
 #include "noise/figures.hpp"
 
-#include "noise/student_t.hpp"
+#include "stats/power.hpp"
+#include "stats/student_t.hpp"
 #include "stats/descriptive.hpp"
 
 #include <algorithm>
@@ -23,7 +24,7 @@ std::optional<Slope> fit_slope(const std::vector<double>& x, const std::vector<d
   double ssr = 0;
   for (std::size_t i = 0; i < n; ++i) ssr += std::pow(y[i] - a - b * x[i], 2);
   const double se = std::sqrt(ssr / static_cast<double>(n - 2) / sxx);
-  const double t = t_quantile(0.975, static_cast<unsigned>(n - 2));
+  const double t = stats::t_quantile(0.975, static_cast<unsigned>(n - 2));
   return Slope{b, b - t * se, b + t * se, static_cast<unsigned>(n)};
 }
 
@@ -45,15 +46,7 @@ double pearson_p(double r, unsigned n) {
   if (n < 3) return 1;
   if (std::abs(r) >= 1) return 0;
   const double t = std::abs(r) * std::sqrt((n - 2) / (1 - r * r));
-  return 2 * (1 - t_cdf(t, n - 2));
-}
-
-double minimum_detectable_effect(double rel_sd, unsigned n, double alpha, double power) {
-  if (n < 2) throw std::invalid_argument("minimum_detectable_effect: needs n >= 2 boots a side");
-  if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
-    throw std::invalid_argument("minimum_detectable_effect: alpha and power must be in (0, 1)");
-  const unsigned df = 2 * n - 2;
-  return (t_quantile(1 - alpha / 2, df) + t_quantile(power, df)) * rel_sd * std::sqrt(2.0 / n);
+  return 2 * (1 - stats::t_cdf(t, n - 2));
 }
 
 CellFigures cell_figures(const std::vector<BootPoint>& boots, double alpha, double power) {
@@ -96,9 +89,9 @@ CellFigures cell_figures(const std::vector<BootPoint>& boots, double alpha, doub
   if (!busy_x.empty()) f.mean_busy = stats::mean(busy_x);
   if (!load_x.empty()) f.mean_load1 = stats::mean(load_x);
   if (f.boot_rel_stddev) {
-    f.mde_4 = minimum_detectable_effect(*f.boot_rel_stddev, 4, alpha, power);
-    f.mde_8 = minimum_detectable_effect(*f.boot_rel_stddev, 8, alpha, power);
-    f.mde_16 = minimum_detectable_effect(*f.boot_rel_stddev, 16, alpha, power);
+    f.mde_4 = stats::minimum_detectable_effect(*f.boot_rel_stddev, 4, alpha, power);
+    f.mde_8 = stats::minimum_detectable_effect(*f.boot_rel_stddev, 8, alpha, power);
+    f.mde_16 = stats::minimum_detectable_effect(*f.boot_rel_stddev, 16, alpha, power);
   }
   return f;
 }

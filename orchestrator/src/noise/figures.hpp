@@ -36,12 +36,6 @@ std::optional<double> pearson(const std::vector<double>& x, const std::vector<do
 /// Two-sided p-value of r = 0 for n pairs (t = r sqrt((n-2)/(1-r^2)), n - 2 df).
 double pearson_p(double r, unsigned n);
 
-/// Minimum detectable relative effect of a two-sided two-sample comparison with `n` boots a
-/// side, relative stddev `rel_sd` per boot, significance `alpha` and `power`:
-/// (t(1 - alpha/2; 2n-2) + t(power; 2n-2)) * rel_sd * sqrt(2/n) (docs/statistics.md).
-/// Throws std::invalid_argument for n < 2 or alpha/power outside (0, 1).
-double minimum_detectable_effect(double rel_sd, unsigned n, double alpha = 0.01, double power = 0.9);
-
 /// The figures of one cell. Relative figures are fractions (0.05 = 5%).
 struct CellFigures {
   unsigned boots = 0;                       ///< boots with a score

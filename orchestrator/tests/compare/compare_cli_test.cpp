@@ -84,9 +84,10 @@ TEST_F(CompareCli, JsonShape) {
   EXPECT_EQ(by.at(kAgcount4)["verdict"], "same");
   const auto& u = by.at(kInlineDefaults);
   EXPECT_EQ(u["verdict"], "unknown");
-  EXPECT_EQ(u["more_boots"]["at_cap"], false);
-  EXPECT_EQ(u["more_boots"]["more_base"], 5);
-  EXPECT_EQ(u["more_boots"]["more_new"], 5);
+  EXPECT_EQ(u["more_boots"]["beyond_cap"], true);  // 9% noise, a 3% change
+  EXPECT_EQ(u["more_boots"]["more_base"], 0);
+  EXPECT_NEAR(u["noise"].get<double>(), 0.09, 0.01);
+  EXPECT_GT(u["mde"].get<double>(), 0.2);
   EXPECT_EQ(j["summary"]["different"], 1);
   EXPECT_EQ(j["summary"]["regressions"], 1);
   EXPECT_EQ(j["summary"]["same"], 1);
@@ -99,7 +100,7 @@ TEST_F(CompareCli, TextTable) {
   EXPECT_NE(r.output.find("base: run " + std::to_string(base_)), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("-11.1%"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("same       " + kAgcount4), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("unknown: measure 5 more boots per side"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("stays unknown until the noise is cut"), std::string::npos) << r.output;
 }
 
 TEST_F(CompareCli, NoRegressionExitsZero) {
@@ -132,7 +133,7 @@ TEST_F(CompareCli, TwoKernelsOfOneRun) {
   EXPECT_EQ(j["new"]["kernel"], "6.12+inline-inactivation");
   ASSERT_EQ(j["cells"].size(), 2u);
   EXPECT_EQ(j["cells"][0]["verdict"], "unknown");
-  EXPECT_EQ(j["cells"][0]["more_boots"]["more_new"], 15);
+  EXPECT_EQ(j["cells"][0]["more_boots"]["beyond_cap"], true);
 }
 
 TEST_F(CompareCli, BadInputIsAUsageErrorNamingIt) {

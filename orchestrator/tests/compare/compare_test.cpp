@@ -2,6 +2,7 @@
 #include "compare/compare.hpp"
 #include "compare/render.hpp"
 #include "scenario.hpp"
+#include "stats/power.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -57,9 +58,48 @@ TEST_F(CompareStore, TwoRunsGiveEachVerdict) {
   const auto& unk = row(rep, kInlineDefaults);
   EXPECT_EQ(unk.result->verdict, stats::Verdict::unknown) << unk.result->reason;
   EXPECT_EQ(unk.base_scores.size(), 5u);
-  EXPECT_EQ(unk.next_boots_per_side, 10u);  // 5 -> doubled, at least the initial 10
-  EXPECT_EQ(unk.more_base, 5u);
-  EXPECT_EQ(unk.more_new, 5u);
+  // 9% noise and a 3% change: more than the cap of 80 boots a side would be needed.
+  ASSERT_TRUE(unk.noise.has_value());
+  EXPECT_NEAR(*unk.noise, 0.09, 0.01);
+  EXPECT_NEAR(*unk.mde, stats::minimum_detectable_effect(*unk.noise, 5), 1e-12);
+  EXPECT_FALSE(stats::boots_for_effect(*unk.noise, 0.03, 80).has_value());
+  EXPECT_TRUE(unk.beyond_cap);
+  EXPECT_EQ(unk.next_boots_per_side, 0u);
+  EXPECT_EQ(unk.more_base, 0u);
+  EXPECT_EQ(unk.more_new, 0u);
+  // Every compared row states its noise and detectable effect.
+  EXPECT_LT(*reg.mde, 0.05);
+  EXPECT_LT(*reg.mde, std::fabs(reg.result->difference.relative_change));
+}
+
+TEST(CompareBoots, UnknownAsksForTheBootsTheNoiseCallsFor) {
+  // 1% noise, a 1.5% drop: neither different (below the 2% minimum effect) nor ruled out.
+  auto boots = [](double level, unsigned n) {
+    std::vector<compare::BootData> out;
+    for (unsigned i = 0; i < n; ++i) {
+      compare::BootData b;
+      b.boot_id = i;
+      b.cell_id = "6.12/xfs-defaults/2vcpu/shell1";
+      b.kernel = "6.12";
+      b.score = level * (1 + 0.01 * ((i % 3) - 1.0) * 1.2);
+      out.push_back(b);
+    }
+    return out;
+  };
+  compare::CompareOptions opt;
+  opt.plan.initial = 2;
+  const auto rep = compare::compare_boots(compare::Mode::runs, {1, ""}, {2, ""}, boots(100, 6), boots(98.5, 6), opt);
+  ASSERT_EQ(rep.cells.size(), 1u);
+  const auto& r = rep.cells[0];
+  ASSERT_EQ(r.result->verdict, stats::Verdict::unknown) << r.result->reason;
+  ASSERT_TRUE(r.noise.has_value());
+  const auto need = stats::boots_for_effect(*r.noise, 0.02, 80);
+  ASSERT_TRUE(need.has_value());
+  EXPECT_GT(*need, 6u);
+  EXPECT_FALSE(r.beyond_cap);
+  EXPECT_EQ(r.next_boots_per_side, *need);  // from the noise: not 12 (doubling)
+  EXPECT_EQ(r.more_base, *need - 6);
+  EXPECT_EQ(r.more_new, *need - 6);
 }
 
 TEST_F(CompareStore, CountersPerThousandLoopsBiggestMoverFirst) {
@@ -94,9 +134,8 @@ TEST_F(CompareStore, TwoKernelsInOneRun) {
   ASSERT_EQ(r.status, compare::RowStatus::compared)
       << (r.mismatch ? r.mismatch->message() : r.error);  // kernel release and config may differ
   EXPECT_EQ(r.result->verdict, stats::Verdict::unknown);
-  EXPECT_EQ(r.next_boots_per_side, 20u);  // the larger side has 10: double to 20
-  EXPECT_EQ(r.more_base, 10u);
-  EXPECT_EQ(r.more_new, 15u);
+  EXPECT_TRUE(r.beyond_cap);  // too noisy for its change within 80 boots a side
+  EXPECT_EQ(r.next_boots_per_side, 0u);
   EXPECT_THROW(compare::compare_kernels(db, base_, "6.12", "7.0", {}), std::invalid_argument);
 
   // With a cap of 10 boots per side the larger side is already there: stays unknown.
@@ -165,7 +204,9 @@ TEST_F(CompareStore, TextTableInLkpStyle) {
   EXPECT_NE(s.find("%stddev     %change         %stddev"), std::string::npos) << s;
   EXPECT_NE(s.find("different  " + kDefaults + ".score_lpm"), std::string::npos) << s;
   EXPECT_NE(s.find("-11.1%"), std::string::npos) << s;
-  EXPECT_NE(s.find("unknown: measure 5 more boots per side (10 each)"), std::string::npos) << s;
+  EXPECT_NE(s.find("unknown: at 9.0% noise a 3.0% change needs more than 80 boots per side"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("(10 vs 10 boots; noise 1.7%, detectable 3.2%)"), std::string::npos) << s;
   EXPECT_NE(s.find(kDefaults + ".xfs:xfs_inodegc_throttle_per_1k_loops"), std::string::npos) << s;
   const auto row_at = s.find("different  " + kDefaults);
   EXPECT_LT(s.find("xfs_inodegc_push_per", row_at), s.find("xfs_inodegc_queue_per", row_at)) << s;

@@ -1,7 +1,7 @@
-// The noise figures: t quantiles against table values, least-squares slope and its interval,
-// Pearson's r, the minimum detectable effect, and a cell's figures from constructed boots.
+// The noise figures: least-squares slope and its interval, Pearson's r, and a cell's figures
+// from constructed boots.
 #include "noise/figures.hpp"
-#include "noise/student_t.hpp"
+#include "stats/power.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,32 +9,7 @@
 #include <stdexcept>
 
 using namespace rlab::noise;
-
-TEST(StudentT, QuantilesMatchTables) {
-  // scipy.stats.t.ppf / norm.ppf values.
-  EXPECT_NEAR(t_quantile(0.975, 1), 12.706205, 1e-5);
-  EXPECT_NEAR(t_quantile(0.975, 2), 4.302653, 1e-5);
-  EXPECT_NEAR(t_quantile(0.995, 6), 3.707428, 1e-5);
-  EXPECT_NEAR(t_quantile(0.9, 6), 1.439756, 1e-5);
-  EXPECT_NEAR(t_quantile(0.995, 14), 2.976843, 1e-5);
-  EXPECT_NEAR(t_quantile(0.9, 14), 1.345030, 1e-5);
-  EXPECT_NEAR(t_quantile(0.995, 30), 2.749996, 1e-5);
-  EXPECT_NEAR(t_quantile(0.025, 5), -2.570582, 1e-5);
-  EXPECT_NEAR(normal_quantile(0.995), 2.575829, 1e-5);
-  EXPECT_NEAR(normal_quantile(0.9), 1.281552, 1e-5);
-  EXPECT_NEAR(t_cdf(0, 7), 0.5, 1e-12);
-  EXPECT_NEAR(t_cdf(2.570582, 5), 0.975, 1e-6);
-  // Large df approaches the normal.
-  EXPECT_NEAR(t_quantile(0.995, 2000), 2.578290, 1e-5);  // scipy t.ppf
-  EXPECT_LT(t_quantile(0.995, 2000) - normal_quantile(0.995), 3e-3);
-}
-
-TEST(StudentT, RejectsBadArguments) {
-  EXPECT_THROW(t_quantile(0, 5), std::invalid_argument);
-  EXPECT_THROW(t_quantile(1, 5), std::invalid_argument);
-  EXPECT_THROW(t_quantile(0.5, 0), std::invalid_argument);
-  EXPECT_THROW(normal_quantile(1.5), std::invalid_argument);
-}
+using namespace rlab::stats;
 
 TEST(Slope, ExactLineAndHandWorkedInterval) {
   auto s = fit_slope({0, 1, 2, 3}, {2, 5, 8, 11});
@@ -62,19 +37,6 @@ TEST(Pearson, KnownValueAndDegenerateCases) {
   // p of r = 0.774597 with n = 5: t = 2.1213, 3 df -> 0.1240 (scipy.stats.pearsonr).
   EXPECT_NEAR(pearson_p(6 / std::sqrt(60.0), 5), 0.124, 1e-3);
   EXPECT_EQ(pearson_p(1, 5), 0);
-}
-
-TEST(MinimumDetectableEffect, FormulaAndScaling) {
-  // (t(0.995; 14) + t(0.9; 14)) * 0.05 * sqrt(2/8)
-  EXPECT_NEAR(minimum_detectable_effect(0.05, 8), (2.976843 + 1.345030) * 0.05 * 0.5, 1e-5);
-  EXPECT_NEAR(minimum_detectable_effect(0.10, 8), 2 * minimum_detectable_effect(0.05, 8), 1e-12);
-  EXPECT_GT(minimum_detectable_effect(0.05, 4), minimum_detectable_effect(0.05, 8));
-  EXPECT_GT(minimum_detectable_effect(0.05, 8), minimum_detectable_effect(0.05, 16));
-  // The figure: 11% noise needs about forty boots a side for 10% (MDE ~ 0.1 there).
-  EXPECT_GT(minimum_detectable_effect(0.115, 30), 0.1);
-  EXPECT_LT(minimum_detectable_effect(0.115, 50), 0.1);
-  EXPECT_THROW(minimum_detectable_effect(0.05, 1), std::invalid_argument);
-  EXPECT_THROW(minimum_detectable_effect(0.05, 8, 0, 0.9), std::invalid_argument);
 }
 
 TEST(CellFigures, FromConstructedBoots) {

@@ -1,8 +1,8 @@
 #pragma once
 // Student's t distribution for integer degrees of freedom and the normal quantile: what the
-// noise report's confidence intervals and minimum detectable effects need
-// (docs/statistics.md "Minimum detectable effect").
-namespace rlab::noise {
+// noise report's confidence intervals and the minimum detectable effect (stats/power.hpp)
+// need (docs/statistics.md "Minimum detectable effect").
+namespace rlab::stats {
 
 /// P(T <= t) for Student's t with `df` >= 1 degrees of freedom, from the closed forms for
 /// integer df (Abramowitz & Stegun 26.7.3-26.7.4). Throws std::invalid_argument for df < 1.

@@ -1,4 +1,4 @@
-#include "noise/student_t.hpp"
+#include "stats/student_t.hpp"
 
 #include "stats/distributions.hpp"
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace rlab::noise {
+namespace rlab::stats {
 namespace {
 
 /// A(t|df) = P(|T| <= |t|), A&S 26.7.3 (odd df) and 26.7.4 (even df).
