@@ -25,6 +25,7 @@ struct CompareArgs {
   double alpha = 0.01;
   double min_effect = 0.02;
   std::size_t cap = 80;
+  std::string control;
 };
 
 int compare_main(const CompareArgs& a) {
@@ -32,6 +33,7 @@ int compare_main(const CompareArgs& a) {
   opt.verdict.alpha = a.alpha;
   opt.verdict.min_effect = a.min_effect;
   opt.plan.cap = std::max(a.cap, opt.plan.initial);
+  opt.control = a.control;
   if (a.kernels.empty() && a.runs.size() != 2) {
     spdlog::error("rlab compare: give two runs (`rlab compare A B`) or one run and two kernels "
                   "(`rlab compare RUN --kernels K1 K2`)");
@@ -115,6 +117,9 @@ Registrar compare_registrar(40, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--cap", args->cap, "Most boots per side the 'measure more' advice goes to")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--control", args->control,
+                  "Drift-correct every score against this cell (id or a unique part) of the same "
+                  "run and repeat");
   cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the table");
   cmd->final_callback([args, exit_code] { *exit_code = compare_main(*args); });
 });

@@ -128,13 +128,60 @@ CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
   return rep;
 }
 
+namespace {
+
+/// Applies opt.control to the boots of the base run (`a_all`) and the new run (`b_all`, the
+/// same vector in kernels mode), filtered to each side by `keep`.
+template <class Keep>
+std::optional<DriftCorrection> correct(const CompareOptions& opt, const std::vector<BootData>& a_all,
+                                       const std::vector<BootData>& b_all, std::vector<BootData>& a,
+                                       std::vector<BootData>& b, Keep keep) {
+  auto select = [&](const std::vector<BootData>& all, bool base) {
+    std::vector<BootData> out;
+    for (const auto& x : all)
+      if (keep(x, base)) out.push_back(x);
+    return out;
+  };
+  if (opt.control.empty()) {
+    a = select(a_all, true);
+    b = select(b_all, false);
+    return std::nullopt;
+  }
+  std::vector<BootData> both = a_all;
+  both.insert(both.end(), b_all.begin(), b_all.end());
+  DriftCorrection d;
+  d.control = resolve_control(both, opt.control);
+  const auto ca = control_boots(a_all, d.control), cb = control_boots(b_all, d.control);
+  if (ca.empty() || cb.empty())
+    throw std::invalid_argument(fmt::format("--control {}: no scored boot of it in the {} run", d.control,
+                                            ca.empty() ? "base" : "new"));
+  std::vector<double> all, sa, sb;
+  for (const auto& c : ca) sa.push_back(c.score), all.push_back(c.score);
+  if (&a_all != &b_all)
+    for (const auto& c : cb) all.push_back(c.score);
+  for (const auto& c : cb) sb.push_back(c.score);
+  d.reference = stats::mean(all);
+  d.base_control_mean = stats::mean(sa);
+  d.new_control_mean = stats::mean(sb);
+  a = select(a_all, true);
+  b = select(b_all, false);
+  d.dropped = correct_side(a, ca, d.control, d.reference) + correct_side(b, cb, d.control, d.reference);
+  return d;
+}
+
+}  // namespace
+
 CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int64_t new_run,
                            const CompareOptions& opt) {
   for (auto r : {base_run, new_run})
     if (!run_exists(db, r))
       throw store::StoreError(db.path().string() + ": no run " + std::to_string(r));
-  return compare_boots(Mode::runs, {base_run, ""}, {new_run, ""}, load_boots(db, base_run),
-                       load_boots(db, new_run), opt);
+  const auto a_all = load_boots(db, base_run), b_all = load_boots(db, new_run);
+  std::vector<BootData> a, b;
+  auto drift = correct(opt, a_all, b_all, a, b, [](const BootData&, bool) { return true; });
+  auto rep = compare_boots(Mode::runs, {base_run, ""}, {new_run, ""}, a, b, opt);
+  rep.drift = std::move(drift);
+  return rep;
 }
 
 CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std::string& base_kernel,
@@ -144,16 +191,18 @@ CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std:
   const auto boots = load_boots(db, run);
   std::vector<BootData> a, b;
   std::vector<std::string> names;
-  for (const auto& x : boots) {
-    if (x.kernel == base_kernel) a.push_back(x);
-    if (x.kernel == new_kernel) b.push_back(x);
+  for (const auto& x : boots)
     if (std::find(names.begin(), names.end(), x.kernel) == names.end()) names.push_back(x.kernel);
-  }
   for (const auto* k : {&base_kernel, &new_kernel})
     if (std::find(names.begin(), names.end(), *k) == names.end())
       throw std::invalid_argument(fmt::format("run {} has no scored boot of kernel `{}` (kernels: {})",
                                               run, *k, fmt::join(names, ", ")));
-  return compare_boots(Mode::kernels, {run, base_kernel}, {run, new_kernel}, a, b, opt);
+  auto drift = correct(opt, boots, boots, a, b, [&](const BootData& x, bool base) {
+    return x.kernel == (base ? base_kernel : new_kernel);
+  });
+  auto rep = compare_boots(Mode::kernels, {run, base_kernel}, {run, new_kernel}, a, b, opt);
+  rep.drift = std::move(drift);
+  return rep;
 }
 
 }  // namespace rlab::compare

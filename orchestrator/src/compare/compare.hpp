@@ -4,6 +4,7 @@
 // the axis under comparison (the kernel). Two runs are paired by cell id; two kernels of one
 // run by filesystem variant, vCPUs, workload and copies.
 #include "compare/boots.hpp"
+#include "compare/drift.hpp"
 #include "stats/verdict.hpp"
 
 #include <cstdint>
@@ -32,6 +33,9 @@ struct CompareOptions {
   /// Environment fields (kEnvFields names) allowed to differ between base and new: the
   /// kernel build under comparison.
   std::vector<std::string> axis_fields = {"kernel_release", "config_sha256"};
+  /// Drift correction: a cell id (or a unique part of one) of a control cell booted in every
+  /// repeat of both runs; "" = none (compare/drift.hpp).
+  std::string control;
 };
 
 /// Why a pair was refused: the first environment field that differs.
@@ -99,6 +103,7 @@ struct CompareReport {
   Side next;  ///< the "new" side
   CompareOptions options;
   std::vector<CellComparison> cells;  ///< compared/refused/error rows by label, then one-sided rows
+  std::optional<DriftCorrection> drift;  ///< set when options.control was given
 };
 
 /// The pure core: compares the given boots (already filtered to each side).
@@ -106,12 +111,15 @@ CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
                             const std::vector<BootData>& base_boots,
                             const std::vector<BootData>& new_boots, const CompareOptions& opt);
 
-/// Run `base_run` against run `new_run`. Throws store::StoreError naming a missing run.
+/// Run `base_run` against run `new_run`. Throws store::StoreError naming a missing run, and
+/// std::invalid_argument for a control selector that names no single cell or a control with
+/// no scored boot in one of the runs.
 CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int64_t new_run,
                            const CompareOptions& opt);
 
 /// Kernel `base_kernel` against `new_kernel` in run `run`. Throws store::StoreError naming a
-/// missing run, or std::invalid_argument naming a kernel the run has no scored boot of.
+/// missing run, or std::invalid_argument naming a kernel the run has no scored boot of (or a
+/// bad control, as compare_runs).
 CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std::string& base_kernel,
                               const std::string& new_kernel, const CompareOptions& opt);
 

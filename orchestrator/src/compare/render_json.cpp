@@ -101,6 +101,12 @@ json to_json(const CompareReport& r) {
             {"min_effect", r.options.verdict.min_effect},
             {"cap_boots_per_side", r.options.plan.cap},
             {"axis_fields", r.options.axis_fields}}},
+          {"drift", r.drift ? json{{"control", r.drift->control},
+                                   {"reference_lpm", r.drift->reference},
+                                   {"base_control_mean_lpm", r.drift->base_control_mean},
+                                   {"new_control_mean_lpm", r.drift->new_control_mean},
+                                   {"dropped_boots", r.drift->dropped}}
+                            : json(nullptr)},
           {"cells", cells},
           {"summary", summary}};
 }

@@ -66,6 +66,14 @@ void render_text(const CompareReport& r, std::ostream& out) {
   out << fmt::format("verdict: alpha {}, minimum effect {:g}%, medians over boots; "
                      "unknown: boots from the noise, up to {} per side\n\n",
                      r.options.verdict.alpha, r.options.verdict.min_effect * 100, r.options.plan.cap);
+  if (const auto& d = r.drift) {
+    out << fmt::format("drift-corrected against control {}: each score x {:.2f} lpm / the control's "
+                       "score of its run and repeat\n", d->control, d->reference);
+    out << fmt::format("control mean: base {:.2f} lpm, new {:.2f} lpm ({:+.1f}%)", d->base_control_mean,
+                       d->new_control_mean, (d->new_control_mean / d->base_control_mean - 1) * 100);
+    if (d->dropped) out << fmt::format("; {} boots without a control boot left out", d->dropped);
+    out << "\n\n";
+  }
   if (r.cells.empty()) {
     out << "no scored cells on either side\n";
     return;
