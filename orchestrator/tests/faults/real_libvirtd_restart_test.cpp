@@ -3,20 +3,16 @@
 // /var/lib/libvirt and /var/cache/libvirt are bind-mounted from the test's directory, so the
 // daemon started again reconnects to the QEMU it left running. Three 64K 6.12 TCG cells
 // (1 vCPU, shell1 one 8 s pass) run one after the other on it; while the second guest
-// measures, the daemon gets SIGTERM and is started again. The machine's libvirtd is never
+// measures, the daemon gets SIGTERM and is started again (tests/support/private_libvirtd.hpp). The machine's libvirtd is never
 // touched.
 #include "fault_lab.hpp"
+#include "private_libvirtd.hpp"
 
 #include "util/process.hpp"
 #include "vm/libvirt.hpp"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -24,111 +20,12 @@
 #include <memory>
 #include <thread>
 
-extern char** environ;
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using namespace rlab::faults;
 
 namespace {
-
-/// A TCP port on 127.0.0.1 that nothing listens on right now.
-int free_port() {
-  int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  int port = -1;
-  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  ::close(s);
-  return port;
-}
-
-/// A private libvirtd on qemu+tcp://127.0.0.1:<port>/system whose state lives in
-/// `dir`/state and survives restart(): etc/ (its config), state/{run,lib,cache}, libvirtd.log
-/// (appended by every start).
-class RestartableLibvirtd {
- public:
-  explicit RestartableLibvirtd(const fs::path& dir) : dir_(dir), port_(free_port()) {
-    fs::create_directories(dir_ / "etc");
-    fs::create_directories(dir_ / "state");
-    std::ofstream(dir_ / "etc" / "libvirtd.conf")
-        << "listen_tls = 0\nlisten_tcp = 1\nlisten_addr = \"127.0.0.1\"\n"
-        << "tcp_port = \"" << port_ << "\"\nauth_tcp = \"none\"\nunix_sock_dir = \"/run/libvirt\"\n";
-    // No virtlogd in its namespace: QEMU writes the console log itself.
-    std::ofstream(dir_ / "etc" / "qemu.conf") << "stdio_handler = \"file\"\n";
-    up_ = start();
-  }
-  ~RestartableLibvirtd() {
-    if (pid_ > 0) {
-      try {  // a failed test may leave a guest: never leave it running
-        rlab::vm::Connection c(uri());
-        for (const auto& n : c.active_domains("rlab-")) c.destroy_by_name(n);
-      } catch (const std::exception&) {
-      }
-    }
-    stop();
-  }
-
-  /// Whether the first start answered.
-  bool up() const { return up_; }
-  std::string uri() const { return "qemu+tcp://127.0.0.1:" + std::to_string(port_) + "/system"; }
-  std::string log() const {
-    std::ifstream in(dir_ / "libvirtd.log");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-
-  /// Starts the daemon; true once it answers on TCP (at most 90 s: the first start probes
-  /// QEMU's capabilities).
-  bool start() {
-    std::vector<std::string> argv{
-        "unshare", "-m", "bash",
-        (fs::path(RLAB_SOURCE_DIR) / "orchestrator/tests/run/data/private-libvirtd.sh").string(),
-        (dir_ / "etc").string(), (dir_ / "libvirtd.pid").string(), (dir_ / "state").string()};
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    const std::string logf = (dir_ / "libvirtd.log").string();
-    posix_spawn_file_actions_addopen(&fa, 1, logf.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    if (posix_spawnp(&pid_, "unshare", &fa, nullptr, cargv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-    for (auto until = std::chrono::steady_clock::now() + 90s;
-         pid_ > 0 && std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(300ms)) {
-      try {
-        rlab::vm::Connection c(uri());
-        return true;
-      } catch (const rlab::vm::LibvirtError&) {
-      }
-    }
-    return false;
-  }
-
-  /// SIGTERM to the daemon (it leaves its guests running) and reaps it.
-  void stop() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
-  /// Active domains of the daemon whose names start with `prefix`.
-  std::vector<std::string> domains(const std::string& prefix) const {
-    rlab::vm::Connection c(uri());
-    return c.active_domains(prefix);
-  }
-
- private:
-  fs::path dir_;
-  int port_;
-  pid_t pid_ = -1;
-  bool up_ = false;
-};
 
 /// The matrix of this test: three 1-vCPU cells (xfs with the default and with 4 allocation
 /// groups, ext4) on `uri` only, budget 1 so they run one after the other.
@@ -162,7 +59,7 @@ double since(std::chrono::steady_clock::time_point t0) {
 
 TEST(RealLibvirtdRestart, RestartMidRunKeepsEverythingAndResumeFinishesWithoutLeaks) {
   Lab lab("restart", "");
-  RestartableLibvirtd daemon(lab.dir / "libvirtd");
+  rlab::testing::PrivateLibvirtd daemon(lab.dir / "libvirtd", /*keep_state=*/true);
   ASSERT_TRUE(daemon.up()) << daemon.log();
   ASSERT_TRUE(daemon.domains("rlab-").empty()) << "a fresh daemon has no guest";
   std::ofstream(lab.matrix) << restart_matrix(daemon.uri());

@@ -1,6 +1,8 @@
 // Real servers for the metrics tests (see servers.hpp).
 #include "servers.hpp"
 
+#include "loopback_port.hpp"
+
 #include "util/paths.hpp"
 #include "util/process.hpp"
 
@@ -24,17 +26,9 @@ extern char** environ;
 namespace rlab::metrics::test {
 
 int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
-    throw std::runtime_error("free_port: cannot bind 127.0.0.1:0");
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
+  const int port = rlab::testing::free_loopback_port();
+  if (port < 0) throw std::runtime_error("free_port: cannot bind 127.0.0.1:0");
+  return port;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // would be. Cells spread over both; a host that dies under a boot is drained and the boot
 // runs on the other; a run whose hosts never answer is a lab error that keeps its boots.
 #include "image/guest_images.hpp"
+#include "private_libvirtd.hpp"
 #include "run/run.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
@@ -30,107 +31,14 @@
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-extern char** environ;
 
 namespace {
 
-/// A TCP port on 127.0.0.1 that nothing listens on right now.
-int free_port() {
-  int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  socklen_t len = sizeof a;
-  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
-    ::close(s);
-    return -1;
-  }
-  ::close(s);
-  return ntohs(a.sin_port);
-}
+using rlab::testing::PrivateLibvirtd;
+
+int free_port() { return rlab::testing::free_loopback_port(); }
 
 std::string tcp_uri(int port) { return "qemu+tcp://127.0.0.1:" + std::to_string(port) + "/system"; }
-
-/// A second libvirtd of our own (orchestrator/tests/run/data/private-libvirtd.sh): its own
-/// mount namespace, state and config, listening on 127.0.0.1:<port> without authentication.
-class PrivateLibvirtd {
- public:
-  explicit PrivateLibvirtd(const fs::path& dir) : dir_(dir), port_(free_port()) {
-    fs::create_directories(dir_ / "etc");
-    std::ofstream(dir_ / "etc" / "libvirtd.conf")
-        << "listen_tls = 0\nlisten_tcp = 1\nlisten_addr = \"127.0.0.1\"\n"
-        << "tcp_port = \"" << port_ << "\"\nauth_tcp = \"none\"\nunix_sock_dir = \"/run/libvirt\"\n";
-    // No virtlogd in its namespace: QEMU writes the console log itself.
-    std::ofstream(dir_ / "etc" / "qemu.conf") << "stdio_handler = \"file\"\n";
-    std::vector<std::string> argv{"unshare", "-m", "bash",
-                                  (fs::path(RLAB_TEST_DATA) / "private-libvirtd.sh").string(),
-                                  (dir_ / "etc").string(), (dir_ / "libvirtd.pid").string()};
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    const std::string log = (dir_ / "libvirtd.log").string();
-    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    if (posix_spawnp(&pid_, "unshare", &fa, nullptr, cargv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-    // Up once it answers on TCP (the first connection also probes QEMU's capabilities).
-    for (auto until = std::chrono::steady_clock::now() + 90s;
-         pid_ > 0 && std::chrono::steady_clock::now() < until && !conn_;
-         std::this_thread::sleep_for(300ms)) {
-      try {
-        conn_ = std::make_unique<rlab::vm::Connection>(uri());
-      } catch (const rlab::vm::LibvirtError&) {
-      }
-    }
-  }
-  ~PrivateLibvirtd() {
-    if (conn_ && running()) {
-      try {
-        for (const auto& n : conn_->active_domains("rlab-")) conn_->destroy_by_name(n);
-      } catch (const std::exception&) {
-      }
-    }
-    conn_.reset();
-    stop(SIGTERM);
-  }
-
-  bool up() const { return conn_ != nullptr; }
-  std::string uri() const { return tcp_uri(port_); }
-  rlab::vm::Connection& conn() { return *conn_; }
-  bool running() const { return pid_ > 0; }
-  std::string log() const {
-    std::ifstream in(dir_ / "libvirtd.log");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-
-  /// QEMU's pid of `domain` from the daemon's own /run/libvirt/qemu (seen through its root).
-  pid_t qemu_pid(const std::string& domain) const {
-    std::ifstream in(fs::path("/proc") / std::to_string(pid_) / "root/run/libvirt/qemu" /
-                     (domain + ".pid"));
-    pid_t p = -1;
-    in >> p;
-    return p;
-  }
-
-  /// Stops the daemon with `sig` and reaps it.
-  void stop(int sig) {
-    if (pid_ <= 0) return;
-    ::kill(pid_, sig);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-
- private:
-  fs::path dir_;
-  int port_;
-  pid_t pid_ = -1;
-  std::unique_ptr<rlab::vm::Connection> conn_;
-};
 
 fs::path agent_binary() {
   try {
@@ -264,7 +172,7 @@ std::string kill_host_under_guest(PrivateLibvirtd& daemon, const fs::path& db, p
        victim.empty() && std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(200ms)) {
     if (!hello_on(db, daemon.uri())) continue;
     try {
-      auto names = daemon.conn().active_domains("rlab-");
+      auto names = daemon.domains("rlab-");
       if (!names.empty()) victim = names.front();
     } catch (const std::exception&) {
       break;
@@ -307,7 +215,7 @@ TEST(RealHosts, CellsSpreadOverTheLocalAndATcpHost) {
   }
   EXPECT_EQ(hosts, (std::set<std::string>{"qemu:///system", second.uri()}));
   EXPECT_EQ(r.output.find("drained"), std::string::npos) << "no host failed";
-  EXPECT_TRUE(second.conn().active_domains("rlab-").empty()) << "no guest left on the TCP host";
+  EXPECT_TRUE(second.domains("rlab-").empty()) << "no guest left on the TCP host";
 }
 
 TEST(RealHosts, HostGoneUnderABootIsDrainedAndTheBootRunsOnTheOtherHost) {
