@@ -3,6 +3,7 @@
 #include "run/host_load.hpp"
 #include "run/interrupts.hpp"
 #include "run/pinning.hpp"
+#include "run/sample_host.hpp"
 #include "rlab/protocol/score.hpp"
 #include "vm/disk.hpp"
 
@@ -184,6 +185,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     req.drop_caches = cell.workload.drop_caches;
     phase(fmt::format("run pass 1/{}", req.passes));
     link::RunCallbacks cb;
+    SampleHostMeter host_meter = SampleHostMeter::for_domain(conn, spec.name, cell.vcpus);
     cb.on_sample = [&](const proto::Sample& s) {
       store::Sample row;
       row.pass = s.pass;
@@ -191,6 +193,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
       row.loops = s.loops;
       row.failures = s.failures;
       row.counters_json = json(s.counters).dump();
+      host_meter.fill(row);  // the host side of the sample's interval
       st.record_sample(job.boot, row);
     };
     cb.on_pass = [&](const proto::PassReport& p) {

@@ -45,6 +45,60 @@ HostSnapshot read_host(const std::filesystem::path& proc) {
   return s;
 }
 
+std::optional<double> parse_cpuinfo_mhz(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  double sum = 0;
+  unsigned n = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu MHz", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::istringstream v(line.substr(colon + 1));
+    double mhz = 0;
+    if (v >> mhz && mhz > 0) {
+      sum += mhz;
+      ++n;
+    }
+  }
+  if (!n) return std::nullopt;
+  return sum / n;
+}
+
+std::optional<HostFrequency> read_host_frequency(const std::filesystem::path& sys,
+                                                 const std::filesystem::path& proc) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  double sum = 0;
+  unsigned n = 0;
+  for (fs::directory_iterator it(sys, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() < 4 || name.rfind("cpu", 0) != 0 ||
+        name.find_first_not_of("0123456789", 3) != std::string::npos)
+      continue;
+    try {
+      std::istringstream v(util::read_file(it->path() / "cpufreq" / "scaling_cur_freq"));
+      double khz = 0;
+      if (v >> khz && khz > 0) {
+        sum += khz / 1000.0;
+        ++n;
+      }
+    } catch (const std::exception&) {  // no cpufreq for this CPU
+    }
+  }
+  if (n) return HostFrequency{sum / n, "cpufreq"};
+  try {
+    if (auto mhz = parse_cpuinfo_mhz(util::read_file(proc / "cpuinfo"))) return HostFrequency{*mhz, "cpuinfo"};
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+bool local_host_uri(const std::string& uri) {
+  const auto sep = uri.find("://");
+  return sep != std::string::npos && uri.compare(sep, 4, ":///") == 0;
+}
+
 store::BootHost host_between(const HostSnapshot& a, const HostSnapshot& b) {
   store::BootHost h;
   h.cpus = b.cpus;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace rlab::run {
@@ -37,6 +38,27 @@ double parse_loadavg(const std::string& text, const std::string& where = "/proc/
 
 /// Reads `proc`/loadavg and `proc`/stat. Throws std::runtime_error when they cannot be read.
 HostSnapshot read_host(const std::filesystem::path& proc = "/proc");
+
+/// The host CPUs' frequency at one moment and where it was read.
+struct HostFrequency {
+  double mhz = 0;       ///< mean over the CPUs that report one, MHz
+  std::string source;   ///< "cpufreq" (scaling_cur_freq) or "cpuinfo" ("cpu MHz")
+};
+
+/// Parses /proc/cpuinfo text: the mean of its "cpu MHz : N" lines (x86; arm64 has none);
+/// nullopt when there is none.
+std::optional<double> parse_cpuinfo_mhz(const std::string& text);
+
+/// The host CPU frequency: the mean of `sys`/cpu<N>/cpufreq/scaling_cur_freq (kHz, converted
+/// to MHz) over the CPUs that have one; else the mean "cpu MHz" of `proc`/cpuinfo; else
+/// nullopt (a guest host without cpufreq on arm64). Never throws.
+std::optional<HostFrequency> read_host_frequency(const std::filesystem::path& sys = "/sys/devices/system/cpu",
+                                                 const std::filesystem::path& proc = "/proc");
+
+/// Whether the libvirt `uri` names a daemon on this machine ("qemu:///system",
+/// "qemu:///session", "test:///default": no host part), so that this machine's /proc and /sys
+/// describe the host the guest runs on. "qemu+tcp://127.0.0.1/system" counts as remote.
+bool local_host_uri(const std::string& uri);
 
 /// The store's host facts between two readings: busy and steal shares of the CPU time that
 /// passed (0 when no tick passed), the load averages, the seconds between them. Pinning fields

@@ -73,9 +73,17 @@ std::vector<BootTiming> Store::boot_timings(RunId run) const {
     out.push_back(std::move(t));
   }
   for (auto& t : out) {
-    Stmt p(db_, "SELECT lpm FROM passes WHERE boot_id = ? ORDER BY pass");
+    // The pass's vCPU share: its samples' shares weighted by the host seconds they cover.
+    Stmt p(db_,
+           "SELECT p.lpm, (SELECT SUM(s.vcpu_share * s.host_s) / SUM(s.host_s) FROM samples s"
+           "   WHERE s.boot_id = p.boot_id AND s.pass = p.pass AND s.vcpu_share IS NOT NULL"
+           "   AND s.host_s > 0)"
+           " FROM passes p WHERE p.boot_id = ? ORDER BY p.pass");
     p.bind(1, t.boot_id);
-    while (p.step()) t.pass_lpm.push_back(p.real(0));
+    while (p.step()) {
+      t.pass_lpm.push_back(p.real(0));
+      t.pass_vcpu_share.push_back(opt_real(p, 1));
+    }
   }
   return out;
 }
@@ -85,8 +93,8 @@ std::int64_t Store::add_noise_report(const NoiseReportRow& r) {
   Stmt st(db_,
           "INSERT INTO noise_reports (run_id, cell_key, control_key, created_at, boots,"
           " boot_rel_stddev, pass_rel_stddev, drift_per_hour, drift_ci_low, drift_ci_high,"
-          " load_correlation, mde_4, mde_8, mde_16, report_json)"
-          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+          " load_correlation, mde_4, mde_8, mde_16, report_json, vcpu_share_mean,"
+          " vcpu_share_correlation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (r.run) st.bind(1, *r.run);
   else st.bind_null(1);
   st.bind(2, r.cell_id).bind(3, r.control_id)
@@ -102,6 +110,8 @@ std::int64_t Store::add_noise_report(const NoiseReportRow& r) {
   bind_opt(st, 13, r.mde_8);
   bind_opt(st, 14, r.mde_16);
   st.bind(15, r.report_json);
+  bind_opt(st, 16, r.vcpu_share_mean);
+  bind_opt(st, 17, r.vcpu_share_correlation);
   st.run();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -111,7 +121,8 @@ std::vector<NoiseReportRow> Store::noise_reports(const std::string& glob, std::s
   Stmt st(db_,
           "SELECT id, run_id, cell_key, control_key, created_at, boots, boot_rel_stddev,"
           " pass_rel_stddev, drift_per_hour, drift_ci_low, drift_ci_high, load_correlation,"
-          " mde_4, mde_8, mde_16, report_json FROM noise_reports"
+          " mde_4, mde_8, mde_16, report_json, vcpu_share_mean, vcpu_share_correlation"
+          " FROM noise_reports"
           " WHERE ? = '' OR cell_key GLOB ? ORDER BY created_at DESC, id DESC LIMIT ?");
   st.bind(1, glob).bind(2, glob).bind(3, static_cast<std::int64_t>(limit));
   std::vector<NoiseReportRow> out;
@@ -133,6 +144,8 @@ std::vector<NoiseReportRow> Store::noise_reports(const std::string& glob, std::s
     r.mde_8 = opt_real(st, 13);
     r.mde_16 = opt_real(st, 14);
     r.report_json = st.text(15);
+    r.vcpu_share_mean = opt_real(st, 16);
+    r.vcpu_share_correlation = opt_real(st, 17);
     out.push_back(std::move(r));
   }
   return out;

@@ -101,7 +101,13 @@ CREATE TABLE IF NOT EXISTS samples (
   t_s           REAL NOT NULL,
   loops         INTEGER NOT NULL,
   failures      INTEGER NOT NULL,
-  counters_json TEXT NOT NULL
+  counters_json TEXT NOT NULL,
+  -- version 3: the host side of the sample's interval (NULL where not read; docs/store.md)
+  host_s        REAL,
+  host_busy     REAL,
+  host_steal    REAL,
+  host_mhz      REAL,
+  vcpu_share    REAL
 );
 CREATE INDEX IF NOT EXISTS samples_boot ON samples(boot_id, pass, t_s);
 
@@ -177,7 +183,9 @@ CREATE TABLE IF NOT EXISTS noise_reports (
   mde_4            REAL,
   mde_8            REAL,
   mde_16           REAL,
-  report_json      TEXT NOT NULL
+  report_json      TEXT NOT NULL,
+  vcpu_share_mean        REAL,  -- version 3
+  vcpu_share_correlation REAL   -- version 3
 );
 CREATE INDEX IF NOT EXISTS noise_reports_cell ON noise_reports(cell_key, created_at);
 
@@ -214,6 +222,14 @@ WHERE br.score IS NOT NULL
 
 const AddedColumn kAddedColumns[] = {
     {"boots", "boot_s", "REAL"},  // version 2: seconds from domain start to the agent's hello
+    // version 3: the host side of each sample's interval
+    {"samples", "host_s", "REAL"},
+    {"samples", "host_busy", "REAL"},
+    {"samples", "host_steal", "REAL"},
+    {"samples", "host_mhz", "REAL"},
+    {"samples", "vcpu_share", "REAL"},
+    {"noise_reports", "vcpu_share_mean", "REAL"},
+    {"noise_reports", "vcpu_share_correlation", "REAL"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

@@ -3,8 +3,10 @@
 
 namespace rlab::store::detail {
 
-/// Schema version stored in PRAGMA user_version. 2 added boots.boot_s.
-inline constexpr int kSchemaVersion = 2;
+/// Schema version stored in PRAGMA user_version. 2 added boots.boot_s; 3 added the host
+/// facts of each sample (samples.host_s, host_busy, host_steal, host_mhz, vcpu_share) and
+/// noise_reports.vcpu_share_mean, vcpu_share_correlation.
+inline constexpr int kSchemaVersion = 3;
 
 /// CREATE statements of the current version (tables, indexes, views), idempotent.
 extern const char* const kSchemaSql;

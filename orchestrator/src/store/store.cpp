@@ -296,15 +296,6 @@ std::optional<double> Store::boot_seconds(BootId boot) const {
   return st.real(0);
 }
 
-void Store::record_sample(BootId boot, const Sample& s) {
-  Lock l(mu_);
-  Stmt(db_,
-       "INSERT INTO samples (boot_id, pass, t_s, loops, failures, counters_json)"
-       " VALUES (?,?,?,?,?,?)")
-      .bind(1, boot).bind(2, static_cast<std::int64_t>(s.pass)).bind(3, s.t_s)
-      .bind(4, static_cast<std::int64_t>(s.loops)).bind(5, static_cast<std::int64_t>(s.failures))
-      .bind(6, s.counters_json).run();
-}
 
 void Store::record_pass(BootId boot, const Pass& p) {
   Lock l(mu_);

@@ -106,6 +106,14 @@ struct Sample {
   std::uint64_t loops = 0;     ///< completed so far in this pass
   std::uint64_t failures = 0;
   std::string counters_json = "{}";  ///< protocol counters object (deltas)
+  // The host side of the sample's interval (since the previous sample of the same pass;
+  // docs/methodology.md "Host facts per sample"). nullopt where not read: the first sample of
+  // a pass, a remote host's /proc facts, a stopped libvirt answer.
+  std::optional<double> host_s = std::nullopt;      ///< host wall seconds the facts below cover
+  std::optional<double> host_busy = std::nullopt;   ///< non-idle share of all host CPUs' time, [0, 1] (local host only)
+  std::optional<double> host_steal = std::nullopt;  ///< stolen share of all host CPUs' time, [0, 1] (local host only)
+  std::optional<double> host_mhz = std::nullopt;    ///< mean host CPU frequency at the sample, MHz (local host, where readable)
+  std::optional<double> vcpu_share = std::nullopt;  ///< the guest's vCPU threads' host CPU time / (vCPUs x host_s); 1 - steal of the guest
 };
 
 /// Everything a result's comparability depends on (DESIGN "Comparability").
@@ -184,6 +192,9 @@ struct BootTiming {
   std::optional<double> score;  ///< lpm over the counted passes; nullopt unless done
   unsigned warmup_passes = 0;   ///< the cell's warm-up passes (the first ones)
   std::vector<double> pass_lpm; ///< lpm of every stored pass by index, warm-up passes included
+  /// Per stored pass (same order as pass_lpm): the guest's vCPU share over the pass's samples
+  /// (their vcpu_share weighted by host_s); nullopt when no sample of the pass has one.
+  std::vector<std::optional<double>> pass_vcpu_share;
   std::optional<BootHost> host; ///< nullopt when not recorded
 };
 
@@ -200,6 +211,8 @@ struct NoiseReportRow {
   std::optional<double> drift_per_hour, drift_ci_low, drift_ci_high;  ///< relative change per hour, 95% CI
   std::optional<double> load_correlation;  ///< Pearson r of score against host busy fraction
   std::optional<double> mde_4, mde_8, mde_16;  ///< minimum detectable effect, 4/8/16 boots a side
+  std::optional<double> vcpu_share_mean;         ///< mean vCPU share of the counted passes (version 3)
+  std::optional<double> vcpu_share_correlation;  ///< Pearson r of pass lpm and vCPU share (version 3)
   std::string report_json = "{}";  ///< the whole report (docs/noise.md)
 };
 
@@ -258,7 +271,10 @@ class Store {
   /// boots.boot_s: seconds from domain start to hello; nullopt when no hello arrived (or the
   /// boot ran before the column existed). Throws StoreError for an unknown boot.
   std::optional<double> boot_seconds(BootId boot) const;
+  /// Records one sample with its host facts (NULL where nullopt). Throws StoreError.
   void record_sample(BootId boot, const Sample& sample);
+  /// A boot's samples by pass, then t_s (none for an unknown boot).
+  std::vector<Sample> samples(BootId boot) const;
   /// Records one pass; a pass with the same index replaces the earlier row.
   void record_pass(BootId boot, const Pass& pass);
   /// Records the result and its environment and marks the boot "done".

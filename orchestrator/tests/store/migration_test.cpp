@@ -71,6 +71,13 @@ std::map<std::string, std::string> row_counts(const fs::path& db) {
   return n;
 }
 
+const char* const kSampleHostColumns[] = {"host_s", "host_busy", "host_steal", "host_mhz", "vcpu_share"};
+
+// What version 2 had: samples without the host facts of version 3.
+void drop_sample_host_columns(const fs::path& db) {
+  for (const char* c : kSampleHostColumns) sql_rows(db, std::string("ALTER TABLE samples DROP COLUMN ") + c);
+}
+
 class StoreMigration : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -90,8 +97,10 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
     auto st = store::Store::open(db_);
     run = fill(*st);
   }
-  // Make it what rlab wrote before version 2: boots without boot_s, user_version 1.
+  // Make it what rlab wrote before version 2: boots without boot_s, samples without host
+  // facts, user_version 1.
   sql_rows(db_, "ALTER TABLE boots DROP COLUMN boot_s");
+  drop_sample_host_columns(db_);
   sql_rows(db_, "PRAGMA user_version = 1");
   ASSERT_TRUE(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").empty());
   const auto counts = row_counts(db_);
@@ -99,7 +108,8 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   EXPECT_EQ(counts.at("failures"), "1");
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "2");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "3");
+  EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'vcpu_share'").at(0), "1");
   EXPECT_EQ(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").size(), 1u);
   EXPECT_EQ(row_counts(db_), counts);
   const auto rows = st->boot_results(run);
@@ -118,6 +128,63 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   EXPECT_DOUBLE_EQ(*st->boot_seconds(rows[0].boot_id), 4.25);
   EXPECT_EQ(row_counts(db_), counts);
   EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('boots') WHERE name = 'boot_s'").at(0), "1");
+}
+
+TEST_F(StoreMigration, AVersion2StoreGainsPerSampleHostFactsNullInOldSamples) {
+  store::RunId run;
+  {
+    auto st = store::Store::open(db_);
+    run = fill(*st);
+  }
+  drop_sample_host_columns(db_);
+  sql_rows(db_, "PRAGMA user_version = 2");
+  ASSERT_TRUE(sql_rows(db_, "SELECT name FROM pragma_table_info('samples') WHERE name LIKE 'host%'").empty());
+  const auto counts = row_counts(db_);
+
+  auto st = store::Store::open(db_);
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "3");
+  for (const char* c : kSampleHostColumns)
+    EXPECT_EQ(sql_rows(db_, std::string("SELECT count(*) FROM pragma_table_info('samples') WHERE name = '") + c + "'").at(0), "1") << c;
+  EXPECT_EQ(row_counts(db_), counts);
+  const auto b = st->boot_id(run, "6.12/xfs/1vcpu/shell1", 0);
+  auto old = st->samples(b);
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].loops, 3u);
+  EXPECT_FALSE(old[0].host_s || old[0].host_busy || old[0].host_steal || old[0].host_mhz || old[0].vcpu_share)
+      << "a sample measured before version 3 has no host facts";
+  // The old boot's pass has no vCPU share; its lpm is still read.
+  const auto timings = st->boot_timings(run);
+  ASSERT_EQ(timings.at(0).pass_lpm.size(), 1u);
+  ASSERT_EQ(timings.at(0).pass_vcpu_share.size(), 1u);
+  EXPECT_FALSE(timings.at(0).pass_vcpu_share[0]);
+
+  // New samples keep their facts; a partial one (a remote host: vCPU share only) keeps NULLs.
+  store::Sample full{0, 2.0, 6, 0, "{}"};
+  full.host_s = 1.0;
+  full.host_busy = 0.75;
+  full.host_steal = 0.0;
+  full.host_mhz = 2445.4;
+  full.vcpu_share = 0.5;
+  store::Sample remote{0, 3.0, 9, 0, "{}"};
+  remote.host_s = 3.0;
+  remote.vcpu_share = 0.9;
+  st->record_sample(b, full);
+  st->record_sample(b, remote);
+  st.reset();
+  st = store::Store::open(db_);
+  const auto now = st->samples(b);
+  ASSERT_EQ(now.size(), 3u);
+  ASSERT_TRUE(now[1].host_busy && now[1].host_mhz && now[1].vcpu_share && now[1].host_steal);
+  EXPECT_DOUBLE_EQ(*now[1].host_busy, 0.75);
+  EXPECT_DOUBLE_EQ(*now[1].host_steal, 0.0);
+  EXPECT_DOUBLE_EQ(*now[1].host_mhz, 2445.4);
+  EXPECT_DOUBLE_EQ(*now[1].vcpu_share, 0.5);
+  EXPECT_FALSE(now[2].host_busy || now[2].host_steal || now[2].host_mhz);
+  ASSERT_TRUE(now[2].vcpu_share);
+  // The pass's share weights each sample by the host seconds it covers: (0.5*1 + 0.9*3) / 4.
+  const auto share = st->boot_timings(run).at(0).pass_vcpu_share.at(0);
+  ASSERT_TRUE(share);
+  EXPECT_NEAR(*share, 0.8, 1e-12);
 }
 
 TEST_F(StoreMigration, BootSecondsRoundTripAndARestartedBootClearsThem) {

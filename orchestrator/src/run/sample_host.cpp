@@ -1,0 +1,70 @@
+#include "run/sample_host.hpp"
+
+#include "run/vcpu_time.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace rlab::run {
+
+SampleHostMeter::SampleHostMeter(unsigned vcpus, HostReaders readers)
+    : vcpus_(vcpus), r_(std::move(readers)) {
+  if (!r_.now) r_.now = [] { return std::chrono::steady_clock::now(); };
+}
+
+SampleHostMeter SampleHostMeter::for_domain(vm::Connection& conn, const std::string& domain,
+                                            unsigned vcpus) {
+  HostReaders r;
+  if (local_host_uri(conn.uri())) {
+    r.host = []() -> std::optional<HostSnapshot> {
+      try {
+        return read_host();
+      } catch (const std::exception& e) {
+        spdlog::debug("host load: {}", e.what());
+        return std::nullopt;
+      }
+    };
+    r.frequency = [] { return read_host_frequency(); };
+  }
+  r.vcpu_ns = [&conn, domain] { return vcpu_time_ns(conn, domain); };
+  return SampleHostMeter(vcpus, std::move(r));
+}
+
+namespace {
+/// Calls `read` (if any); a reader that throws loses only its own fact, never the sample.
+template <class F>
+auto guarded(const F& read) -> decltype(read()) {
+  if (!read) return std::nullopt;
+  try {
+    return read();
+  } catch (const std::exception& e) {
+    spdlog::debug("sample host facts: {}", e.what());
+    return std::nullopt;
+  }
+}
+}  // namespace
+
+void SampleHostMeter::fill(store::Sample& s) {
+  Reading now;
+  now.pass = s.pass;
+  now.host = guarded(r_.host);
+  now.vcpu_ns = guarded(r_.vcpu_ns);
+  now.at = r_.now();
+  if (auto f = guarded(r_.frequency)) s.host_mhz = f->mhz;
+  if (last_ && last_->pass == s.pass) {
+    const double dt = std::chrono::duration<double>(now.at - last_->at).count();
+    if (dt > 0) {
+      s.host_s = dt;
+      if (last_->host && now.host) {
+        const store::BootHost h = host_between(*last_->host, *now.host);
+        if (now.host->cpu.total > last_->host->cpu.total) {  // some tick passed
+          s.host_busy = h.busy_fraction;
+          s.host_steal = h.steal_fraction;
+        }
+      }
+      if (last_->vcpu_ns && now.vcpu_ns) s.vcpu_share = vcpu_share(*last_->vcpu_ns, *now.vcpu_ns, vcpus_, dt);
+    }
+  }
+  last_ = std::move(now);
+}
+
+}  // namespace rlab::run

@@ -1,0 +1,54 @@
+#pragma once
+// The host side of each sample the agent streams: read when the sample arrives, differenced
+// against the previous sample of the same pass (docs/methodology.md "Host facts per sample").
+#include "run/host_load.hpp"
+#include "store/store.hpp"
+#include "vm/libvirt.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace rlab::run {
+
+/// Where a SampleHostMeter reads the host. A reader left empty (or answering nullopt) leaves
+/// its facts NULL.
+struct HostReaders {
+  std::function<std::optional<HostSnapshot>()> host;         ///< /proc/stat and loadavg (local host only)
+  std::function<std::optional<HostFrequency>()> frequency;   ///< CPU MHz (local host only)
+  std::function<std::optional<std::uint64_t>()> vcpu_ns;     ///< the guest's summed vCPU time, ns
+  std::function<std::chrono::steady_clock::time_point()> now;  ///< default: steady_clock::now
+};
+
+/// Fills the host facts of a boot's samples in the order they arrive (one meter per boot; not
+/// thread-safe). Each sample's busy, steal and vCPU share cover the host seconds since the
+/// previous sample of the same pass; the first sample of a pass has none (its interval began
+/// inside the guest, after the pause and cache drop the host cannot see), only the frequency.
+class SampleHostMeter {
+ public:
+  /// A meter for a guest of `vcpus` vCPUs reading through `readers`.
+  SampleHostMeter(unsigned vcpus, HostReaders readers);
+
+  /// The real readers for domain `domain` on `conn`: this machine's /proc and /sys when
+  /// conn's URI is local (local_host_uri), else only libvirt's vCPU time.
+  static SampleHostMeter for_domain(vm::Connection& conn, const std::string& domain, unsigned vcpus);
+
+  /// Reads the host now and sets `s`'s host_s, host_busy, host_steal, host_mhz and
+  /// vcpu_share (each nullopt where it cannot be known). Never throws.
+  void fill(store::Sample& s);
+
+ private:
+  struct Reading {
+    unsigned pass = 0;
+    std::chrono::steady_clock::time_point at;
+    std::optional<HostSnapshot> host;
+    std::optional<std::uint64_t> vcpu_ns;
+  };
+  unsigned vcpus_;
+  HostReaders r_;
+  std::optional<Reading> last_;
+};
+
+}  // namespace rlab::run

@@ -1,0 +1,99 @@
+// Host facts with every sample, on the real stack: one 64K 6.12 guest, one 8 s pass through
+// the shared libvirtd; every sample after the first of its pass carries the host's busy and
+// steal shares, its CPU frequency (where this machine shows one) and the guest's vCPU share.
+#include "image/guest_images.hpp"
+#include "run/host_load.hpp"
+#include "store/store.hpp"
+#include "util/process.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kMatrix = R"(kernels:
+  "6.12":
+    source: {debian: "6.12", suite: trixie}
+    page_size: 64k
+axes:
+  kernel: ["6.12"]
+  filesystem:
+    - fs: xfs
+  vcpus: [1]
+  workload:
+    - {type: shell1, copies: vcpus, passes: 1, duration_s: 8}
+  repeats: 1
+guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
+hosts:
+  - {uri: "qemu:///system", vcpus: 1}
+results: rlab.db
+seed: 11
+)";
+
+}  // namespace
+
+TEST(RealSampleHost, EverySampleCarriesTheHostSideOfItsInterval) {
+  auto lv = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
+  ASSERT_TRUE(lv.ok()) << lv.output;
+  // Under /var/tmp: QEMU's user must reach the run directory next to the store.
+  const fs::path dir = fs::path("/var/tmp") / ("rlab-sample-host-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  std::ofstream(dir / "matrix.yaml") << kMatrix;
+  const char* bin = std::getenv("RLAB_BIN");
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(3600);  // includes a first kernel build when not cached
+  auto r = rlab::util::run({bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab", "run",
+                            (dir / "matrix.yaml").string(), "--agent",
+                            rlab::image::default_agent_binary().string()},
+                           o);
+  ASSERT_EQ(r.exit_code, 0) << rlab::util::tail(r.output, 60);
+
+  auto st = rlab::store::Store::open(dir / "rlab.db");
+  const auto run = st->latest_run();
+  ASSERT_TRUE(run);
+  const auto boots = st->boot_results(*run);
+  ASSERT_EQ(boots.size(), 1u);
+  ASSERT_EQ(boots[0].status, "done") << boots[0].failure;
+  const auto samples = st->samples(boots[0].boot_id);
+  ASSERT_GE(samples.size(), 6u) << "an 8 s pass sampled every second";
+  const bool freq_readable = rlab::run::read_host_frequency().has_value();
+  unsigned with_facts = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const auto& s = samples[i];
+    SCOPED_TRACE("sample at t=" + std::to_string(s.t_s));
+    EXPECT_EQ(s.host_mhz.has_value(), freq_readable);
+    if (s.host_mhz) EXPECT_GT(*s.host_mhz, 100);
+    if (i == 0) {  // the pass's first sample: no interval
+      EXPECT_FALSE(s.host_s || s.host_busy || s.vcpu_share);
+      continue;
+    }
+    ASSERT_TRUE(s.host_s && s.host_busy && s.host_steal && s.vcpu_share);
+    ++with_facts;
+    EXPECT_GT(*s.host_s, 0.3);
+    EXPECT_LT(*s.host_s, 5.0);
+    EXPECT_GE(*s.host_busy, 0.0);
+    EXPECT_LE(*s.host_busy, 1.0);
+    EXPECT_GE(*s.host_steal, 0.0);
+    EXPECT_LE(*s.host_steal, 1.0);
+    EXPECT_GT(*s.vcpu_share, 0.0);
+    EXPECT_LE(*s.vcpu_share, 1.05);
+    // The guest's own vCPU thread is part of the host's busy time (1 vCPU of all host CPUs).
+    EXPECT_GE(*s.host_busy + 0.05, *s.vcpu_share / double(::sysconf(_SC_NPROCESSORS_ONLN)));
+  }
+  EXPECT_GE(with_facts, 5u);
+  const auto timings = st->boot_timings(*run);
+  ASSERT_EQ(timings.size(), 1u);
+  ASSERT_EQ(timings[0].pass_vcpu_share.size(), 1u);
+  ASSERT_TRUE(timings[0].pass_vcpu_share[0]);
+  EXPECT_GT(*timings[0].pass_vcpu_share[0], 0.0);
+  EXPECT_LE(*timings[0].pass_vcpu_share[0], 1.05);
+  if (!::testing::Test::HasFailure()) fs::remove_all(dir);
+}
