@@ -22,7 +22,10 @@ struct Stmt {
 constexpr const char* kQuery =
     "SELECT c.kernel, c.fs, c.mkfs_label, c.vcpus, c.workload, n.boot_rel_stddev,"
     " n.pass_rel_stddev, n.mde_4, n.mde_8, n.mde_16, n.drift_per_hour, n.load_correlation,"
-    " (julianday(n.created_at) - 2440587.5) * 86400.0"
+    " (julianday(n.created_at) - 2440587.5) * 86400.0,"
+    // From the report's JSON, not the version-3 columns: a store is read without migrating it.
+    " json_extract(n.report_json, '$.figures.mean_vcpu_share'),"
+    " json_extract(n.report_json, '$.figures.vcpu_share_correlation')"
     " FROM noise_reports n JOIN cells c ON c.run_id = n.run_id AND c.cell_key = n.cell_key"
     " WHERE n.id = (SELECT n2.id FROM noise_reports n2 WHERE n2.cell_key = n.cell_key"
     "               ORDER BY n2.created_at DESC, n2.id DESC LIMIT 1)";
@@ -40,6 +43,11 @@ void add_noise_families(prometheus::Registry& reg, const std::filesystem::path& 
       .Help("Least-squares slope of the cell's score over the noise run (fraction per hour)").Register(reg);
   auto& corr = prometheus::BuildGauge().Name("rlab_cell_noise_load_correlation")
       .Help("Pearson r of the cell's score and the host's busy CPU share over each boot").Register(reg);
+  auto& vshare = prometheus::BuildGauge().Name("rlab_cell_noise_vcpu_share")
+      .Help("Mean share of its vCPUs' time the host ran the guest over the counted passes "
+            "(fraction; 1 - the guest's steal)").Register(reg);
+  auto& vcorr = prometheus::BuildGauge().Name("rlab_cell_noise_vcpu_share_correlation")
+      .Help("Pearson r of the counted passes' lpm and their vCPU share").Register(reg);
   auto& ts = prometheus::BuildGauge().Name("rlab_cell_noise_report_timestamp_seconds")
       .Help("When the newest noise report of the cell was made (Unix time)").Register(reg);
 
@@ -78,6 +86,8 @@ void add_noise_families(prometheus::Registry& reg, const std::filesystem::path& 
     set(drift, cell, 10);
     set(corr, cell, 11);
     set(ts, cell, 12);
+    set(vshare, cell, 13);
+    set(vcorr, cell, 14);
   }
   if (rc != SQLITE_DONE) throw std::runtime_error(path.string() + ": reading noise reports: " + sqlite3_errmsg(d.db));
 }

@@ -49,6 +49,31 @@ double pearson_p(double r, unsigned n) {
   return 2 * (1 - stats::t_cdf(t, n - 2));
 }
 
+namespace {
+/// The figures of what the host gave the guest: mean vCPU share, its correlation with the
+/// passes' lpm, and the boots' scores divided by it.
+void vcpu_share_figures(const std::vector<BootPoint>& boots, CellFigures& f) {
+  std::vector<double> share, lpm, normalised;
+  bool every_boot = true;
+  for (const auto& b : boots) {
+    std::vector<double> mine;
+    for (std::size_t i = 0; i < b.counted_lpm.size() && i < b.counted_vcpu_share.size(); ++i)
+      if (const auto& s = b.counted_vcpu_share[i]) {
+        share.push_back(*s);
+        lpm.push_back(b.counted_lpm[i]);
+        mine.push_back(*s);
+      }
+    if (mine.empty() || stats::mean(mine) <= 0) every_boot = false;
+    else normalised.push_back(b.score / stats::mean(mine));
+  }
+  if (!share.empty()) f.mean_vcpu_share = stats::mean(share);
+  f.vcpu_share_correlation = pearson(share, lpm);
+  if (f.vcpu_share_correlation)
+    f.vcpu_share_correlation_p = pearson_p(*f.vcpu_share_correlation, static_cast<unsigned>(share.size()));
+  if (every_boot && normalised.size() >= 2) f.normalised_boot_rel_stddev = stats::relative_stddev(normalised);
+}
+}  // namespace
+
 CellFigures cell_figures(const std::vector<BootPoint>& boots, double alpha, double power) {
   CellFigures f;
   f.boots = static_cast<unsigned>(boots.size());
@@ -88,6 +113,7 @@ CellFigures cell_figures(const std::vector<BootPoint>& boots, double alpha, doub
   f.load1_correlation = pearson(load_x, load_y);
   if (!busy_x.empty()) f.mean_busy = stats::mean(busy_x);
   if (!load_x.empty()) f.mean_load1 = stats::mean(load_x);
+  vcpu_share_figures(boots, f);
   if (f.boot_rel_stddev) {
     f.mde_4 = stats::minimum_detectable_effect(*f.boot_rel_stddev, 4, alpha, power);
     f.mde_8 = stats::minimum_detectable_effect(*f.boot_rel_stddev, 8, alpha, power);

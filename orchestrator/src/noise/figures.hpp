@@ -15,6 +15,9 @@ struct BootPoint {
   std::optional<double> warmup_lpm; ///< lpm of the first warm-up pass, if the cell has one
   std::optional<double> busy;     ///< host busy fraction over the boot, [0, 1]
   std::optional<double> load1;    ///< host 1-minute load average before the boot
+  /// Per counted pass (same order as counted_lpm): the share of its vCPUs' time the host ran
+  /// the guest (store::BootTiming::pass_vcpu_share); nullopt where no sample had one.
+  std::vector<std::optional<double>> counted_vcpu_share;
 };
 
 /// A least-squares line y = a + b x with the slope's two-sided 95% interval (Student's t
@@ -53,6 +56,16 @@ struct CellFigures {
   std::optional<double> mean_busy;          ///< mean host busy fraction
   std::optional<double> mean_load1;         ///< mean load average before the boots
   std::optional<double> mde_4, mde_8, mde_16;  ///< minimum detectable effect at 4/8/16 boots a side
+  /// Mean vCPU share over the counted passes that have one: the CPU the host gave the guest.
+  std::optional<double> mean_vcpu_share;
+  /// Pearson r of counted passes' lpm and their vCPU share (does the noise follow what the
+  /// host gave the guest?), with its two-sided p-value; 3+ passes with a share.
+  std::optional<double> vcpu_share_correlation;
+  std::optional<double> vcpu_share_correlation_p;
+  /// Diagnostic, not the score a verdict uses: boot-to-boot relative stddev of each boot's
+  /// score divided by its mean vCPU share over the counted passes (2+ boots, every boot with
+  /// a share).
+  std::optional<double> normalised_boot_rel_stddev;
 };
 
 /// The figures of `boots` (any order) at `alpha` and `power`. Boots without a score must not

@@ -22,6 +22,7 @@ BootPoint point(const store::BootTiming& b) {
       if (i == 0) p.warmup_lpm = b.pass_lpm[i];
     } else {
       p.counted_lpm.push_back(b.pass_lpm[i]);
+      p.counted_vcpu_share.push_back(i < b.pass_vcpu_share.size() ? b.pass_vcpu_share[i] : std::nullopt);
     }
   }
   if (b.host) {
@@ -49,6 +50,10 @@ json figures_json(const CellFigures& f) {
             {"load1_correlation", opt(f.load1_correlation)},
             {"mean_busy", opt(f.mean_busy)},
             {"mean_load1", opt(f.mean_load1)},
+            {"mean_vcpu_share", opt(f.mean_vcpu_share)},
+            {"vcpu_share_correlation", opt(f.vcpu_share_correlation)},
+            {"vcpu_share_correlation_p", opt(f.vcpu_share_correlation_p)},
+            {"normalised_boot_rel_stddev", opt(f.normalised_boot_rel_stddev)},
             {"mde", {{"4", opt(f.mde_4)}, {"8", opt(f.mde_8)}, {"16", opt(f.mde_16)}}}};
   j["drift_per_hour"] = f.drift ? json{{"slope", f.drift->slope},
                                        {"ci95_low", f.drift->ci_low},
@@ -71,6 +76,10 @@ CellFigures figures_from(const json& j) {
   f.load1_correlation = get_opt(j, "load1_correlation");
   f.mean_busy = get_opt(j, "mean_busy");
   f.mean_load1 = get_opt(j, "mean_load1");
+  f.mean_vcpu_share = get_opt(j, "mean_vcpu_share");  // absent in reports before the vCPU share
+  f.vcpu_share_correlation = get_opt(j, "vcpu_share_correlation");
+  f.vcpu_share_correlation_p = get_opt(j, "vcpu_share_correlation_p");
+  f.normalised_boot_rel_stddev = get_opt(j, "normalised_boot_rel_stddev");
   const json& m = j.at("mde");
   f.mde_4 = get_opt(m, "4");
   f.mde_8 = get_opt(m, "8");
@@ -106,6 +115,17 @@ std::string figures_text(const CellFigures& f, const std::string& name) {
   if (f.load1_correlation)
     out += fmt::format("                                 r = {:+.2f} against the load average before the boot (mean {:.2f})\n",
                        *f.load1_correlation, f.mean_load1.value_or(0));
+  if (f.mean_vcpu_share)
+    out += fmt::format("  vCPU share (CPU the host gave) mean {} of the guest's vCPU time (its steal {})\n",
+                       pct(f.mean_vcpu_share), pct(1 - *f.mean_vcpu_share));
+  else
+    out += "  vCPU share (CPU the host gave) n/a (no sample carried one)\n";
+  if (f.vcpu_share_correlation)
+    out += fmt::format("  pass lpm vs vCPU share         r = {:+.2f} (p = {:.3f})\n", *f.vcpu_share_correlation,
+                       f.vcpu_share_correlation_p.value_or(1));
+  if (f.normalised_boot_rel_stddev)
+    out += fmt::format("  diagnostic: boot-to-boot relative stddev of score / vCPU share {} (not the verdict's score)\n",
+                       pct(f.normalised_boot_rel_stddev));
   return out;
 }
 
@@ -134,8 +154,10 @@ NoiseReport report_from_run(const store::Store& st, store::RunId run, const std:
       any = true;
       r.warmup_passes = b.warmup_passes;
     }
-    TimelineBoot tb{b.cell_id, b.repeat, b.started_unix_s ? *b.started_unix_s - t0 : 0, b.score, {}, {}};
+    TimelineBoot tb{b.cell_id, b.repeat, b.started_unix_s ? *b.started_unix_s - t0 : 0, b.score, {}, {}, {}};
     if (b.host) tb.busy = b.host->busy_fraction, tb.load1 = b.host->load1_before;
+    for (std::size_t i = 0; i < b.pass_lpm.size(); ++i)
+      tb.passes.push_back({b.pass_lpm[i], i < b.pass_vcpu_share.size() ? b.pass_vcpu_share[i] : std::nullopt});
     r.timeline.push_back(tb);
     if (!b.score || !b.started_unix_s) {
       if (is_cell) ++r.failed;
@@ -176,6 +198,8 @@ store::NoiseReportRow to_row(const NoiseReport& r) {
   row.mde_4 = r.cell.mde_4;
   row.mde_8 = r.cell.mde_8;
   row.mde_16 = r.cell.mde_16;
+  row.vcpu_share_mean = r.cell.mean_vcpu_share;
+  row.vcpu_share_correlation = r.cell.vcpu_share_correlation;
   row.report_json = to_json(r).dump();
   return row;
 }
@@ -193,9 +217,12 @@ json to_json(const NoiseReport& r) {
             {"control_figures", r.control ? figures_json(*r.control) : json(nullptr)},
             {"control_corrected_rel_stddev", opt(r.control_corrected_rel_stddev)}};
   json tl = json::array();
-  for (const auto& b : r.timeline)
+  for (const auto& b : r.timeline) {
+    json passes = json::array();
+    for (const auto& p : b.passes) passes.push_back({{"lpm", p.lpm}, {"vcpu_share", opt(p.vcpu_share)}});
     tl.push_back({{"cell", b.cell_id}, {"repeat", b.repeat}, {"t_s", b.t_s}, {"score", opt(b.score)},
-                  {"busy", opt(b.busy)}, {"load1", opt(b.load1)}});
+                  {"busy", opt(b.busy)}, {"load1", opt(b.load1)}, {"passes", passes}});
+  }
   j["timeline"] = tl;
   return j;
 }
@@ -213,10 +240,14 @@ NoiseReport from_json(const json& j) {
   r.cell = figures_from(j.at("figures"));
   if (!j.at("control_figures").is_null()) r.control = figures_from(j.at("control_figures"));
   r.control_corrected_rel_stddev = get_opt(j, "control_corrected_rel_stddev");
-  for (const auto& b : j.at("timeline"))
-    r.timeline.push_back({b.at("cell").get<std::string>(), b.at("repeat").get<unsigned>(),
-                          b.at("t_s").get<double>(), get_opt(b, "score"), get_opt(b, "busy"),
-                          get_opt(b, "load1")});
+  for (const auto& b : j.at("timeline")) {
+    TimelineBoot tb{b.at("cell").get<std::string>(), b.at("repeat").get<unsigned>(),
+                    b.at("t_s").get<double>(), get_opt(b, "score"), get_opt(b, "busy"),
+                    get_opt(b, "load1"), {}};
+    if (b.contains("passes"))  // absent in reports before the vCPU share
+      for (const auto& p : b.at("passes")) tb.passes.push_back({p.at("lpm").get<double>(), get_opt(p, "vcpu_share")});
+    r.timeline.push_back(std::move(tb));
+  }
   return r;
 }
 
@@ -238,12 +269,17 @@ std::string render_text(const NoiseReport& r) {
     out += fmt::format("cell / control of the same repeat: relative stddev {}\n",
                        pct(r.control_corrected_rel_stddev));
   }
-  out += "timeline (s after the first boot, lpm, host busy, load average before):\n";
-  for (const auto& b : r.timeline)
-    out += fmt::format("  {:7.0f}  {}#{}  {}  {}  {}\n", b.t_s, b.cell_id, b.repeat,
+  out += "timeline (s after the first boot, lpm, host busy, load average before; per pass: lpm @ vCPU share):\n";
+  for (const auto& b : r.timeline) {
+    std::string passes;
+    for (const auto& p : b.passes)
+      passes += fmt::format("  {:.1f}@{}", p.lpm, p.vcpu_share ? fmt::format("{:.0f}%", *p.vcpu_share * 100) : "n/a");
+    out += fmt::format("  {:7.0f}  {}#{}  {}  {}  {}{}\n", b.t_s, b.cell_id, b.repeat,
                        b.score ? fmt::format("{:9.1f}", *b.score) : std::string("   failed"),
                        b.busy ? fmt::format("{:3.0f}%", *b.busy * 100) : std::string(" n/a"),
-                       b.load1 ? fmt::format("{:.2f}", *b.load1) : std::string("n/a"));
+                       b.load1 ? fmt::format("{:.2f}", *b.load1) : std::string("n/a"),
+                       passes.empty() ? "" : " |" + passes);
+  }
   return out;
 }
 

@@ -21,6 +21,12 @@ struct TimelineBoot {
   std::optional<double> score;     ///< lpm; nullopt for a failed boot
   std::optional<double> busy;      ///< host busy fraction over the boot
   std::optional<double> load1;     ///< host load average before the boot
+  /// One stored pass of the boot (warm-up ones included, by index).
+  struct Pass {
+    double lpm = 0;
+    std::optional<double> vcpu_share;  ///< mean share of its vCPUs' time the host ran the guest
+  };
+  std::vector<Pass> passes;
 };
 
 /// The noise of one cell, measured in one run.

@@ -81,3 +81,43 @@ TEST(CellFigures, OneBootHasNoSpreadFigures) {
   EXPECT_FALSE(f.mde_8);
   EXPECT_EQ(cell_figures({}).boots, 0u);
 }
+
+TEST(CellFigures, VcpuShareMeanCorrelationAndNormalisedSpread) {
+  // Three boots whose passes got 60%, 80% and 100% of their vCPUs' time and scored in
+  // proportion (lpm = 200 x share), plus one pass per boot without a share.
+  std::vector<BootPoint> boots;
+  const double share[] = {0.6, 0.8, 1.0};
+  for (int i = 0; i < 3; ++i) {
+    BootPoint b;
+    b.t_s = i * 60.0;
+    b.counted_lpm = {200 * share[i], 200 * share[i], 50};
+    b.counted_vcpu_share = {share[i], share[i], std::nullopt};
+    b.score = 200 * share[i];
+    boots.push_back(b);
+  }
+  auto f = cell_figures(boots);
+  ASSERT_TRUE(f.mean_vcpu_share);
+  EXPECT_NEAR(*f.mean_vcpu_share, 0.8, 1e-12);
+  ASSERT_TRUE(f.vcpu_share_correlation);
+  EXPECT_NEAR(*f.vcpu_share_correlation, 1.0, 1e-12) << "the pass without a share is left out";
+  ASSERT_TRUE(f.vcpu_share_correlation_p);
+  EXPECT_LT(*f.vcpu_share_correlation_p, 1e-6);
+  ASSERT_TRUE(f.boot_rel_stddev);
+  EXPECT_NEAR(*f.boot_rel_stddev, 0.25, 1e-12);  // 120, 160, 200: sd 40, mean 160
+  // Score / share is 200 for every boot: all the spread followed the CPU the host gave.
+  ASSERT_TRUE(f.normalised_boot_rel_stddev);
+  EXPECT_NEAR(*f.normalised_boot_rel_stddev, 0, 1e-12);
+
+  // A boot without any share: no normalised figure, the others stay.
+  boots[1].counted_vcpu_share = {std::nullopt, std::nullopt, std::nullopt};
+  f = cell_figures(boots);
+  EXPECT_FALSE(f.normalised_boot_rel_stddev);
+  ASSERT_TRUE(f.mean_vcpu_share);
+  EXPECT_NEAR(*f.mean_vcpu_share, 0.8, 1e-12);
+  EXPECT_TRUE(f.vcpu_share_correlation);
+
+  // No shares at all (a store from before per-sample host facts): all n/a.
+  for (auto& b : boots) b.counted_vcpu_share.clear();
+  f = cell_figures(boots);
+  EXPECT_FALSE(f.mean_vcpu_share || f.vcpu_share_correlation || f.normalised_boot_rel_stddev);
+}

@@ -127,6 +127,68 @@ TEST(NoiseReport, CellWithControlFromTheStore) {
   EXPECT_NE(text.find("8 + 8 boots"), std::string::npos) << text;
 }
 
+TEST(NoiseReport, PerPassVcpuShareFromTheSamples) {
+  StoreFixture f;
+  // Boot r: samples of pass p got a vCPU share of 0.5 + 0.1 r + 0.05 p (the first sample of
+  // each pass has none, as the meter stores it); the counted passes score 100 +- 2.
+  for (unsigned r = 0; r < 3; ++r) {
+    f.boot(0, r, 100 + 10.0 * r, 0.5);
+    const auto id = f.st->boot_id(f.run, f.cells[0].id, r);
+    for (unsigned p = 0; p < 3; ++p)
+      for (int k = 0; k < 3; ++k) {
+        store::Sample s{p, 1.0 + k, 10, 0, "{}"};
+        if (k > 0) s.host_s = 1.0, s.vcpu_share = 0.5 + 0.1 * r + 0.05 * p;
+        f.st->record_sample(id, s);
+      }
+  }
+  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
+  // Counted passes 1 and 2: shares 0.55/0.60, 0.65/0.70, 0.75/0.80.
+  ASSERT_TRUE(rep.cell.mean_vcpu_share);
+  EXPECT_NEAR(*rep.cell.mean_vcpu_share, 0.675, 1e-12);
+  ASSERT_TRUE(rep.cell.vcpu_share_correlation);
+  EXPECT_GT(*rep.cell.vcpu_share_correlation, 0.9) << "lpm rose with the share, pass by pass and boot by boot";
+  ASSERT_TRUE(rep.cell.normalised_boot_rel_stddev);
+  ASSERT_EQ(rep.timeline.size(), 3u);
+  const auto& passes = rep.timeline[0].passes;
+  ASSERT_EQ(passes.size(), 3u);
+  EXPECT_DOUBLE_EQ(passes[0].lpm, 0.8 * rep.timeline[0].score.value_or(0));
+  ASSERT_TRUE(passes[2].vcpu_share);
+  EXPECT_NEAR(*passes[2].vcpu_share, 0.5 + 0.1 * rep.timeline[0].repeat + 0.1, 1e-12);
+
+  auto back = noise::from_json(noise::to_json(rep));
+  EXPECT_EQ(noise::to_json(back), noise::to_json(rep));
+  ASSERT_TRUE(back.cell.vcpu_share_correlation);
+  const auto row = noise::to_row(rep);
+  ASSERT_TRUE(row.vcpu_share_mean && row.vcpu_share_correlation);
+  const auto id = f.st->add_noise_report(row);
+  const auto stored = f.st->noise_reports("");
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].id, id);
+  EXPECT_NEAR(stored[0].vcpu_share_mean.value_or(0), 0.675, 1e-12);
+  metrics::StoreCollector col(f.dir / "rlab.db");
+  std::map<std::string, std::vector<prometheus::ClientMetric>> fams;
+  for (const auto& fam : col.Collect()) fams[fam.name] = fam.metric;
+  ASSERT_EQ(fams["rlab_cell_noise_vcpu_share"].size(), 1u);
+  EXPECT_NEAR(fams["rlab_cell_noise_vcpu_share"][0].gauge.value, 0.675, 1e-12);
+  ASSERT_EQ(fams["rlab_cell_noise_vcpu_share_correlation"].size(), 1u);
+  EXPECT_GT(fams["rlab_cell_noise_vcpu_share_correlation"][0].gauge.value, 0.9);
+
+  const std::string text = noise::render_text(rep);
+  EXPECT_NE(text.find("vCPU share (CPU the host gave) mean 67.5%"), std::string::npos) << text;
+  EXPECT_NE(text.find("pass lpm vs vCPU share         r = +"), std::string::npos) << text;
+  EXPECT_NE(text.find("diagnostic: boot-to-boot relative stddev of score / vCPU share"), std::string::npos) << text;
+  EXPECT_NE(text.find("@60%"), std::string::npos) << text;
+
+  // A report stored before the vCPU share (no such keys) still reads.
+  auto old = noise::to_json(rep);
+  for (const char* k : {"mean_vcpu_share", "vcpu_share_correlation", "vcpu_share_correlation_p", "normalised_boot_rel_stddev"})
+    old["figures"].erase(k);
+  for (auto& b : old["timeline"]) b.erase("passes");
+  auto parsed = noise::from_json(old);
+  EXPECT_FALSE(parsed.cell.mean_vcpu_share);
+  EXPECT_TRUE(parsed.timeline[0].passes.empty());
+}
+
 TEST(NoiseReport, StoredAndListedNewestFirstByCell) {
   StoreFixture f;
   for (unsigned r = 0; r < 3; ++r) f.boot(0, r, 100 + 5.0 * r, 0.5);
@@ -183,6 +245,7 @@ TEST(NoiseMetrics, NewestReportOfEachCellIsExportedWithBoundedLabels) {
   EXPECT_LE(fams["rlab_cell_noise_drift_per_hour"].size(), 1u);  // boots stored within a millisecond have no slope
   EXPECT_EQ(fams["rlab_cell_noise_load_correlation"].size(), 1u);
   EXPECT_NEAR(fams["rlab_cell_noise_load_correlation"][0].gauge.value, 1, 1e-9);
+  EXPECT_TRUE(fams["rlab_cell_noise_vcpu_share"].empty()) << "no sample carried a vCPU share: no series";
   ASSERT_EQ(fams["rlab_store_up"].size(), 1u);
   EXPECT_EQ(fams["rlab_store_up"][0].gauge.value, 1);
 }

@@ -70,7 +70,9 @@ TEST(RealSampleHost, EverySampleCarriesTheHostSideOfItsInterval) {
     const auto& s = samples[i];
     SCOPED_TRACE("sample at t=" + std::to_string(s.t_s));
     EXPECT_EQ(s.host_mhz.has_value(), freq_readable);
-    if (s.host_mhz) EXPECT_GT(*s.host_mhz, 100);
+    if (s.host_mhz) {
+      EXPECT_GT(*s.host_mhz, 100);
+    }
     if (i == 0) {  // the pass's first sample: no interval
       EXPECT_FALSE(s.host_s || s.host_busy || s.vcpu_share);
       continue;
