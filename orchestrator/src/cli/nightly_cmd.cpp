@@ -21,7 +21,7 @@ namespace rlab::cli {
 namespace {
 
 struct NightlyArgs {
-  std::string matrix, db, out, push, tree, agent;
+  std::string matrix, db, out, push, tree, agent, control;
   std::int64_t baseline = 0;
   std::int64_t report_run = 0;
 };
@@ -35,6 +35,7 @@ int nightly_main(const NightlyArgs& a) {
   o.tree = a.tree;
   o.agent = a.agent;
   if (a.baseline > 0) o.analyse.baseline = a.baseline;
+  o.analyse.compare.control = a.control;
   if (a.report_run > 0) o.report_only = a.report_run;
   if (!o.tree.empty() && !std::filesystem::is_directory(o.tree)) {
     spdlog::error("--tree {}: not a directory (a kernel git tree)", a.tree);
@@ -85,6 +86,9 @@ const Registrar reg(15, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--baseline", a->baseline,
                   "Baseline run id (default: the first nightly run of this matrix)")
       ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max(), "RUN-ID"));
+  cmd->add_option("--control", a->control,
+                  "Control cell (id or unique part) booted in every repeat: both comparisons are "
+                  "drift-corrected against it (see `rlab compare --control`)");
   cmd->add_option("--run", a->report_run,
                   "Do not run: analyse and report this stored run (e.g. after `rlab run --resume`)")
       ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max(), "RUN-ID"));

@@ -162,6 +162,33 @@ std::size_t NightlyReport::failed_cells() const {
       std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c.failed_cell(); }));
 }
 
+std::string NightlyReport::drift_text(std::string_view which) const {
+  const bool prev = which == "previous";
+  const auto& rep = prev ? vs_previous : vs_baseline;
+  const auto& why = prev ? vs_previous_uncorrected : vs_baseline_uncorrected;
+  if (!rep) return "no comparison";
+  if (rep->drift) {
+    const auto& d = *rep->drift;
+    return fmt::format("drift-corrected against control {} (control mean {:.2f} -> {:.2f} lpm, {:+.1f}%: "
+                       "the host's drift{})",
+                       d.control, d.base_control_mean, d.new_control_mean,
+                       d.base_control_mean > 0 ? (d.new_control_mean / d.base_control_mean - 1) * 100.0 : 0.0,
+                       d.dropped ? fmt::format("; {} boots without a control boot left out", d.dropped) : "");
+  }
+  if (!why.empty()) return "not drift-corrected: " + why;
+  return "not drift-corrected (no --control)";
+}
+
+std::string resolve_night_control(const std::vector<std::string>& cell_ids, const std::string& selector) {
+  std::vector<compare::BootData> cells;
+  for (const auto& id : cell_ids) {
+    compare::BootData b;
+    b.cell_id = id;
+    cells.push_back(std::move(b));
+  }
+  return compare::resolve_control(cells, selector);
+}
+
 std::string NightlyReport::dir_name() const {
   return fmt::format("{}-run{}", run.created_at.substr(0, 10), run.id);
 }
@@ -201,8 +228,27 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     r.baseline_source = "first night of the matrix";
   }
   const compare::ReadOnlyDb db(db_path);
-  if (r.previous) r.vs_previous = compare::compare_runs(db, r.previous->id, run_id, opt.compare);
-  if (r.baseline) r.vs_baseline = compare::compare_runs(db, r.baseline->id, run_id, opt.compare);
+  compare::CompareOptions copt = opt.compare;
+  if (!copt.control.empty()) {
+    std::vector<std::string> ids;
+    for (const auto& b : st->boot_results(run_id)) ids.push_back(b.cell_id);
+    r.control = copt.control = resolve_night_control(ids, copt.control);
+  }
+  // Drift-corrected when a control is named; a side without a scored control boot (e.g. a
+  // night before the control joined the matrix) is compared uncorrected, and says why.
+  auto compare_with = [&](store::RunId base, std::string& uncorrected) {
+    if (copt.control.empty()) return compare::compare_runs(db, base, run_id, copt);
+    try {
+      return compare::compare_runs(db, base, run_id, copt);
+    } catch (const std::invalid_argument& e) {
+      uncorrected = e.what();
+      auto plain = copt;
+      plain.control.clear();
+      return compare::compare_runs(db, base, run_id, plain);
+    }
+  };
+  if (r.previous) r.vs_previous = compare_with(r.previous->id, r.vs_previous_uncorrected);
+  if (r.baseline) r.vs_baseline = compare_with(r.baseline->id, r.vs_baseline_uncorrected);
   const auto prev_rows = r.vs_previous ? rows_by_cell(*r.vs_previous) : decltype(rows_by_cell({})){};
   const auto base_rows = r.vs_baseline ? rows_by_cell(*r.vs_baseline) : decltype(rows_by_cell({})){};
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rlab::nightly {
@@ -22,7 +23,9 @@ struct AnalyseOptions {
   /// Baseline run; nullopt -> the oldest nightly run of the same matrix file with a result
   /// (the first night of the series), if that is not tonight's run.
   std::optional<store::RunId> baseline;
-  compare::CompareOptions compare;          ///< verdict thresholds (alpha 0.01, 2% effect)
+  /// Verdict thresholds (alpha 0.01, 2% effect) and `control`: a cell id (or a unique part of
+  /// one) of the control cell both comparisons are drift-corrected against; "" = none.
+  compare::CompareOptions compare;
   changepoint::DetectOptions detect;        ///< E-Divisive options; kind is forced to nightly
 };
 
@@ -95,6 +98,17 @@ struct NightlyReport {
   changepoint::DetectOptions detect;
   std::vector<CellOutcome> cells;          ///< the matrix's cell order
   std::vector<BisectPlan> bisects;         ///< what the night calls for (and what was started)
+  /// The control cell's id when the night was asked for drift correction ("" = not asked).
+  std::string control;
+  /// Why a comparison is not drift-corrected although a control was named ("" when it is, or
+  /// when none was named): the other run has no scored boot of the control. The comparison is
+  /// then made uncorrected rather than not at all.
+  std::string vs_previous_uncorrected, vs_baseline_uncorrected;
+
+  /// One line per comparison for the reports: "drift-corrected against control C (control
+  /// mean 216.10 -> 204.70 lpm, -5.3%: the host's drift)", "not drift-corrected: <why>", or
+  /// "not drift-corrected (no --control)". `which` is "previous" or "baseline".
+  std::string drift_text(std::string_view which) const;
 
   std::size_t regressions() const;    ///< cells with regression()
   std::size_t failed_cells() const;   ///< cells with failed_cell()
@@ -109,8 +123,15 @@ std::optional<store::RunInfo> previous_night(const store::Store& st, const store
 /// than `run`, if any.
 std::optional<store::RunInfo> first_night(const store::Store& st, const store::RunInfo& run);
 
-/// Reads run `run` of the store at `db` and everything around it. Throws
-/// std::invalid_argument for a missing run or baseline, store::StoreError on a store error.
+/// The control cell's id for `selector` among `cell_ids` (an id, or a part of exactly one;
+/// compare::resolve_control). Throws std::invalid_argument naming the selector otherwise.
+std::string resolve_night_control(const std::vector<std::string>& cell_ids, const std::string& selector);
+
+/// Reads run `run` of the store at `db` and everything around it. With opt.compare.control,
+/// both comparisons are drift-corrected against that control cell (a side without a scored
+/// control boot is compared uncorrected, and the report says why). Throws
+/// std::invalid_argument for a missing run or baseline or a control that names no single cell
+/// of the run, store::StoreError on a store error.
 NightlyReport analyse(const std::filesystem::path& db, store::RunId run, const AnalyseOptions& opt);
 
 }  // namespace rlab::nightly

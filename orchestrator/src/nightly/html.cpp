@@ -124,6 +124,8 @@ std::string render_html(const NightlyReport& r) {
            {"host", r.run.hostname},
            {"previous night", run_text(r.previous)},
            {"baseline", run_text(r.baseline) + " (" + r.baseline_source + ")"},
+           {"drift vs previous", r.drift_text("previous")},
+           {"drift vs baseline", r.drift_text("baseline")},
            {"verdict", fmt::format("{} cells, {} regressions, {} with failed boots", r.cells.size(),
                                    r.regressions(), r.failed_cells())}})
     o += "<tr><th>" + h(k) + "</th><td>" + h(v) + "</td></tr>\n";
@@ -137,7 +139,9 @@ std::string render_html(const NightlyReport& r) {
                      R"(<td class="num">{3} ({4}/{5})</td>{6}{7}<td>{8}</td></tr>)" "\n",
                      c.status(), h(c.cell_id),
                      c.median ? fmt::format("{:.2f}", *c.median) : std::string("-"), c.boots,
-                     c.done, c.failed, cmp_cell(c.vs_previous), cmp_cell(c.vs_baseline), h(c.reason()));
+                     c.done, c.failed,
+                     c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_previous),
+                     c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_baseline), h(c.reason()));
   o += "</table>\n";
 
   o += "<h2>Scores</h2>\n<div class=\"plots\">\n" + render_svg(score_chart(r)) +

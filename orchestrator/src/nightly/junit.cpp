@@ -51,6 +51,12 @@ std::string render_junit(const NightlyReport& r) {
     out += fmt::format(R"(      <property name="previous_run" value="{}"/>)" "\n", r.previous->id);
   if (r.baseline)
     out += fmt::format(R"(      <property name="baseline_run" value="{}"/>)" "\n", r.baseline->id);
+  if (!r.control.empty())
+    out += fmt::format(R"(      <property name="drift_control" value="{}"/>)" "\n", xml_text(r.control));
+  for (const char* which : {"previous", "baseline"})
+    if (which == std::string_view("previous") ? r.vs_previous.has_value() : r.vs_baseline.has_value())
+      out += fmt::format(R"(      <property name="drift_vs_{}" value="{}"/>)" "\n", which,
+                         xml_text(r.drift_text(which)));
   out += "    </properties>\n";
   for (const auto& c : r.cells) {
     out += fmt::format(R"(    <testcase classname="rlab.{}" name="{}">)" "\n", xml_text(c.kernel),

@@ -27,8 +27,13 @@ bool is_sha1(const std::string& s) {
          });
 }
 
-json comparison_misc(const compare::CellComparison& c, const store::RunInfo& base) {
+json comparison_misc(const compare::CellComparison& c, const store::RunInfo& base,
+                     const compare::CompareReport& rep) {
   json j = {{"base_run", base.id}, {"status", std::string(compare::row_status_name(c.status))}};
+  if (rep.drift)
+    j["drift_corrected"] = {{"control", rep.drift->control},
+                            {"base_control_mean_lpm", rep.drift->base_control_mean},
+                            {"new_control_mean_lpm", rep.drift->new_control_mean}};
   if (c.result) {
     j["verdict"] = std::string(stats::verdict_name(c.result->verdict));
     j["change"] = c.result->difference.relative_change;
@@ -99,8 +104,11 @@ json to_kcidb(const NightlyReport& r) {
                  {"workload", c.workload}, {"boots", c.boots}, {"boots_done", c.done},
                  {"boots_failed", c.failed}, {"scores_lpm", c.scores}};
     if (c.median) misc["median_lpm"] = *c.median;
-    if (c.vs_previous && r.previous) misc["vs_previous"] = comparison_misc(*c.vs_previous, *r.previous);
-    if (c.vs_baseline && r.baseline) misc["vs_baseline"] = comparison_misc(*c.vs_baseline, *r.baseline);
+    if (c.vs_previous && r.previous && r.vs_previous)
+      misc["vs_previous"] = comparison_misc(*c.vs_previous, *r.previous, *r.vs_previous);
+    if (c.vs_baseline && r.baseline && r.vs_baseline)
+      misc["vs_baseline"] = comparison_misc(*c.vs_baseline, *r.baseline, *r.vs_baseline);
+    if (c.cell_id == r.control) misc["drift_control"] = true;  // not compared: it measures the host
     json cps = json::array();
     for (const auto& m : c.change_points)
       cps.push_back({{"run_before", m.detection.last_before.run},

@@ -62,7 +62,13 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store");
     run_id = *o.report_only;
   } else {
-    if (push_url.empty()) push_url = matrix::load_matrix(o.matrix).push_url.value_or("");
+    const matrix::Matrix m = matrix::load_matrix(o.matrix);
+    if (push_url.empty()) push_url = m.push_url.value_or("");
+    if (!o.analyse.compare.control.empty()) {  // refuse a control that is no single cell before booting
+      std::vector<std::string> ids;
+      for (const auto& c : matrix::expand_cells(m)) ids.push_back(c.id);
+      resolve_night_control(ids, o.analyse.compare.control);
+    }
     if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
     if (o.analyse.baseline) {  // refuse an unknown baseline before booting
       const auto path = store_path(o);

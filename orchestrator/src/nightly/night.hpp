@@ -25,7 +25,7 @@ struct NightOptions {
   std::filesystem::path agent;      ///< static aarch64 agent; "" -> the default
   /// Report on this stored run instead of running the matrix (e.g. after `rlab run --resume`).
   std::optional<store::RunId> report_only;
-  AnalyseOptions analyse;           ///< baseline, compare and change-point options
+  AnalyseOptions analyse;           ///< baseline, compare (and its drift control) and change-point options
 };
 
 /// How the night went.
@@ -45,7 +45,8 @@ using Say = std::function<void(std::string_view line)>;
 std::filesystem::path store_path(const NightOptions& o);
 
 /// Runs one night. Throws what run::execute throws (matrix::MatrixError for a bad matrix,
-/// std::invalid_argument for bad input such as an unknown --run or --baseline,
+/// std::invalid_argument for bad input such as an unknown --run or --baseline or a --control
+/// that names no single cell of the matrix,
 /// metrics::PushUrlError for a bad push URL, all before anything boots; vm::LibvirtError and
 /// store::StoreError for lab failures).
 NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say& say = {});

@@ -34,15 +34,21 @@ std::string render_summary(const NightlyReport& r) {
                      r.run.hostname);
   out << run_line("previous", r.previous, "");
   out << run_line("baseline", r.baseline, r.baseline_source);
+  if (!r.control.empty() || r.vs_previous || r.vs_baseline) {
+    if (r.vs_previous) out << fmt::format("{:<9} vs previous: {}\n", "drift", r.drift_text("previous"));
+    if (r.vs_baseline) out << fmt::format("{:<9} vs baseline: {}\n", "drift", r.drift_text("baseline"));
+  }
   out << fmt::format("{} cells: {} regressions, {} with failed boots\n\n", r.cells.size(),
                      r.regressions(), r.failed_cells());
 
   out << fmt::format("{:<6} {:>10} {:>22} {:>22}  {}\n", "status", "median", "vs previous",
                      "vs baseline", "cell");
   for (const auto& c : r.cells) {
+    const bool control = c.cell_id == r.control;  // not compared: it measures the host's drift
     out << fmt::format("{:<6} {:>10} {:>22} {:>22}  {}\n", c.status(),
                        c.median ? fmt::format("{:.2f}", *c.median) : std::string("-"),
-                       change_text(c.vs_previous), change_text(c.vs_baseline), c.cell_id);
+                       control ? "control" : change_text(c.vs_previous),
+                       control ? "control" : change_text(c.vs_baseline), c.cell_id);
     if (c.status() != "PASS") out << "       " << c.reason() << "\n";
   }
 

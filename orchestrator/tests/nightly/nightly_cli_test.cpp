@@ -61,6 +61,18 @@ TEST_F(NightlyCli, ReportsOfAStoredNightAndExitOneOnRegression) {
   EXPECT_NE(util::read_file(dirs[0] / "summary.txt").find("REGRESSION"), std::string::npos);
 }
 
+TEST_F(NightlyCli, ControlDriftCorrectsTheStoredNightsReports) {
+  auto r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_), "--out",
+                 (dir_ / "out").string(), "--control", "6.12/xfs-agcount4"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;  // 6.12/xfs-defaults still regressed: the control did not move
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(dir_ / "out")) dirs.push_back(e.path());
+  ASSERT_EQ(dirs.size(), 1u);
+  const auto summary = util::read_file(dirs[0] / "summary.txt");
+  EXPECT_NE(summary.find("vs previous: drift-corrected against control 6.12/xfs-agcount4/2vcpu/shell1"),
+            std::string::npos) << summary;
+}
+
 TEST_F(NightlyCli, FirstNightExitsZeroAndReportsGoNextToTheStoreByDefault) {
   auto r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(first_)});
   EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -82,6 +94,10 @@ TEST_F(NightlyCli, BadInputIsExitTwo) {
   const auto runs_before = store::Store::open(db_)->runs().size();
   r = rlab({"nightly", "--matrix", matrix_.string(), "--push", "ftp://x"});
   EXPECT_EQ(r.exit_code, 2) << r.output;
+  // A control that names no single cell of the matrix: refused before booting.
+  r = rlab({"nightly", "--matrix", matrix_.string(), "--control", "no-such-cell"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--control 'no-such-cell' matches no cell"), std::string::npos) << r.output;
   std::ofstream(dir_ / "bad.yaml") << "axes: [\n";
   r = rlab({"nightly", "--matrix", (dir_ / "bad.yaml").string(), "--db", db_.string()});
   EXPECT_EQ(r.exit_code, 2) << r.output;
