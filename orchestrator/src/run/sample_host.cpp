@@ -52,17 +52,17 @@ void SampleHostMeter::fill(store::Sample& s) {
   if (auto f = guarded(r_.frequency)) s.host_mhz = f->mhz;
   if (last_ && last_->pass == s.pass) {
     const double dt = std::chrono::duration<double>(now.at - last_->at).count();
-    if (dt > 0) {
-      s.host_s = dt;
-      if (last_->host && now.host) {
-        const store::BootHost h = host_between(*last_->host, *now.host);
-        if (now.host->cpu.total > last_->host->cpu.total) {  // some tick passed
-          s.host_busy = h.busy_fraction;
-          s.host_steal = h.steal_fraction;
-        }
+    // Two samples delivered together: no interval worth a share. The next sample covers both.
+    if (dt < kMinIntervalS) return;
+    s.host_s = dt;
+    if (last_->host && now.host) {
+      const store::BootHost h = host_between(*last_->host, *now.host);
+      if (now.host->cpu.total > last_->host->cpu.total) {  // some tick passed
+        s.host_busy = h.busy_fraction;
+        s.host_steal = h.steal_fraction;
       }
-      if (last_->vcpu_ns && now.vcpu_ns) s.vcpu_share = vcpu_share(*last_->vcpu_ns, *now.vcpu_ns, vcpus_, dt);
     }
+    if (last_->vcpu_ns && now.vcpu_ns) s.vcpu_share = vcpu_share(*last_->vcpu_ns, *now.vcpu_ns, vcpus_, dt);
   }
   last_ = std::move(now);
 }

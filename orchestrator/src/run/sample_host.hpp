@@ -26,8 +26,13 @@ struct HostReaders {
 /// thread-safe). Each sample's busy, steal and vCPU share cover the host seconds since the
 /// previous sample of the same pass; the first sample of a pass has none (its interval began
 /// inside the guest, after the pause and cache drop the host cannot see), only the frequency.
+/// Neither has a sample that arrives less than kMinIntervalS after the previous one (the link
+/// delivered two at once): the next sample's interval covers both.
 class SampleHostMeter {
  public:
+  /// Host seconds below which an interval is not measured.
+  static constexpr double kMinIntervalS = 0.2;
+
   /// A meter for a guest of `vcpus` vCPUs reading through `readers`.
   SampleHostMeter(unsigned vcpus, HostReaders readers);
 

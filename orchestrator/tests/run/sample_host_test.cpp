@@ -166,6 +166,31 @@ TEST(SampleHostMeter, LocalHostEveryFactAfterThePassFirstSample) {
   EXPECT_TRUE(n1.vcpu_share && n1.host_busy);
 }
 
+TEST(SampleHostMeter, TwoSamplesDeliveredTogetherShareOneInterval) {
+  // Samples arrive at 0 s, 2 s, 2.001 s (the link delivered two at once), 3 s; the guest's
+  // vCPU (1 of them) ran 0.9 s in every host second.
+  double t = 0;
+  run::HostReaders r;
+  r.now = [&] { return Clock::time_point() + std::chrono::microseconds(static_cast<long long>(t * 1e6)); };
+  r.vcpu_ns = [&]() -> std::optional<std::uint64_t> { return static_cast<std::uint64_t>(t * 0.9e9); };
+  run::SampleHostMeter m(1, std::move(r));
+  auto a = sample(0, 1.0), b = sample(0, 2.0), c = sample(0, 3.0), d = sample(0, 4.0);
+  m.fill(a);
+  t = 2.0;
+  m.fill(b);
+  ASSERT_TRUE(b.host_s && b.vcpu_share);
+  EXPECT_NEAR(*b.host_s, 2.0, 1e-9);
+  EXPECT_NEAR(*b.vcpu_share, 0.9, 1e-9);
+  t = 2.001;
+  m.fill(c);
+  EXPECT_FALSE(c.host_s || c.vcpu_share) << "1 ms is no interval: a share of it would be noise";
+  t = 3.0;
+  m.fill(d);
+  ASSERT_TRUE(d.host_s && d.vcpu_share);
+  EXPECT_NEAR(*d.host_s, 1.0, 1e-9) << "the interval runs from b, the last sample measured";
+  EXPECT_NEAR(*d.vcpu_share, 0.9, 1e-9);
+}
+
 TEST(SampleHostMeter, RemoteHostOnlyLibvirtsVcpuTime) {
   Script sc;
   sc.vcpu_step_ns = 900'000'000;
