@@ -9,8 +9,7 @@ namespace rlab::run {
 
 std::optional<std::uint64_t> vcpu_time_ns(vm::Connection& conn, const std::string& domain) {
   try {
-    const auto handle = conn.handle();  // kept while the domain is read
-    virDomainPtr dom = virDomainLookupByName(static_cast<virConnectPtr>(handle.get()), domain.c_str());
+    virDomainPtr dom = virDomainLookupByName(static_cast<virConnectPtr>(conn.raw()), domain.c_str());
     if (!dom) {
       spdlog::debug("{}: vCPU time: no domain {}: {}", conn.uri(), domain, vm::last_libvirt_error());
       return std::nullopt;
