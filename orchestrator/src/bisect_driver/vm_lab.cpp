@@ -185,6 +185,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
       job.domain_name = vm::domain_name(std::to_string(run), fmt::format("{}-r{}", cells[k].id, r));
       job.images = &staged[k];
       job.dir = dir.boot_dir(b.id);
+      job.agent_link = i.m.hosts.front().agent_link;
       auto o = run::run_boot(job, i.guest, *i.conn, st);
       const std::string sha = requests[k].commit.substr(0, 12);
       if (run::Interrupts::instance().stopped()) {

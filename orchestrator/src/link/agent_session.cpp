@@ -6,6 +6,8 @@
 
 #include <memory>
 
+#include <unistd.h>
+
 namespace rlab::link {
 namespace asio = boost::asio;
 using stream = asio::local::stream_protocol;
@@ -173,6 +175,16 @@ void AgentSession::connect(const std::filesystem::path& path, Duration timeout) 
                                            timeout.count()),
                     true);
   if (err) throw LinkError("connect", fmt::format("{}: {}", path.string(), err.message()));
+}
+
+void AgentSession::attach(int fd) {
+  boost::system::error_code ec;
+  if (socket_.is_open()) socket_.close(ec);
+  socket_.assign(stream(), fd, ec);
+  if (ec) {
+    ::close(fd);
+    throw LinkError("connect", fmt::format("cannot use the agent channel's socket: {}", ec.message()));
+  }
 }
 
 void AgentSession::send(const char* phase, const protocol::HostMessage& msg, Duration timeout) {

@@ -1,7 +1,8 @@
 #pragma once
 // The host end of the agent link: one connection to a guest's rlab-agent over the unix socket
-// QEMU exposes for the virtio-serial port org.rlab.agent.0 (or, in tests, the socket a
-// host-native agent listens on). Boost.Asio, asynchronous, every operation with a timeout;
+// QEMU exposes for the virtio-serial port org.rlab.agent.0, or over a socket bridged to that
+// port through libvirt (attach(), vm/channel.hpp), or, in tests, the socket a host-native
+// agent listens on. Boost.Asio, asynchronous, every operation with a timeout;
 // framing and messages come from the protocol library (docs/protocol.md).
 #include "rlab/protocol/protocol.hpp"
 
@@ -76,6 +77,10 @@ class AgentSession {
 
   /// Connects (see async_connect).
   void connect(const std::filesystem::path& path, Duration timeout);
+  /// Uses `fd`, an already connected AF_UNIX stream socket (e.g. vm::StreamBridge's session
+  /// end), instead of connect(); the session owns and closes it. Throws LinkError ("connect")
+  /// when it cannot be taken over (the fd is closed then too).
+  void attach(int fd);
   /// Waits for the agent's unprompted `hello` (sent when the guest's agent starts serving).
   protocol::Hello wait_hello(Duration timeout);
   /// Sends `prepare` and waits for `prepared`.

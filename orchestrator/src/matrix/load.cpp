@@ -179,6 +179,24 @@ bool local_uri(const std::string& uri) {
   return uri == "qemu:///system" || uri == "qemu:///session";
 }
 
+}  // namespace
+
+std::string_view to_string(AgentLink link) {
+  return link == AgentLink::kLibvirt ? "libvirt" : "socket";
+}
+
+AgentLink default_agent_link(const std::string& uri) {
+  return local_uri(uri) ? AgentLink::kSocket : AgentLink::kLibvirt;
+}
+
+AgentLink agent_link_of(const std::vector<Host>& hosts, const std::string& uri) {
+  for (const auto& h : hosts)
+    if (h.uri == uri) return h.agent_link;
+  return default_agent_link(uri);
+}
+
+namespace {
+
 std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   ck.check_list(h, "hosts");
   std::vector<Host> out;
@@ -186,7 +204,7 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   for (std::size_t i = 0; i < h.size(); ++i) {
     const std::string what = "hosts[" + std::to_string(i) + "]";
     const YAML::Node& e = h[i];
-    ck.check_map(e, what, {"uri", "vcpus"});
+    ck.check_map(e, what, {"uri", "vcpus", "agent_link"});
     Host host;
     const YAML::Node u = ck.required(e, what, "uri");
     host.uri = ck.string(u, what + ".uri");
@@ -196,6 +214,13 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
     if (e["vcpus"]) host.vcpu_budget = static_cast<unsigned>(ck.integer(e["vcpus"], what + ".vcpus", 1, 4096));
     else if (local_uri(host.uri)) host.vcpu_budget = local_cpus();
     else ck.fail(e, what + ": a remote host needs 'vcpus' (its vCPU budget)");
+    host.agent_link = default_agent_link(host.uri);
+    if (const YAML::Node l = e["agent_link"]) {
+      const std::string s = ck.string(l, what + ".agent_link");
+      if (s == "socket") host.agent_link = AgentLink::kSocket;
+      else if (s == "libvirt") host.agent_link = AgentLink::kLibvirt;
+      else ck.fail(l, what + ".agent_link: '" + s + "' is not one of socket, libvirt");
+    }
     out.push_back(std::move(host));
   }
   return out;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rlab::matrix {
@@ -115,11 +116,33 @@ Accel resolve_accel_local(Accel requested);
 /// then "host" for KVM and "max" for TCG.
 std::string resolve_cpu_model(const Guest& guest, Accel accel);
 
+/// How rlab reaches the guest agent's virtio-serial channel on a host (`hosts[].agent_link`).
+enum class AgentLink {
+  /// A unix socket QEMU binds in the boot's directory, connected to directly: QEMU on rlab's
+  /// own machine only; survives a libvirtd restart. Default for qemu:///system and
+  /// qemu:///session.
+  kSocket,
+  /// virDomainOpenChannel over the host's libvirt connection (ssh, tcp, tls: libvirt's own
+  /// transport and auth); ends when the connection does. Default for every other URI.
+  kLibvirt,
+};
+
+/// "socket" or "libvirt".
+std::string_view to_string(AgentLink link);
+
+/// The agent link a host gets without `agent_link`: kSocket for qemu:///system and
+/// qemu:///session, kLibvirt for every other URI.
+AgentLink default_agent_link(const std::string& uri);
+
 /// One libvirt host of the `hosts:` section.
 struct Host {
   std::string uri;          ///< libvirt connection URI, e.g. "qemu:///system", "qemu+ssh://arm-01/system"
   unsigned vcpu_budget = 0; ///< vCPUs of concurrently running cells on this host, >= 1
+  AgentLink agent_link = AgentLink::kSocket;  ///< `agent_link`, default_agent_link(uri) when absent
 };
+
+/// The agent link of the host `uri` in `hosts` (default_agent_link(uri) when it is not there).
+AgentLink agent_link_of(const std::vector<Host>& hosts, const std::string& uri);
 
 /// A loaded, validated matrix file. Relative paths in the file are resolved against the
 /// file's directory; all paths here are absolute.

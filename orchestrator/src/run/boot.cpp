@@ -1,5 +1,6 @@
 #include "run/boot.hpp"
 
+#include "link/agent_link.hpp"
 #include "run/host_load.hpp"
 #include "run/interrupts.hpp"
 #include "run/pinning.hpp"
@@ -84,7 +85,9 @@ vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   s.initramfs = fs::absolute(job.images->initramfs);
   s.cmdline = g.cmdline;
   s.console_log = fs::absolute(job.dir / "console.log");
-  s.agent_socket = fs::absolute(job.dir / "agent.sock");
+  // Through libvirt the channel has no path of rlab's: libvirt binds it on the host.
+  if (job.agent_link == matrix::AgentLink::kLibvirt) s.agent_via_libvirt = true;
+  else s.agent_socket = fs::absolute(job.dir / "agent.sock");
   s.disk = fs::absolute(job.dir / "fs.raw");
   s.disk_serial = "rlab-fs";
   for (unsigned c : job.pinned_cpus) s.vcpu_pins.push_back(std::to_string(c));
@@ -127,6 +130,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
   std::optional<vm::Domain> dom;
   boost::asio::io_context io;
   link::AgentSession session(io);
+  std::unique_ptr<vm::StreamBridge> channel;  // the agent link through libvirt, if any
   int hook = intr.add_hook([&session] { session.cancel(); });
   std::string cur = "boot";
   std::exception_ptr lab_error;
@@ -142,7 +146,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
 
     cur = "hello";
     phase("hello");
-    session.connect(spec.agent_socket, ms(30));
+    channel = link::connect_agent(session, conn, spec, ms(30));
     const proto::Hello hello = session.wait_hello(ms(g.timeouts.hello_s));
     out.boot_to_hello_s = since(boot_t0);
     st.record_boot_seconds(job.boot, out.boot_to_hello_s);

@@ -52,6 +52,9 @@ struct BootJob {
   /// Host CPU of each vCPU (`<vcpupin>`), one per vCPU; empty: not pinned (run/pinning.hpp).
   std::vector<unsigned> pinned_cpus;
   bool pin_emulator = false;               ///< `<emulatorpin>` to the pinned CPUs
+  /// How the agent is reached: the boot directory's agent.sock, or the channel opened through
+  /// the host's libvirt connection (the host's `agent_link`, matrix::agent_link_of).
+  matrix::AgentLink agent_link = matrix::AgentLink::kSocket;
 };
 
 /// How a boot ended.

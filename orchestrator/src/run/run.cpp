@@ -291,6 +291,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
         bj.domain_name = vm::domain_name(label, fmt::format("{}-r{}", c.id, j.repeat));
         bj.images = &images.at(c.kernel.name);
         bj.dir = dir.boot_dir(j.boot);
+        bj.agent_link = matrix::agent_link_of(p.m.hosts, slots[host].uri);
         if (!pools.empty()) {
           bj.pinned_cpus = pools[host]->acquire(c.vcpus);
           bj.pin_emulator = p.m.guest.pinning.emulator;

@@ -80,7 +80,12 @@ std::string domain_xml(const DomainSpec& s) {
   require_path(s.kernel, "kernel");
   require_path(s.initramfs, "initramfs");
   require_path(s.console_log, "console_log");
-  require_path(s.agent_socket, "agent_socket");
+  if (s.agent_via_libvirt && !s.agent_socket.empty())
+    throw std::invalid_argument(fmt::format(
+        "domain spec: agent_socket '{}' is set, but the agent channel goes through libvirt "
+        "(agent_via_libvirt), which chooses the socket's path",
+        s.agent_socket.string()));
+  if (!s.agent_via_libvirt) require_path(s.agent_socket, "agent_socket");
   require_path(s.disk, "disk");
   if (s.agent_socket.string().size() > 107)
     throw std::invalid_argument(fmt::format(
@@ -174,7 +179,7 @@ std::string domain_xml(const DomainSpec& s) {
       "      <target type='serial' port='0'/>\n"
       "    </console>\n"
       "    <channel type='unix'>\n"
-      "      <source mode='bind' path='{socket}'/>\n"
+      "      <source mode='bind'{socket}/>\n"
       "      <target type='virtio' name='{channel}'/>\n"
       "    </channel>\n"
       "    <memballoon model='none'/>\n"
@@ -189,7 +194,9 @@ std::string domain_xml(const DomainSpec& s) {
       fmt::arg("cpu", cpu), fmt::arg("disk", escape(s.disk.string())),
       fmt::arg("serial", escape(s.disk_serial)),
       fmt::arg("console", escape(s.console_log.string())),
-      fmt::arg("socket", escape(s.agent_socket.string())),
+      // No path: libvirt picks one in its channel directory (virDomainOpenChannel reaches it).
+      fmt::arg("socket", s.agent_via_libvirt ? std::string()
+                                             : " path='" + escape(s.agent_socket.string()) + "'"),
       fmt::arg("channel", kAgentChannel), fmt::arg("qemu_ns", qemu_ns));
 }
 

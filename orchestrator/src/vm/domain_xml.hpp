@@ -1,6 +1,7 @@
 #pragma once
 // libvirt domain XML for one cell's guest: aarch64 `virt` machine, GICv3, direct kernel boot,
-// serial console logged to a file, the agent's virtio-serial channel on a host unix socket,
+// serial console logged to a file, the agent's virtio-serial channel on a host unix socket
+// (rlab's path, or libvirt's for a channel opened through libvirt),
 // and the filesystem-under-test disk with a virtio serial number.
 #include <cstdint>
 #include <filesystem>
@@ -38,6 +39,11 @@ struct DomainSpec {
   std::string cmdline;               ///< kernel command line
   std::filesystem::path console_log; ///< serial console (ttyAMA0) copy, rewritten per boot
   std::filesystem::path agent_socket;///< unix socket QEMU listens on for kAgentChannel
+  /// The agent channel is reached through libvirt (vm/channel.hpp) instead of agent_socket:
+  /// the channel has no path, so libvirt binds it under its own channel directory on the
+  /// host (/var/lib/libvirt/qemu/channel/target/domain-<id>-<name>/ with libvirt 9.0), and
+  /// agent_socket must be empty.
+  bool agent_via_libvirt = false;
   std::filesystem::path disk;        ///< raw disk image for the filesystem under test
   std::string disk_serial = "rlab-fs";  ///< virtio-blk serial: /sys/block/*/serial in the guest
   /// Deterministic mode (TCG only): QEMU instruction counting, `-icount shift=N,sleep=off`.
@@ -66,7 +72,7 @@ std::string cpu_options(const DomainSpec& spec);
 /// icount_shift under KVM or above 10 is an std::invalid_argument naming it).
 /// Throws std::invalid_argument naming the field when a field is empty, a path is relative,
 /// vcpus is outside 1..512, memory is below 128 MiB, or the socket path exceeds the 107
-/// bytes a unix socket address holds, or vcpu_pins is neither empty nor one cpuset per vCPU
+/// bytes a unix socket address holds (with agent_via_libvirt: agent_socket is not empty), or vcpu_pins is neither empty nor one cpuset per vCPU
 /// (a cpuset is digits, ',' and '-' only).
 std::string domain_xml(const DomainSpec& spec);
 

@@ -74,6 +74,9 @@ TEST(LoadMatrix, ReadsEverySection) {
   ASSERT_EQ(m.hosts.size(), 2u);
   EXPECT_EQ(m.hosts[1].uri, "qemu+ssh://arm-01/system");
   EXPECT_EQ(m.hosts[1].vcpu_budget, 144u);
+  // No agent_link in the file: the local URI's agent socket, libvirt's channel for the remote.
+  EXPECT_EQ(m.hosts[0].agent_link, AgentLink::kSocket);
+  EXPECT_EQ(m.hosts[1].agent_link, AgentLink::kLibvirt);
   EXPECT_EQ(m.results, kData / "out" / "test.db");
   EXPECT_EQ(m.push_url, "http://pushgateway:9091");
   EXPECT_EQ(m.seed, 1234u);
@@ -133,6 +136,38 @@ TEST(Accel, AutoMeansKvmOnlyOnAarch64WithKvm) {
 #if !defined(__aarch64__)
   EXPECT_EQ(local, Accel::kTcg);
 #endif
+}
+
+}  // namespace
+
+namespace {
+
+TEST(LoadMatrix, HostAgentLinkOverridesTheUrisDefault) {
+  const std::string text = R"(kernels:
+  k: {source: {debian: "6.12", suite: trixie}}
+axes:
+  kernel: [k]
+  vcpus: [1]
+  filesystem: [{fs: xfs}]
+  workload: [{type: shell1}]
+hosts:
+  - {uri: "qemu:///system", vcpus: 2, agent_link: libvirt}
+  - {uri: "qemu+tcp://127.0.0.1:16509/system", vcpus: 2, agent_link: socket}
+  - {uri: "qemu+tls://arm-02/system", vcpus: 64}
+  - {uri: "qemu:///session", vcpus: 1}
+)";
+  const Matrix m = parse_matrix(text, kData / "inline.yaml", {});
+  ASSERT_EQ(m.hosts.size(), 4u);
+  EXPECT_EQ(m.hosts[0].agent_link, AgentLink::kLibvirt);
+  EXPECT_EQ(m.hosts[1].agent_link, AgentLink::kSocket);
+  EXPECT_EQ(m.hosts[2].agent_link, AgentLink::kLibvirt);
+  EXPECT_EQ(m.hosts[3].agent_link, AgentLink::kSocket);
+  EXPECT_EQ(agent_link_of(m.hosts, "qemu:///system"), AgentLink::kLibvirt);
+  EXPECT_EQ(agent_link_of(m.hosts, "qemu+ssh://elsewhere/system"), AgentLink::kLibvirt)
+      << "a URI not in the list gets its default";
+  EXPECT_EQ(agent_link_of(m.hosts, "qemu:///session"), AgentLink::kSocket);
+  EXPECT_EQ(to_string(AgentLink::kLibvirt), "libvirt");
+  EXPECT_EQ(to_string(AgentLink::kSocket), "socket");
 }
 
 }  // namespace

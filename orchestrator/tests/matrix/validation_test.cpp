@@ -74,6 +74,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_fs", 6, 21, "not supported"},
         BadCase{"bad_kernel_name", 2, 3, "not a valid kernel name"},
         BadCase{"remote_host_budget", 9, 5, "needs 'vcpus'"},
+        BadCase{"host_agent_link", 9, 61, "hosts[0].agent_link: 'ssh' is not one of socket, libvirt"},
+        BadCase{"host_agent_link_list", 11, 17, "hosts[0].agent_link: expected a string"},
         BadCase{"quoted_duration", 7, 41, "expected a number"},
         BadCase{"drop_caches_string", 7, 42, "axes.workload[0].drop_caches: expected true or false"},
         BadCase{"syntax_error", 0, 0, "end of sequence flow not found"},

@@ -180,3 +180,41 @@ TEST(DomainXml, IcountRefusedUnderKvmAndOutsideQemusRange) {
   s.icount_shift = 11;
   EXPECT_THROW(domain_xml(s), std::invalid_argument);
 }
+
+TEST(DomainXml, AgentChannelThroughLibvirtHasNoPathAndValidates) {
+  DomainSpec s = sample_spec(Accel::kTcg);
+  s.agent_socket.clear();
+  s.agent_via_libvirt = true;
+  const std::string xml = domain_xml(s);
+  EXPECT_NE(xml.find("<channel type='unix'>\n      <source mode='bind'/>\n"
+                     "      <target type='virtio' name='org.rlab.agent.0'/>"),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("agent.sock"), std::string::npos);
+  auto r = validate(xml);
+  EXPECT_TRUE(r.ok()) << r.output;
+  // The local default keeps rlab's own path.
+  EXPECT_NE(domain_xml(sample_spec(Accel::kTcg)).find("<source mode='bind' path='/var/lib/rlab/run/c0/agent.sock'/>"),
+            std::string::npos);
+}
+
+TEST(DomainXml, AgentSocketAndLibvirtChannelAreExclusive) {
+  DomainSpec s = sample_spec(Accel::kTcg);
+  s.agent_via_libvirt = true;  // agent_socket still set
+  try {
+    domain_xml(s);
+    FAIL() << "a path with agent_via_libvirt was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("agent_socket '/var/lib/rlab/run/c0/agent.sock' is set"),
+              std::string::npos)
+        << e.what();
+  }
+  s = sample_spec(Accel::kTcg);
+  s.agent_socket.clear();  // the socket link needs its path
+  try {
+    domain_xml(s);
+    FAIL() << "no agent socket and no libvirt channel was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("agent_socket is empty"), std::string::npos) << e.what();
+  }
+}
