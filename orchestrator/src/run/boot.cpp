@@ -261,6 +261,9 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     out.message = e.what();
   }
   intr.remove_hook(hook);
+  // The libvirt stream ends before its domain: a virDomainDestroy while the stream's receive
+  // is blocked on the same connection was seen to hang (libvirt 9.0).
+  channel.reset();
   if (dom) {
     try {
       dom->destroy();
