@@ -41,7 +41,8 @@ struct DomainSpec {
   std::filesystem::path agent_socket;///< unix socket QEMU listens on for kAgentChannel
   /// The agent channel is reached through libvirt (vm/channel.hpp) instead of agent_socket:
   /// the channel has no path, so libvirt binds it under its own channel directory on the
-  /// host (/var/lib/libvirt/qemu/channel/target/domain-<id>-<name>/ with libvirt 9.0), and
+  /// host (/var/lib/libvirt/qemu/channel/target/domain-<id>-<name, cut to 20 bytes>/ with libvirt
+  /// 9.0), and
   /// agent_socket must be empty.
   bool agent_via_libvirt = false;
   std::filesystem::path disk;        ///< raw disk image for the filesystem under test
