@@ -35,7 +35,9 @@ std::string restart_matrix(const std::string& uri) {
                               "    - fs: ext4\n",
                               1);
   const std::string local = "  - {uri: \"qemu:///system\", vcpus: 1}\n";
-  m.replace(m.find(local), local.size(), "  - {uri: \"" + uri + "\", vcpus: 1}\n");
+  // QEMU runs on this machine: the agent's socket, which (unlike libvirt's stream) outlives
+  // the daemon.
+  m.replace(m.find(local), local.size(), "  - {uri: \"" + uri + "\", vcpus: 1, agent_link: socket}\n");
   return m;
 }
 
