@@ -88,8 +88,9 @@ Plan plan_new(const RunOptions& o) {
   return p;
 }
 
-/// "" while `conn`'s libvirt daemon still answers (a domain listing), else why it does not.
-std::string host_silence(const vm::Connection& conn) {
+/// "" while `conn`'s libvirt daemon still answers (a domain listing, after reopening the
+/// connection if the daemon was restarted: vm::Connection), else why it does not.
+std::string host_silence(vm::Connection& conn) {
   try {
     conn.active_domains("rlab-");
     return "";
@@ -101,9 +102,10 @@ std::string host_silence(const vm::Connection& conn) {
 /// Whether a failed boot is its host's fault rather than its cell's, and why: the domain could
 /// not be created (phase "boot": the XML is the lab's own and the same on every host, so a
 /// refusal comes from the host: no QEMU for aarch64, files not on a shared path, the daemon
-/// gone), or the host's libvirt no longer answers after the failure. A guest that booted and
+/// gone for longer than the connection's reopen grace), or the host's libvirt no longer
+/// answers after the failure. A guest that booted and
 /// then failed (hello, page size, prepare, run) on a host that still answers is the cell's.
-Attempt classify(const BootOutcome& out, const vm::Connection& conn) {
+Attempt classify(const BootOutcome& out, vm::Connection& conn) {
   if (out.ok || out.phase == "interrupted" || Interrupts::instance().stopped()) return {};
   if (out.phase == "boot") return {true, out.message};
   if (auto why = host_silence(conn); !why.empty())

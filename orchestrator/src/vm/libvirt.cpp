@@ -4,8 +4,11 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+#include <spdlog/spdlog.h>
+
 #include <mutex>
 #include <regex>
+#include <thread>
 
 namespace rlab::vm {
 namespace {
@@ -22,7 +25,6 @@ void init_once() {
 }
 
 virConnectPtr C(void* p) { return static_cast<virConnectPtr>(p); }
-virDomainPtr D(void* p) { return static_cast<virDomainPtr>(p); }
 
 }  // namespace
 
@@ -31,33 +33,87 @@ std::string last_libvirt_error() {
   return e && e->message ? e->message : "";
 }
 
-Connection::Connection(const std::string& uri) : uri_(uri) {
+namespace {
+
+/// Opens `uri` with errors silenced; nullptr and libvirt's error when it does not answer.
+std::shared_ptr<void> open(const std::string& uri) {
+  virConnectPtr c = virConnectOpen(uri.c_str());
+  if (!c) return nullptr;
+  virConnSetErrorFunc(c, nullptr, silence);
+  return std::shared_ptr<void>(c, [](void* p) { virConnectClose(C(p)); });
+}
+
+bool null(const void* p) { return p == nullptr; }
+bool negative(int n) { return n < 0; }
+
+}  // namespace
+
+Connection::Connection(const std::string& uri, std::chrono::seconds reopen_grace)
+    : uri_(uri), grace_(reopen_grace) {
   init_once();
-  conn_ = virConnectOpen(uri.c_str());
+  conn_ = open(uri);
   if (!conn_)
     throw LibvirtError(fmt::format(
         "libvirt: cannot connect to '{}': {} (is libvirtd running? scripts/start-libvirtd.sh "
         "starts it)",
         uri, last_libvirt_error()));
-  virConnSetErrorFunc(C(conn_), nullptr, silence);
 }
 
-Connection::~Connection() {
-  if (conn_) virConnectClose(C(conn_));
+Connection::~Connection() = default;
+
+bool Connection::alive(void* conn) { return virConnectIsAlive(C(conn)) == 1; }
+
+std::shared_ptr<void> Connection::handle() {
+  auto h = [&] {
+    std::lock_guard lock(mu_);
+    return conn_;
+  }();
+  return alive(h.get()) ? h : reopen(h.get());
+}
+
+unsigned Connection::reopens() const {
+  std::lock_guard lock(mu_);
+  return reopens_;
+}
+
+std::shared_ptr<void> Connection::reopen(void* dead) {
+  std::lock_guard lock(mu_);
+  // Another thread may have reopened it already; callers then use the new one.
+  if (conn_.get() != dead && alive(conn_.get())) return conn_;
+  const auto deadline = std::chrono::steady_clock::now() + grace_;
+  for (;;) {
+    if (auto c = open(uri_)) {
+      conn_ = std::move(c);
+      ++reopens_;
+      spdlog::warn("libvirt: the connection to '{}' was closed (daemon restarted?); reopened",
+                   uri_);
+      return conn_;
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      throw LibvirtError(fmt::format(
+          "libvirt: the connection to '{}' was closed and could not be reopened within {} s: {}",
+          uri_, grace_.count(), last_libvirt_error()));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
 }
 
 Domain Connection::create_transient(const std::string& xml) {
-  virDomainPtr d = virDomainCreateXML(C(conn_), xml.c_str(), VIR_DOMAIN_NONE);
+  auto d = with_reopen(
+      [&](void* c) { return virDomainCreateXML(C(c), xml.c_str(), VIR_DOMAIN_NONE); }, null);
   if (!d)
     throw LibvirtError(fmt::format("libvirt ({}): cannot start domain: {}", uri_,
                                    last_libvirt_error()));
   const char* n = virDomainGetName(d);
-  return Domain(d, n ? n : "");
+  Domain dom(*this, n ? n : "");
+  virDomainFree(d);
+  return dom;
 }
 
-std::vector<std::string> Connection::active_domains(std::string_view prefix) const {
+std::vector<std::string> Connection::active_domains(std::string_view prefix) {
   virDomainPtr* doms = nullptr;
-  int n = virConnectListAllDomains(C(conn_), &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE);
+  int n = with_reopen(
+      [&](void* c) { return virConnectListAllDomains(C(c), &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE); },
+      negative);
   if (n < 0)
     throw LibvirtError(
         fmt::format("libvirt ({}): cannot list domains: {}", uri_, last_libvirt_error()));
@@ -71,16 +127,35 @@ std::vector<std::string> Connection::active_domains(std::string_view prefix) con
   return out;
 }
 
-bool Connection::destroy_by_name(const std::string& name) {
-  virDomainPtr d = virDomainLookupByName(C(conn_), name.c_str());
-  if (!d) return false;
-  bool destroyed = virDomainIsActive(d) == 1 && virDomainDestroy(d) == 0;
+namespace {
+
+/// 1 when `name` runs on `c`, 0 when it does not exist or is shut off, -1 when libvirt failed.
+int domain_state(void* c, const std::string& name) {
+  virDomainPtr d = virDomainLookupByName(C(c), name.c_str());
+  if (!d) return virGetLastErrorCode() == VIR_ERR_NO_DOMAIN ? 0 : -1;
+  int active = virDomainIsActive(d);
   virDomainFree(d);
-  return destroyed;
+  return active;
 }
 
-std::optional<QemuOwner> Connection::qemu_owner() const {
-  char* caps = virConnectGetCapabilities(C(conn_));
+/// Destroys `name` on `c` if it runs: 1 destroyed, 0 not running, -1 libvirt failed.
+int destroy_named(void* c, const std::string& name) {
+  virDomainPtr d = virDomainLookupByName(C(c), name.c_str());
+  if (!d) return virGetLastErrorCode() == VIR_ERR_NO_DOMAIN ? 0 : -1;
+  int r = virDomainIsActive(d);
+  if (r == 1) r = virDomainDestroy(d) == 0 || virDomainIsActive(d) == 0 ? 1 : -1;
+  virDomainFree(d);
+  return r;
+}
+
+}  // namespace
+
+bool Connection::destroy_by_name(const std::string& name) {
+  return with_reopen([&](void* c) { return destroy_named(c, name); }, negative) == 1;
+}
+
+std::optional<QemuOwner> Connection::qemu_owner() {
+  char* caps = with_reopen([](void* c) { return virConnectGetCapabilities(C(c)); }, null);
   if (!caps) return std::nullopt;
   std::string text(caps);
   free(caps);
@@ -93,19 +168,18 @@ std::optional<QemuOwner> Connection::qemu_owner() const {
                    static_cast<unsigned>(std::stoul(m[2]))};
 }
 
-Domain::Domain(void* dom, std::string name) : dom_(dom), name_(std::move(name)) {}
+Domain::Domain(Connection& conn, std::string name) : conn_(&conn), name_(std::move(name)) {}
 
-Domain::~Domain() {
-  if (dom_) virDomainFree(D(dom_));
+bool Domain::is_active() const {
+  try {
+    return conn_->with_reopen([&](void* c) { return domain_state(c, name_); }, negative) == 1;
+  } catch (const LibvirtError&) {  // the daemon did not come back
+    return false;
+  }
 }
 
-Domain::Domain(Domain&& o) noexcept : dom_(o.dom_), name_(std::move(o.name_)) { o.dom_ = nullptr; }
-
-bool Domain::is_active() const { return dom_ && virDomainIsActive(D(dom_)) == 1; }
-
 void Domain::destroy() {
-  if (!dom_ || virDomainIsActive(D(dom_)) != 1) return;
-  if (virDomainDestroy(D(dom_)) != 0 && virDomainIsActive(D(dom_)) == 1)
+  if (conn_->with_reopen([&](void* c) { return destroy_named(c, name_); }, negative) < 0)
     throw LibvirtError(
         fmt::format("libvirt: cannot destroy domain '{}': {}", name_, last_libvirt_error()));
 }

@@ -3,6 +3,7 @@
 // libvirt connections are thread-safe; one Connection may be shared by the cells of a host.
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,12 +27,20 @@ struct QemuOwner {
   unsigned gid = 0;
 };
 
-/// An open connection to a libvirt URI (e.g. "qemu:///system").
+/// An open connection to a libvirt URI (e.g. "qemu:///system") that survives a restart of
+/// the daemon: when a call fails and libvirt reports the connection closed
+/// (virConnectIsAlive() == 0: the daemon was restarted or the link to a remote host broke),
+/// the connection is opened again — retried every second for up to `reopen_grace` — and the
+/// call repeated once. Guests keep running across a libvirtd restart (the daemon adopts
+/// them again), so a restart costs nothing. Thread-safe: one Connection is shared by the
+/// boots of a host; a reopen happens once however many threads find the connection closed.
 class Connection {
  public:
   /// Opens `uri`; throws LibvirtError naming the URI (and hinting at scripts/start-libvirtd.sh)
-  /// when the daemon does not answer.
-  explicit Connection(const std::string& uri);
+  /// when the daemon does not answer. The first open is not retried: a host that is not there
+  /// at the start of a run is drained at once.
+  explicit Connection(const std::string& uri,
+                      std::chrono::seconds reopen_grace = std::chrono::seconds(30));
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -42,41 +51,69 @@ class Connection {
   /// domain disappears when it stops). Throws LibvirtError with libvirt's message.
   Domain create_transient(const std::string& xml);
 
-  /// Names of active domains whose name starts with `prefix`.
-  std::vector<std::string> active_domains(std::string_view prefix) const;
+  /// Names of active domains whose name starts with `prefix`. Throws LibvirtError when the
+  /// daemon cannot be reached (after reopening).
+  std::vector<std::string> active_domains(std::string_view prefix);
 
   /// Destroys the active domain `name` if it exists; returns whether one was destroyed.
   bool destroy_by_name(const std::string& name);
 
   /// QEMU's DAC owner from the host capabilities (`<secmodel><model>dac` baselabel).
-  std::optional<QemuOwner> qemu_owner() const;
+  std::optional<QemuOwner> qemu_owner();
 
-  /// Raw handle (virConnectPtr) for callers that need more of the C API.
-  void* raw() const { return conn_; }
+  /// The current libvirt handle (virConnectPtr), reopened first if the daemon closed it; the
+  /// shared_ptr keeps it valid while held even if another thread reopens the connection.
+  /// For callers that need more of the C API.
+  std::shared_ptr<void> handle();
+
+  /// The current raw handle (virConnectPtr); valid until the connection is next reopened —
+  /// prefer handle() where a reopen may happen meanwhile (calls from several threads).
+  void* raw() { return handle().get(); }
+
+  /// How many times the connection was reopened since it was constructed.
+  unsigned reopens() const;
+
+  /// Runs `call` with the current virConnectPtr; when it fails (`failed(result)`) and libvirt
+  /// says the connection is closed, reopens it (see the class comment) and runs `call` once
+  /// more. Returns the last result; throws LibvirtError when the connection cannot be reopened.
+  template <class F, class Failed>
+  auto with_reopen(F&& call, Failed&& failed) {
+    auto h = handle();
+    auto r = call(h.get());
+    if (!failed(r) || alive(h.get())) return r;
+    h = reopen(h.get());
+    return call(h.get());
+  }
 
  private:
+  static bool alive(void* conn);
+  /// Replaces `dead` (if it is still the current handle) by a new connection.
+  std::shared_ptr<void> reopen(void* dead);
+
   std::string uri_;
-  void* conn_ = nullptr;
+  std::chrono::seconds grace_;
+  mutable std::mutex mu_;
+  std::shared_ptr<void> conn_;
+  unsigned reopens_ = 0;
 };
 
-/// One running (transient) domain. Destroyed by destroy(); the destructor only releases the
-/// handle, it does not stop the guest (the run's cleanup does that explicitly).
+/// One running (transient) domain, known by name on its Connection (which must outlive it),
+/// so that it stays reachable after the connection is reopened. destroy() stops it; the
+/// destructor does not (the run's cleanup does that explicitly).
 class Domain {
  public:
-  Domain(void* dom, std::string name);
-  ~Domain();
-  Domain(Domain&& o) noexcept;
-  Domain& operator=(Domain&&) = delete;
-  Domain(const Domain&) = delete;
+  Domain(Connection& conn, std::string name);
 
   const std::string& name() const { return name_; }
-  /// Whether the domain is still running (false once it powered off or was destroyed).
+  /// Whether the domain is still running: false once it powered off or was destroyed (a
+  /// transient domain then no longer exists), and false when libvirt cannot be reached.
   bool is_active() const;
   /// Stops it at once (virDomainDestroy). Idempotent: a domain already gone is not an error.
+  /// Throws LibvirtError when it runs and cannot be destroyed (or libvirt cannot be reached).
   void destroy();
 
  private:
-  void* dom_ = nullptr;
+  Connection* conn_;
   std::string name_;
 };
 
