@@ -9,6 +9,7 @@
 # OUT_DIR receives the two matrices, the store (rlab.db) and boots.csv. The kernel is the
 # default matrix's "6.12" (64K pages), so a cached build is reused. FROM=<i> [ONLY=<mode>]
 # continues an interrupted benchmark in the same OUT_DIR at pair i (appending to boots.csv).
+# MODES="icount" (or "realtime") runs only that mode's boots.
 set -euo pipefail
 rlab=${1:?usage: $0 RLAB_BIN OUT_DIR [N] [VCPUS] [DURATION_S] [SHIFT]}
 out=${2:?usage: $0 RLAB_BIN OUT_DIR [N] [VCPUS] [DURATION_S] [SHIFT]}
@@ -64,6 +65,7 @@ one() {  # $1: mode, $2: index
 for ((i = from; i <= n; i++)); do
   if ((i % 2)); then order="realtime icount"; else order="icount realtime"; fi
   for mode in $order; do
+    [[ " ${MODES:-realtime icount} " == *" $mode "* ]] || continue
     if ((i == from)) && [[ -n ${ONLY:-} && $mode != "$ONLY" ]]; then continue; fi
     one "$mode" "$i"
   done

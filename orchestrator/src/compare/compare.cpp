@@ -89,7 +89,7 @@ bool CellComparison::regression() const {
 CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
                             const std::vector<BootData>& base_boots,
                             const std::vector<BootData>& new_boots, const CompareOptions& opt) {
-  CompareReport rep{mode, base, next, opt, {}};
+  CompareReport rep{mode, base, next, opt, {}, std::nullopt};
   const auto a = group(mode, base_boots), b = group(mode, new_boots);
   std::vector<CellComparison> one_sided;
   for (const auto& [key, side_a] : a) {
