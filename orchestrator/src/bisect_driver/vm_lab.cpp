@@ -34,21 +34,15 @@ matrix::Cell cell_at(const matrix::Cell& cell, const fs::path& tree, const std::
 
 matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector) {
   auto cells = matrix::expand_cells(m);
-  std::vector<const matrix::Cell*> hits;
-  for (const auto& c : cells) {
-    if (c.id == selector) return c;
-    if (c.id.find(selector) != std::string::npos) hits.push_back(&c);
+  std::vector<std::string> ids;
+  for (const auto& c : cells) ids.push_back(c.id);
+  std::string id;
+  try {
+    id = matrix::select_cell_id(ids, selector);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("{}: {}", m.path.string(), e.what()));
   }
-  if (hits.size() == 1) return *hits.front();
-  std::string list;
-  for (const auto* c : hits.empty() ? std::vector<const matrix::Cell*>{} : hits) list += "\n  " + c->id;
-  if (hits.empty()) {
-    for (const auto& c : cells) list += "\n  " + c.id;
-    throw std::invalid_argument(fmt::format("{}: no cell matches '{}'; cells:{}", m.path.string(),
-                                            selector, list));
-  }
-  throw std::invalid_argument(fmt::format("{}: '{}' matches {} cells, name one:{}", m.path.string(),
-                                          selector, hits.size(), list));
+  return *std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.id == id; });
 }
 
 std::string brief_build_failure(const std::string& what) {

@@ -1,5 +1,6 @@
 #include "compare/drift.hpp"
 
+#include "matrix/matrix.hpp"
 #include "stats/descriptive.hpp"
 
 #include <fmt/format.h>
@@ -11,15 +12,13 @@
 namespace rlab::compare {
 
 std::string resolve_control(const std::vector<BootData>& boots, const std::string& selector) {
-  std::set<std::string> cells, matches;
+  std::set<std::string> cells;
   for (const auto& b : boots) cells.insert(b.cell_id);
-  if (cells.count(selector)) return selector;
-  for (const auto& c : cells)
-    if (c.find(selector) != std::string::npos) matches.insert(c);
-  if (matches.size() == 1) return *matches.begin();
-  throw std::invalid_argument(fmt::format("--control '{}' {} (cells: {})", selector,
-                                          matches.empty() ? "matches no cell" : "matches several cells",
-                                          fmt::join(matches.empty() ? cells : matches, ", ")));
+  try {
+    return matrix::select_cell_id({cells.begin(), cells.end()}, selector);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--control: ") + e.what());
+  }
 }
 
 std::vector<BootData> control_boots(const std::vector<BootData>& boots, const std::string& control) {

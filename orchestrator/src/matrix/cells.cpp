@@ -4,7 +4,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace rlab::matrix {
 
@@ -67,6 +72,21 @@ std::vector<Cell> expand_cells(const Matrix& m) {
     }
   }
   return cells;
+}
+
+std::string select_cell_id(const std::vector<std::string>& ids, const std::string& selector) {
+  std::vector<std::string> hits;
+  for (const auto& id : ids) {
+    if (id == selector) return id;
+    if (!selector.empty() && id.find(selector) != std::string::npos &&
+        std::find(hits.begin(), hits.end(), id) == hits.end())
+      hits.push_back(id);
+  }
+  if (hits.size() == 1) return hits.front();
+  if (hits.empty())
+    throw std::invalid_argument(fmt::format("no cell matches '{}'; cells: {}", selector, fmt::join(ids, ", ")));
+  throw std::invalid_argument(
+      fmt::format("'{}' matches {} cells, name one: {}", selector, hits.size(), fmt::join(hits, ", ")));
 }
 
 }  // namespace rlab::matrix

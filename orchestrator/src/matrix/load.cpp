@@ -232,7 +232,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   Checker ck(path);
   const YAML::Node root = detail::load_one_document(text, path);
   if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
-  ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed"});
+  ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control"});
 
   Matrix m;
   m.path = fs::absolute(path).lexically_normal();
@@ -257,6 +257,15 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
     if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0)
       ck.fail(root["push"], "push: '" + u + "' is not an http(s) Pushgateway URL");
     m.push_url = u;
+  }
+  if (root["control"]) {
+    std::vector<std::string> ids;
+    for (const auto& c : expand_cells(m)) ids.push_back(c.id);
+    try {
+      m.control = select_cell_id(ids, ck.string(root["control"], "control"));
+    } catch (const std::invalid_argument& e) {
+      ck.fail(root["control"], std::string("control: ") + e.what());
+    }
   }
   if (root["seed"]) {
     m.seed = static_cast<std::uint64_t>(ck.integer(root["seed"], "seed", 0, INT64_MAX));

@@ -162,6 +162,10 @@ struct Matrix {
   std::vector<Host> hosts;      ///< default: {"qemu:///system", number of online host CPUs}
   std::filesystem::path results;  ///< SQLite store; default <matrix dir>/results/rlab.db
   std::optional<std::string> push_url;  ///< Prometheus Pushgateway URL (`push:`), if any
+  /// The control cell's id (`control:`, resolved by select_cell_id at load): a fixed cell
+  /// booted in every repeat that `rlab nightly` drift-corrects against and `rlab noise`
+  /// interleaves with when no --control is given.
+  std::optional<std::string> control;
 };
 
 /// One cell: a point of kernel x filesystem variant x vCPUs x workload. Repeats of a cell are
@@ -207,5 +211,11 @@ Matrix parse_matrix(const std::string& text, const std::filesystem::path& path,
 
 /// All cells, in axis order: kernel (outermost), filesystem variant, vcpus, workload.
 std::vector<Cell> expand_cells(const Matrix& m);
+
+/// The cell id among `ids` that `selector` names: the id itself, else the only id containing
+/// it (the selectors of `rlab bisect --cell`, `rlab noise`, `--control`, `control:`). Throws
+/// std::invalid_argument "no cell matches '<selector>'; cells: <ids>" or "'<selector>'
+/// matches <n> cells, name one: <those ids>". `ids` may repeat an id (one per boot).
+std::string select_cell_id(const std::vector<std::string>& ids, const std::string& selector);
 
 }  // namespace rlab::matrix

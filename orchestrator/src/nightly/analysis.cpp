@@ -176,17 +176,15 @@ std::string NightlyReport::drift_text(std::string_view which) const {
                        d.dropped ? fmt::format("; {} boots without a control boot left out", d.dropped) : "");
   }
   if (!why.empty()) return "not drift-corrected: " + why;
-  return "not drift-corrected (no --control)";
+  return "not drift-corrected (no control cell: --control or the matrix's control:)";
 }
 
 std::string resolve_night_control(const std::vector<std::string>& cell_ids, const std::string& selector) {
-  std::vector<compare::BootData> cells;
-  for (const auto& id : cell_ids) {
-    compare::BootData b;
-    b.cell_id = id;
-    cells.push_back(std::move(b));
+  try {
+    return matrix::select_cell_id(cell_ids, selector);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--control: ") + e.what());
   }
-  return compare::resolve_control(cells, selector);
 }
 
 std::string NightlyReport::dir_name() const {

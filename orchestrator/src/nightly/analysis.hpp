@@ -107,7 +107,7 @@ struct NightlyReport {
 
   /// One line per comparison for the reports: "drift-corrected against control C (control
   /// mean 216.10 -> 204.70 lpm, -5.3%: the host's drift)", "not drift-corrected: <why>", or
-  /// "not drift-corrected (no --control)". `which` is "previous" or "baseline".
+  /// "not drift-corrected (no control cell: --control or the matrix's control:)". `which` is "previous" or "baseline".
   std::string drift_text(std::string_view which) const;
 
   std::size_t regressions() const;    ///< cells with regression()

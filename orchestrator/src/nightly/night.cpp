@@ -57,10 +57,18 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
   std::string push_url = o.push;
   fs::path db;
   store::RunId run_id = 0;
+  AnalyseOptions analyse_options = o.analyse;
+  // --control, else the matrix's `control:` (validated when the matrix was loaded).
+  auto take_matrix_control = [&](const matrix::Matrix& m) {
+    if (analyse_options.compare.control.empty() && m.control) analyse_options.compare.control = *m.control;
+  };
   if (o.report_only) {
     db = store_path(o);
     if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store");
     run_id = *o.report_only;
+    matrix::LoadOptions lo;
+    lo.check_paths = false;
+    take_matrix_control(matrix::load_matrix(o.matrix, lo));
   } else {
     const matrix::Matrix m = matrix::load_matrix(o.matrix);
     if (push_url.empty()) push_url = m.push_url.value_or("");
@@ -69,6 +77,7 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
       for (const auto& c : matrix::expand_cells(m)) ids.push_back(c.id);
       resolve_night_control(ids, o.analyse.compare.control);
     }
+    take_matrix_control(m);
     if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
     if (o.analyse.baseline) {  // refuse an unknown baseline before booting
       const auto path = store_path(o);
@@ -90,7 +99,7 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
       return out;
     }
   }
-  out.report = analyse(db, run_id, o.analyse);
+  out.report = analyse(db, run_id, analyse_options);
   const fs::path root = o.out.empty() ? db.parent_path() / "reports" : o.out;
   out.report_dir = write_reports(out.report, root);
   say(fmt::format("reports of run {} in {}", run_id, out.report_dir.string()));

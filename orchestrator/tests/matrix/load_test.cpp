@@ -170,4 +170,34 @@ hosts:
   EXPECT_EQ(to_string(AgentLink::kSocket), "socket");
 }
 
+TEST(LoadMatrix, ControlNamesOneCellByIdOrAUniquePart) {
+  const std::string text = R"(kernels:
+  "6.1": {source: {debian: "6.1", suite: bookworm}}
+  "6.12": {source: {debian: "6.12", suite: trixie}}
+axes:
+  kernel: ["6.1", "6.12"]
+  vcpus: [2]
+  filesystem: [{fs: xfs}, {fs: ext4}]
+  workload: [{type: shell1}]
+control: "6.1/ext4"
+)";
+  const Matrix m = parse_matrix(text, kData / "inline.yaml", {});
+  ASSERT_TRUE(m.control.has_value());
+  EXPECT_EQ(*m.control, "6.1/ext4-defaults/2vcpu/shell1") << "'6.1/ext4' is a part of only this id";
+  EXPECT_FALSE(parse_matrix(R"(kernels:
+  k: {source: {debian: "6.12", suite: trixie}}
+axes: {kernel: [k], vcpus: [1], filesystem: [{fs: xfs}], workload: [{type: shell1}]}
+)", kData / "inline.yaml", {}).control.has_value());
+}
+
+TEST(SelectCellId, ExactIdWinsOverAPartOfOthers) {
+  const std::vector<std::string> ids{"k/xfs-defaults/1vcpu/shell1", "k/xfs-defaults/1vcpu/shell1-long"};
+  EXPECT_EQ(select_cell_id(ids, "k/xfs-defaults/1vcpu/shell1"), ids[0]);
+  EXPECT_EQ(select_cell_id(ids, "long"), ids[1]);
+  EXPECT_THROW(select_cell_id(ids, "xfs"), std::invalid_argument);
+  EXPECT_THROW(select_cell_id(ids, ""), std::invalid_argument) << "an empty selector names nothing";
+  EXPECT_THROW(select_cell_id({}, "k"), std::invalid_argument);
+  EXPECT_EQ(select_cell_id({ids[1], ids[1], ids[1]}, "shell1"), ids[1]) << "one cell, booted three times";
+}
+
 }  // namespace

@@ -84,7 +84,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"two_documents", 9, 1, "a matrix is one YAML document"},
         BadCase{"vcpus_huge", 5, 11, "99999999999999999999 is out of range [1, 512]"},
         BadCase{"too_many_boots", 4, 3, "expands to 200000 boots"},
-        BadCase{"stray_comma", 1, 1, "unexpected ',': not valid YAML here"}),
+        BadCase{"stray_comma", 1, 1, "unexpected ',': not valid YAML here"},
+        BadCase{"control_no_cell", 8, 10, "control: no cell matches 'btrfs'; cells: k/xfs-defaults/1vcpu/shell1"},
+        BadCase{"control_several_cells", 8, 10, "control: 'ext4' matches 2 cells, name one: k/ext4-defaults/1vcpu/shell1, k/ext4-defaults/2vcpu/shell1"},
+        BadCase{"control_list", 8, 10, "control: expected a string"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 
 TEST(BadMatrix, UnreadableFileNamesThePath) {

@@ -52,8 +52,8 @@ TEST_F(NightlyDrift, WithoutAControlTheHostsDriftIsARegression) {
   const auto r = nightly::analyse(db_, nights_[1], {});
   EXPECT_TRUE(r.control.empty());
   EXPECT_EQ(cell(r, kDefaults).status(), "FAIL") << "the host's -10% looks like the kernel's";
-  EXPECT_EQ(r.drift_text("previous"), "not drift-corrected (no --control)");
-  EXPECT_NE(nightly::render_summary(r).find("vs previous: not drift-corrected (no --control)"), std::string::npos);
+  EXPECT_EQ(r.drift_text("previous"), "not drift-corrected (no control cell: --control or the matrix's control:)");
+  EXPECT_NE(nightly::render_summary(r).find("vs previous: not drift-corrected (no control cell: --control or the matrix's control:)"), std::string::npos);
 }
 
 TEST_F(NightlyDrift, TheControlCorrectsBothComparisonsAndTheReportsSaySo) {

@@ -73,6 +73,27 @@ TEST_F(NightlyCli, ControlDriftCorrectsTheStoredNightsReports) {
             std::string::npos) << summary;
 }
 
+TEST_F(NightlyCli, TheMatrixsControlIsUsedWithoutTheOption) {
+  std::ofstream(matrix_, std::ios::app) << "control: 6.12/xfs-agcount4\n";
+  auto r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_), "--out",
+                 (dir_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(dir_ / "out")) dirs.push_back(e.path());
+  ASSERT_EQ(dirs.size(), 1u);
+  const auto summary = util::read_file(dirs[0] / "summary.txt");
+  EXPECT_NE(summary.find("vs previous: drift-corrected against control 6.12/xfs-agcount4/2vcpu/shell1"),
+            std::string::npos) << summary;
+  // --control overrides it: the night is corrected against the cell the option names.
+  r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_), "--out",
+            (dir_ / "out2").string(), "--control", "6.12/xfs-defaults"});
+  dirs.clear();
+  for (const auto& e : fs::directory_iterator(dir_ / "out2")) dirs.push_back(e.path());
+  ASSERT_EQ(dirs.size(), 1u) << r.output;
+  EXPECT_NE(util::read_file(dirs[0] / "summary.txt").find("against control 6.12/xfs-defaults/2vcpu/shell1"),
+            std::string::npos) << r.output;
+}
+
 TEST_F(NightlyCli, FirstNightExitsZeroAndReportsGoNextToTheStoreByDefault) {
   auto r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(first_)});
   EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -97,7 +118,7 @@ TEST_F(NightlyCli, BadInputIsExitTwo) {
   // A control that names no single cell of the matrix: refused before booting.
   r = rlab({"nightly", "--matrix", matrix_.string(), "--control", "no-such-cell"});
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("--control 'no-such-cell' matches no cell"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--control: no cell matches 'no-such-cell'"), std::string::npos) << r.output;
   std::ofstream(dir_ / "bad.yaml") << "axes: [\n";
   r = rlab({"nightly", "--matrix", (dir_ / "bad.yaml").string(), "--db", db_.string()});
   EXPECT_EQ(r.exit_code, 2) << r.output;
