@@ -14,7 +14,10 @@ std::pair<std::string, std::string> resolve_cells(const MeasureOptions& o) {
   lo.check_paths = false;  // selecting needs the cells only; the run checks the paths
   const auto m = matrix::load_matrix(o.matrix, lo);
   const std::string cell = bisect_driver::select_cell(m, o.cell).id;
-  const std::string control = o.control.empty() ? cell : bisect_driver::select_cell(m, o.control).id;
+  // --control, else the matrix's `control:`, else the cell itself.
+  const std::string control = !o.control.empty() ? bisect_driver::select_cell(m, o.control).id
+                              : m.control        ? *m.control
+                                                 : cell;
   return {cell, control};
 }
 

@@ -14,7 +14,7 @@ namespace rlab::noise {
 struct MeasureOptions {
   std::filesystem::path matrix;   ///< matrix file holding the cells
   std::string cell;               ///< cell selector: a cell id or a unique part of one (as `rlab bisect --cell`)
-  std::string control;            ///< control cell selector; "" = the cell is its own control
+  std::string control;            ///< control cell selector; "" = the matrix's `control:`, else the cell itself
   unsigned boots = 8;             ///< boots of each cell, >= 2
   std::filesystem::path db;       ///< store override; "" -> the matrix's `results:`
   std::filesystem::path agent;    ///< static aarch64 agent; "" -> the default
@@ -29,9 +29,10 @@ struct Measured {
   bool stored = false;
 };
 
-/// The ids `cell` and `control` name in the matrix (control = cell when ""). Throws
-/// matrix::MatrixError for a bad matrix and std::invalid_argument for a selector that matches
-/// no cell or several (listing them), or a control equal to the cell given twice.
+/// The ids `cell` and `control` name in the matrix (control "": the matrix's `control:`, else
+/// the cell). Throws matrix::MatrixError for a bad matrix and std::invalid_argument for a
+/// selector that matches no cell or several (listing them), or a control equal to the cell
+/// given twice.
 std::pair<std::string, std::string> resolve_cells(const MeasureOptions& o);
 
 /// Boots the cell `boots` times (interleaved A B, B A, ... with a distinct control), builds the

@@ -1,0 +1,58 @@
+// Which cells `rlab noise` boots: the selectors against a matrix file, and the matrix's
+// `control:` as the default control.
+#include "noise/measure.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kMatrix = R"(kernels:
+  "6.12": {source: {debian: "6.12", suite: trixie}}
+axes:
+  kernel: ["6.12"]
+  vcpus: [2]
+  filesystem: [{fs: xfs}, {fs: ext4}]
+  workload: [{type: shell1}]
+)";
+
+class NoiseResolve : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = fs::temp_directory_path() / ("rlab-noise-resolve-" + std::to_string(::getpid()) + ".yaml");
+  }
+  void TearDown() override { fs::remove(path_); }
+  rlab::noise::MeasureOptions options(const std::string& extra, std::string cell, std::string control) {
+    std::ofstream(path_) << kMatrix << extra;
+    rlab::noise::MeasureOptions o;
+    o.matrix = path_;
+    o.cell = std::move(cell);
+    o.control = std::move(control);
+    return o;
+  }
+  fs::path path_;
+};
+
+TEST_F(NoiseResolve, WithoutAControlTheCellIsItsOwn) {
+  const auto [cell, control] = rlab::noise::resolve_cells(options("", "xfs", ""));
+  EXPECT_EQ(cell, "6.12/xfs-defaults/2vcpu/shell1");
+  EXPECT_EQ(control, cell);
+}
+
+TEST_F(NoiseResolve, TheMatrixsControlIsTheDefaultAndTheOptionOverridesIt) {
+  auto [cell, control] = rlab::noise::resolve_cells(options("control: ext4\n", "xfs", ""));
+  EXPECT_EQ(cell, "6.12/xfs-defaults/2vcpu/shell1");
+  EXPECT_EQ(control, "6.12/ext4-defaults/2vcpu/shell1");
+  std::tie(cell, control) = rlab::noise::resolve_cells(options("control: ext4\n", "ext4", "xfs"));
+  EXPECT_EQ(cell, "6.12/ext4-defaults/2vcpu/shell1");
+  EXPECT_EQ(control, "6.12/xfs-defaults/2vcpu/shell1");
+  EXPECT_THROW(rlab::noise::resolve_cells(options("", "shell1", "")), std::invalid_argument)
+      << "'shell1' is a part of both cells";
+}
+
+}  // namespace
