@@ -7,6 +7,7 @@
 #include "image/selftest.hpp"
 #include "util/paths.hpp"
 #include "util/process.hpp"
+#include "real_lab.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,8 @@
 
 namespace rlab::image {
 namespace {
+
+using rlab::testing::agent_binary;
 namespace fs = std::filesystem;
 
 build::KernelSpec kernel_612() {
@@ -28,20 +31,6 @@ build::KernelSpec kernel_612() {
 }
 
 // The static aarch64 agent; built with the aarch64-agent preset when not there yet.
-fs::path agent_binary() {
-  try {
-    return default_agent_binary();
-  } catch (const std::runtime_error&) {
-    auto src = util::source_dir();
-    util::ProcessOptions o;
-    o.cwd = src;
-    o.timeout = std::chrono::minutes(30);
-    util::run_checked({"cmake", "--preset", "aarch64-agent"}, o);
-    util::run_checked({"cmake", "--build", "build/aarch64", "--target", "rlab-agent"}, o);
-    return default_agent_binary();
-  }
-}
-
 class RealGuest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {

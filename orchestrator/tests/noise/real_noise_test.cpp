@@ -5,6 +5,7 @@
 #include "store/store.hpp"
 #include "util/process.hpp"
 #include "rlab/protocol/score.hpp"
+#include "real_lab.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+using rlab::testing::rlab_argv;
 
 constexpr const char* kMatrix = R"(kernels:
   "6.12":
@@ -38,13 +41,6 @@ hosts:
 results: rlab.db
 seed: 3
 )";
-
-std::vector<std::string> rlab_argv(std::vector<std::string> args) {
-  const char* bin = std::getenv("RLAB_BIN");
-  std::vector<std::string> argv{bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
 
 }  // namespace
 

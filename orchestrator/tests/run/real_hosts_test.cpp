@@ -9,6 +9,7 @@
 #include "util/process.hpp"
 #include "vm/domain_xml.hpp"
 #include "vm/libvirt.hpp"
+#include "real_lab.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -34,73 +35,25 @@ using namespace std::chrono_literals;
 
 namespace {
 
+using rlab::testing::agent_binary;
+using rlab::testing::rlab_argv;
+
 using rlab::testing::PrivateLibvirtd;
 
 int free_port() { return rlab::testing::free_loopback_port(); }
 
 std::string tcp_uri(int port) { return "qemu+tcp://127.0.0.1:" + std::to_string(port) + "/system"; }
 
-fs::path agent_binary() {
-  try {
-    return rlab::image::default_agent_binary();
-  } catch (const std::exception&) {
-    fs::path src = RLAB_SOURCE_DIR;
-    rlab::util::ProcessOptions o;
-    o.cwd = src;
-    rlab::util::run_checked({"cmake", "--preset", "aarch64-agent"}, o);
-    rlab::util::run_checked({"cmake", "--build", "build/aarch64", "--target", "rlab-agent"}, o);
-    return rlab::image::default_agent_binary();
-  }
-}
-
-std::vector<std::string> rlab_argv(std::vector<std::string> args) {
-  const char* bin = std::getenv("RLAB_BIN");
-  std::vector<std::string> argv{bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
-/// Two 1-vCPU cells (xfs, ext4) of the cached 64K 6.12 kernel, a short shell1 pass, on `hosts`
-/// (YAML list items).
+/// Two 1-vCPU cells (xfs, ext4) of the cached 64K 6.12 kernel, a short shell1 pass, on `hosts`.
 std::string matrix_text(const std::vector<std::pair<std::string, unsigned>>& hosts) {
-  std::string t = R"(kernels:
-  "6.12":
-    source: {debian: "6.12", suite: trixie}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem:
-    - fs: xfs
-    - fs: ext4
-  vcpus: [1]
-  workload:
-    - {type: shell1, copies: vcpus, passes: 1, duration_s: 5}
-  repeats: 1
-guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
-results: rlab.db
-seed: 11
-hosts:
-)";
-  for (const auto& [uri, budget] : hosts)
-    t += "  - {uri: \"" + uri + "\", vcpus: " + std::to_string(budget) + "}\n";
-  return t;
+  rlab::testing::SmallMatrix m;
+  m.filesystems = {"xfs", "ext4"};
+  for (const auto& [uri, budget] : hosts) m.hosts.emplace_back(uri, budget, "");
+  return rlab::testing::small_matrix(m);
 }
 
-struct Fixture {
-  fs::path dir;
-  fs::path matrix;
-  explicit Fixture(const char* name) {
-    // Under /var/tmp: QEMU's user must reach the run directory next to the store.
-    dir = fs::path("/var/tmp") / (std::string("rlab-hosts-") + name + "-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-    matrix = dir / "matrix.yaml";
-  }
-  void write(const std::string& text) const { std::ofstream(matrix) << text; }
-  ~Fixture() {
-    if (!::testing::Test::HasFailure()) fs::remove_all(dir);
-  }
+struct Fixture : rlab::testing::RunDir {
+  explicit Fixture(const char* name) : RunDir(std::string("hosts-") + name) {}
 };
 
 /// One row per boot of the store's latest run: status, attempts, host_uri.

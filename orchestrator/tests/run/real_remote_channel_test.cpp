@@ -12,6 +12,7 @@
 #include "util/process.hpp"
 #include "vm/domain_xml.hpp"
 #include "vm/libvirt.hpp"
+#include "real_lab.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -31,38 +32,11 @@ using rlab::testing::PrivateLibvirtd;
 
 namespace {
 
-fs::path agent_binary() {
-  try {
-    return rlab::image::default_agent_binary();
-  } catch (const std::exception&) {
-    fs::path src = RLAB_SOURCE_DIR;
-    rlab::util::ProcessOptions o;
-    o.cwd = src;
-    rlab::util::run_checked({"cmake", "--preset", "aarch64-agent"}, o);
-    rlab::util::run_checked({"cmake", "--build", "build/aarch64", "--target", "rlab-agent"}, o);
-    return rlab::image::default_agent_binary();
-  }
-}
+using rlab::testing::agent_binary;
+using rlab::testing::rlab_argv;
 
-std::vector<std::string> rlab_argv(std::vector<std::string> args) {
-  const char* bin = std::getenv("RLAB_BIN");
-  std::vector<std::string> argv{bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
-struct Fixture {
-  fs::path dir;
-  explicit Fixture(const char* name) {
-    // Under /var/tmp: QEMU's user must reach the run directory next to the store.
-    dir = fs::path("/var/tmp") / (std::string("rlab-channel-") + name + "-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-  }
-  ~Fixture() {
-    if (!::testing::Test::HasFailure()) fs::remove_all(dir);
-  }
+struct Fixture : rlab::testing::RunDir {
+  explicit Fixture(const char* name) : RunDir(std::string("channel-") + name) {}
 };
 
 std::size_t count_entries(const char* dir) {
@@ -113,25 +87,11 @@ TEST(RealRemoteChannel, RunOnATcpHostTalksToItsAgentsThroughLibvirt) {
   ASSERT_TRUE(host.up()) << host.log();
   // Two 1-vCPU cells at once on one host: two channels on one libvirt connection.
   const fs::path matrix = f.dir / "matrix.yaml";
-  std::ofstream(matrix) << R"(kernels:
-  "6.12":
-    source: {debian: "6.12", suite: trixie}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem:
-    - fs: xfs
-    - fs: ext4
-  vcpus: [1]
-  workload:
-    - {type: shell1, copies: vcpus, passes: 1, duration_s: 5}
-  repeats: 1
-guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
-results: rlab.db
-seed: 5
-hosts:
-  - {uri: ")" << host.uri() << R"(", vcpus: 2, agent_link: libvirt}
-)";
+  rlab::testing::SmallMatrix shape;
+  shape.filesystems = {"xfs", "ext4"};
+  shape.seed = 5;
+  shape.hosts = {{host.uri(), 2, "libvirt"}};
+  std::ofstream(matrix) << rlab::testing::small_matrix(shape);
 
   // While the run goes on: the channel path of every guest in its live XML, and whether an
   // agent.sock ever appears under the run's directory.

@@ -7,6 +7,7 @@
 #include "util/process.hpp"
 #include "vm/domain_xml.hpp"
 #include "vm/libvirt.hpp"
+#include "real_lab.hpp"
 
 #include <gtest/gtest.h>
 #include <spawn.h>
@@ -25,6 +26,9 @@ using namespace std::chrono_literals;
 extern char** environ;
 
 namespace {
+
+using rlab::testing::agent_binary;
+using rlab::testing::rlab_argv;
 
 // One cell: 64K 6.12 kernel, xfs, 2 vCPUs, shell1 10 s.
 constexpr const char* kMatrix = R"(kernels:
@@ -46,43 +50,9 @@ results: rlab.db
 seed: 7
 )";
 
-fs::path agent_binary() {
-  try {
-    return rlab::image::default_agent_binary();
-  } catch (const std::exception&) {
-    // Build the static aarch64 agent the way the README does.
-    fs::path src = RLAB_SOURCE_DIR;
-    rlab::util::ProcessOptions o;
-    o.cwd = src;
-    rlab::util::run_checked({"cmake", "--preset", "aarch64-agent"}, o);
-    rlab::util::run_checked({"cmake", "--build", "build/aarch64", "--target", "rlab-agent"}, o);
-    return rlab::image::default_agent_binary();
-  }
-}
-
-struct Fixture {
-  fs::path dir;
-  fs::path matrix;
-  Fixture(const char* name) {
-    // Under /var/tmp: QEMU's user must reach the run directory next to the store.
-    dir = fs::path("/var/tmp") / (std::string("rlab-") + name + "-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-    matrix = dir / "matrix.yaml";
-    std::ofstream(matrix) << kMatrix;
-  }
-  ~Fixture() {
-    if (!::testing::Test::HasFailure()) fs::remove_all(dir);
-  }
+struct Fixture : rlab::testing::RunDir {
+  explicit Fixture(const char* name) : RunDir(name) { write(kMatrix); }
 };
-
-std::vector<std::string> rlab_argv(std::vector<std::string> args) {
-  const char* bin = std::getenv("RLAB_BIN");
-  std::vector<std::string> argv{bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
 
 void ensure_libvirtd() {
   auto r = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});

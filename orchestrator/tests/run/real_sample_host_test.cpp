@@ -7,6 +7,7 @@
 #include "run/host_load.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
+#include "real_lab.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -20,51 +21,20 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string matrix_text(const std::string& uri) {
-  return std::string(R"(kernels:
-  "6.12":
-    source: {debian: "6.12", suite: trixie}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem:
-    - fs: xfs
-  vcpus: [1]
-  workload:
-    - {type: shell1, copies: vcpus, passes: 1, duration_s: 8}
-  repeats: 1
-guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
-results: rlab.db
-seed: 11
-hosts:
-)") + "  - {uri: \"" + uri + "\", vcpus: 1}\n";
+  rlab::testing::SmallMatrix m;
+  m.duration_s = 8;
+  m.hosts = {{uri, 1, ""}};
+  return rlab::testing::small_matrix(m);
 }
 
 /// A fresh run directory under /var/tmp (QEMU's user must reach it next to the store).
-fs::path run_dir(const std::string& name) {
-  const fs::path dir = fs::path("/var/tmp") / ("rlab-sample-host-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-  return dir;
-}
-
-/// Removes a run directory at the end of its test unless the test failed (kept to look at).
-struct KeepOnFailure {
-  fs::path dir;
-  ~KeepOnFailure() {
-    if (!::testing::Test::HasFailure()) fs::remove_all(dir);
-  }
-};
-
 /// Runs the one-cell matrix on `uri` in `dir`; returns the run's output and exit code.
 rlab::util::ProcessResult run_on(const std::string& uri, const fs::path& dir) {
   std::ofstream(dir / "matrix.yaml") << matrix_text(uri);
-  const char* bin = std::getenv("RLAB_BIN");
   rlab::util::ProcessOptions o;
   o.timeout = std::chrono::seconds(3600);  // includes a first kernel build when not cached
-  return rlab::util::run({bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab", "run",
-                          (dir / "matrix.yaml").string(), "--agent",
-                          rlab::image::default_agent_binary().string()},
+  return rlab::util::run(rlab::testing::rlab_argv({"run", (dir / "matrix.yaml").string(), "--agent",
+                                                   rlab::testing::agent_binary().string()}),
                          o);
 }
 
@@ -73,8 +43,8 @@ rlab::util::ProcessResult run_on(const std::string& uri, const fs::path& dir) {
 TEST(RealSampleHost, EverySampleCarriesTheHostSideOfItsInterval) {
   auto lv = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
   ASSERT_TRUE(lv.ok()) << lv.output;
-  const fs::path dir = run_dir("local");
-  KeepOnFailure keep{dir};
+  const rlab::testing::RunDir run_dir("sample-host-local");
+  const fs::path& dir = run_dir.dir;
   auto r = run_on("qemu:///system", dir);
   ASSERT_EQ(r.exit_code, 0) << rlab::util::tail(r.output, 60);
 
@@ -128,8 +98,8 @@ TEST(RealSampleHost, EverySampleCarriesTheHostSideOfItsInterval) {
 }
 
 TEST(RealSampleHost, ARemoteHostStoresOnlyTheVcpuShare) {
-  const fs::path dir = run_dir("remote");
-  KeepOnFailure keep{dir};  // declared first: removed after the daemon stopped
+  const rlab::testing::RunDir run_dir("sample-host-remote");  // first: removed after the daemon stopped
+  const fs::path& dir = run_dir.dir;
   rlab::testing::PrivateLibvirtd remote(dir / "libvirtd");
   ASSERT_TRUE(remote.up()) << remote.log();
   auto r = run_on(remote.uri(), dir);

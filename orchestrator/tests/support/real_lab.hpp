@@ -1,0 +1,95 @@
+#pragma once
+// Test support for tests that run the real rlab binary on real guests: the binary's argv, the
+// static aarch64 agent, and the small matrix of the cached 64K 6.12 kernel they boot.
+#include "image/guest_images.hpp"
+#include "util/process.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <filesystem>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace rlab::testing {
+
+/// `rlab` followed by `args`: the binary ctest names in RLAB_BIN, else the build tree's.
+inline std::vector<std::string> rlab_argv(std::vector<std::string> args) {
+  const char* bin = std::getenv("RLAB_BIN");
+  std::vector<std::string> argv{bin && *bin ? bin : RLAB_BINARY_DIR "/orchestrator/rlab"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+/// The static aarch64 agent (image::default_agent_binary), built first the README's way
+/// (`cmake --preset aarch64-agent`, target rlab-agent) when there is none. Throws
+/// util::ProcessError when that build fails.
+inline std::filesystem::path agent_binary() {
+  try {
+    return image::default_agent_binary();
+  } catch (const std::exception&) {
+    util::ProcessOptions o;
+    o.cwd = RLAB_SOURCE_DIR;
+    o.timeout = std::chrono::minutes(30);
+    util::run_checked({"cmake", "--preset", "aarch64-agent"}, o);
+    util::run_checked({"cmake", "--build", "build/aarch64", "--target", "rlab-agent"}, o);
+    return image::default_agent_binary();
+  }
+}
+
+/// The directory of one real run, /var/tmp/rlab-<name>-<pid> (under /var/tmp: QEMU's user
+/// must reach the run directory next to the store, so it is world-searchable), emptied first;
+/// removed when the test ends unless it failed (then kept to look at).
+struct RunDir {
+  std::filesystem::path dir;
+  std::filesystem::path matrix;  ///< dir / "matrix.yaml"
+  explicit RunDir(const std::string& name) {
+    namespace fs = std::filesystem;
+    dir = fs::path("/var/tmp") / ("rlab-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+    matrix = dir / "matrix.yaml";
+  }
+  RunDir(const RunDir&) = delete;
+  RunDir& operator=(const RunDir&) = delete;
+  ~RunDir() {
+    if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+  }
+  /// Writes `text` as the matrix file.
+  void write(const std::string& text) const { std::ofstream(matrix) << text; }
+};
+
+/// The shape of a small matrix of the cached 64K 6.12 kernel (TCG, 1 GiB, 2 GiB disk): one
+/// shell1 pass of `duration_s` per boot, one repeat, `results: rlab.db` beside the file.
+struct SmallMatrix {
+  std::vector<std::string> filesystems{"xfs"};  ///< `fs:` of each filesystem variant
+  unsigned vcpus = 1;
+  unsigned duration_s = 5;
+  unsigned seed = 11;
+  /// `hosts:` items as (uri, vCPU budget, agent_link or "" for the URI's default); none: no
+  /// `hosts:` key (the local libvirtd).
+  std::vector<std::tuple<std::string, unsigned, std::string>> hosts;
+};
+
+/// The YAML text of `m`.
+inline std::string small_matrix(const SmallMatrix& m) {
+  std::string t = "kernels:\n  \"6.12\":\n    source: {debian: \"6.12\", suite: trixie}\n"
+                  "    page_size: 64k\naxes:\n  kernel: [\"6.12\"]\n  filesystem:\n";
+  for (const auto& fs : m.filesystems) t += "    - fs: " + fs + "\n";
+  t += "  vcpus: [" + std::to_string(m.vcpus) + "]\n  workload:\n"
+       "    - {type: shell1, copies: vcpus, passes: 1, duration_s: " + std::to_string(m.duration_s) +
+       "}\n  repeats: 1\nguest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}\n"
+       "results: rlab.db\nseed: " + std::to_string(m.seed) + "\n";
+  if (!m.hosts.empty()) t += "hosts:\n";
+  for (const auto& [uri, budget, link] : m.hosts)
+    t += "  - {uri: \"" + uri + "\", vcpus: " + std::to_string(budget) +
+         (link.empty() ? "" : ", agent_link: " + link) + "}\n";
+  return t;
+}
+
+}  // namespace rlab::testing
