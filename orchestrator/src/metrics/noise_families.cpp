@@ -25,7 +25,9 @@ constexpr const char* kQuery =
     " (julianday(n.created_at) - 2440587.5) * 86400.0,"
     // From the report's JSON, not the version-3 columns: a store is read without migrating it.
     " json_extract(n.report_json, '$.figures.mean_vcpu_share'),"
-    " json_extract(n.report_json, '$.figures.vcpu_share_correlation')"
+    " json_extract(n.report_json, '$.figures.vcpu_share_correlation'),"
+    " json_extract(n.report_json, '$.figures.mean_host_steal'),"
+    " json_extract(n.report_json, '$.figures.host_steal_correlation')"
     " FROM noise_reports n JOIN cells c ON c.run_id = n.run_id AND c.cell_key = n.cell_key"
     " WHERE n.id = (SELECT n2.id FROM noise_reports n2 WHERE n2.cell_key = n.cell_key"
     "               ORDER BY n2.created_at DESC, n2.id DESC LIMIT 1)";
@@ -48,6 +50,11 @@ void add_noise_families(prometheus::Registry& reg, const std::filesystem::path& 
             "(fraction; 1 - the guest's steal)").Register(reg);
   auto& vcorr = prometheus::BuildGauge().Name("rlab_cell_noise_vcpu_share_correlation")
       .Help("Pearson r of the counted passes' lpm and their vCPU share").Register(reg);
+  auto& steal = prometheus::BuildGauge().Name("rlab_cell_noise_host_steal")
+      .Help("Mean stolen share of the host's own CPU time over the counted passes: what the "
+            "host's hypervisor gave its other guests (fraction)").Register(reg);
+  auto& scorr = prometheus::BuildGauge().Name("rlab_cell_noise_host_steal_correlation")
+      .Help("Pearson r of the counted passes' lpm and the host's steal over them").Register(reg);
   auto& ts = prometheus::BuildGauge().Name("rlab_cell_noise_report_timestamp_seconds")
       .Help("When the newest noise report of the cell was made (Unix time)").Register(reg);
 
@@ -88,6 +95,8 @@ void add_noise_families(prometheus::Registry& reg, const std::filesystem::path& 
     set(ts, cell, 12);
     set(vshare, cell, 13);
     set(vcorr, cell, 14);
+    set(steal, cell, 15);
+    set(scorr, cell, 16);
   }
   if (rc != SQLITE_DONE) throw std::runtime_error(path.string() + ": reading noise reports: " + sqlite3_errmsg(d.db));
 }

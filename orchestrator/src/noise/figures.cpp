@@ -72,6 +72,22 @@ void vcpu_share_figures(const std::vector<BootPoint>& boots, CellFigures& f) {
     f.vcpu_share_correlation_p = pearson_p(*f.vcpu_share_correlation, static_cast<unsigned>(share.size()));
   if (every_boot && normalised.size() >= 2) f.normalised_boot_rel_stddev = stats::relative_stddev(normalised);
 }
+
+/// The figures of what the host's hypervisor took from the host: mean steal over the counted
+/// passes and its correlation with their lpm.
+void host_steal_figures(const std::vector<BootPoint>& boots, CellFigures& f) {
+  std::vector<double> steal, lpm;
+  for (const auto& b : boots)
+    for (std::size_t i = 0; i < b.counted_lpm.size() && i < b.counted_host_steal.size(); ++i)
+      if (const auto& s = b.counted_host_steal[i]) {
+        steal.push_back(*s);
+        lpm.push_back(b.counted_lpm[i]);
+      }
+  if (!steal.empty()) f.mean_host_steal = stats::mean(steal);
+  f.host_steal_correlation = pearson(steal, lpm);
+  if (f.host_steal_correlation)
+    f.host_steal_correlation_p = pearson_p(*f.host_steal_correlation, static_cast<unsigned>(steal.size()));
+}
 }  // namespace
 
 CellFigures cell_figures(const std::vector<BootPoint>& boots, double alpha, double power) {
@@ -114,6 +130,7 @@ CellFigures cell_figures(const std::vector<BootPoint>& boots, double alpha, doub
   if (!busy_x.empty()) f.mean_busy = stats::mean(busy_x);
   if (!load_x.empty()) f.mean_load1 = stats::mean(load_x);
   vcpu_share_figures(boots, f);
+  host_steal_figures(boots, f);
   if (f.boot_rel_stddev) {
     f.mde_4 = stats::minimum_detectable_effect(*f.boot_rel_stddev, 4, alpha, power);
     f.mde_8 = stats::minimum_detectable_effect(*f.boot_rel_stddev, 8, alpha, power);

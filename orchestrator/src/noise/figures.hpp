@@ -1,7 +1,8 @@
 #pragma once
 // The noise figures of one cell from its boots (pure computation, docs/noise.md): boot-to-boot
 // and pass-to-pass relative stddev, the warm-up pass's offset, drift over time (least-squares
-// slope with its 95% interval), correlation with host load, and the minimum detectable effect.
+// slope with its 95% interval), correlation with host load, vCPU share and host steal, and the
+// minimum detectable effect.
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct BootPoint {
   /// Per counted pass (same order as counted_lpm): the share of its vCPUs' time the host ran
   /// the guest (store::BootTiming::pass_vcpu_share); nullopt where no sample had one.
   std::vector<std::optional<double>> counted_vcpu_share;
+  /// Per counted pass (same order as counted_lpm): the host's steal, the stolen share of all
+  /// host CPUs' time in [0, 1] (store::BootTiming::pass_host_steal); nullopt where no sample
+  /// had one.
+  std::vector<std::optional<double>> counted_host_steal;
 };
 
 /// A least-squares line y = a + b x with the slope's two-sided 95% interval (Student's t
@@ -62,6 +67,13 @@ struct CellFigures {
   /// host gave the guest?), with its two-sided p-value; 3+ passes with a share.
   std::optional<double> vcpu_share_correlation;
   std::optional<double> vcpu_share_correlation_p;
+  /// Mean host steal over the counted passes that have one: the share of the host's own CPU
+  /// time its hypervisor gave to others (the neighbours), [0, 1].
+  std::optional<double> mean_host_steal;
+  /// Pearson r of counted passes' lpm and their host steal (does the noise follow the
+  /// neighbours?), with its two-sided p-value; 3+ passes with a steal that varies.
+  std::optional<double> host_steal_correlation;
+  std::optional<double> host_steal_correlation_p;
   /// Diagnostic, not the score a verdict uses: boot-to-boot relative stddev of each boot's
   /// score divided by its mean vCPU share over the counted passes (2+ boots, every boot with
   /// a share).

@@ -23,6 +23,7 @@ BootPoint point(const store::BootTiming& b) {
     } else {
       p.counted_lpm.push_back(b.pass_lpm[i]);
       p.counted_vcpu_share.push_back(i < b.pass_vcpu_share.size() ? b.pass_vcpu_share[i] : std::nullopt);
+      p.counted_host_steal.push_back(i < b.pass_host_steal.size() ? b.pass_host_steal[i] : std::nullopt);
     }
   }
   if (b.host) {
@@ -53,6 +54,9 @@ json figures_json(const CellFigures& f) {
             {"mean_vcpu_share", opt(f.mean_vcpu_share)},
             {"vcpu_share_correlation", opt(f.vcpu_share_correlation)},
             {"vcpu_share_correlation_p", opt(f.vcpu_share_correlation_p)},
+            {"mean_host_steal", opt(f.mean_host_steal)},
+            {"host_steal_correlation", opt(f.host_steal_correlation)},
+            {"host_steal_correlation_p", opt(f.host_steal_correlation_p)},
             {"normalised_boot_rel_stddev", opt(f.normalised_boot_rel_stddev)},
             {"mde", {{"4", opt(f.mde_4)}, {"8", opt(f.mde_8)}, {"16", opt(f.mde_16)}}}};
   j["drift_per_hour"] = f.drift ? json{{"slope", f.drift->slope},
@@ -79,6 +83,9 @@ CellFigures figures_from(const json& j) {
   f.mean_vcpu_share = get_opt(j, "mean_vcpu_share");  // absent in reports before the vCPU share
   f.vcpu_share_correlation = get_opt(j, "vcpu_share_correlation");
   f.vcpu_share_correlation_p = get_opt(j, "vcpu_share_correlation_p");
+  f.mean_host_steal = get_opt(j, "mean_host_steal");  // absent in reports before the host steal
+  f.host_steal_correlation = get_opt(j, "host_steal_correlation");
+  f.host_steal_correlation_p = get_opt(j, "host_steal_correlation_p");
   f.normalised_boot_rel_stddev = get_opt(j, "normalised_boot_rel_stddev");
   const json& m = j.at("mde");
   f.mde_4 = get_opt(m, "4");
@@ -123,6 +130,17 @@ std::string figures_text(const CellFigures& f, const std::string& name) {
   if (f.vcpu_share_correlation)
     out += fmt::format("  pass lpm vs vCPU share         r = {:+.2f} (p = {:.3f})\n", *f.vcpu_share_correlation,
                        f.vcpu_share_correlation_p.value_or(1));
+  if (f.mean_host_steal)
+    out += fmt::format("  host steal (the neighbours')   mean {} of the host's CPU time went to other guests of its hypervisor\n",
+                       pct(f.mean_host_steal));
+  else
+    out += "  host steal (the neighbours')   n/a (no sample carried one)\n";
+  if (f.host_steal_correlation) {
+    out += fmt::format("  pass lpm vs host steal         r = {:+.2f} (p = {:.3f})\n", *f.host_steal_correlation,
+                       f.host_steal_correlation_p.value_or(1));
+    if (*f.host_steal_correlation <= -0.5 && f.host_steal_correlation_p.value_or(1) < 0.05)
+      out += "                                 slower passes had more steal: this noise is the neighbours', not the kernel's\n";
+  }
   if (f.normalised_boot_rel_stddev)
     out += fmt::format("  diagnostic: boot-to-boot relative stddev of score / vCPU share {} (not the verdict's score)\n",
                        pct(f.normalised_boot_rel_stddev));
@@ -157,7 +175,8 @@ NoiseReport report_from_run(const store::Store& st, store::RunId run, const std:
     TimelineBoot tb{b.cell_id, b.repeat, b.started_unix_s ? *b.started_unix_s - t0 : 0, b.score, {}, {}, {}};
     if (b.host) tb.busy = b.host->busy_fraction, tb.load1 = b.host->load1_before;
     for (std::size_t i = 0; i < b.pass_lpm.size(); ++i)
-      tb.passes.push_back({b.pass_lpm[i], i < b.pass_vcpu_share.size() ? b.pass_vcpu_share[i] : std::nullopt});
+      tb.passes.push_back({b.pass_lpm[i], i < b.pass_vcpu_share.size() ? b.pass_vcpu_share[i] : std::nullopt,
+                           i < b.pass_host_steal.size() ? b.pass_host_steal[i] : std::nullopt});
     r.timeline.push_back(tb);
     if (!b.score || !b.started_unix_s) {
       if (is_cell) ++r.failed;
@@ -219,7 +238,8 @@ json to_json(const NoiseReport& r) {
   json tl = json::array();
   for (const auto& b : r.timeline) {
     json passes = json::array();
-    for (const auto& p : b.passes) passes.push_back({{"lpm", p.lpm}, {"vcpu_share", opt(p.vcpu_share)}});
+    for (const auto& p : b.passes)
+      passes.push_back({{"lpm", p.lpm}, {"vcpu_share", opt(p.vcpu_share)}, {"host_steal", opt(p.host_steal)}});
     tl.push_back({{"cell", b.cell_id}, {"repeat", b.repeat}, {"t_s", b.t_s}, {"score", opt(b.score)},
                   {"busy", opt(b.busy)}, {"load1", opt(b.load1)}, {"passes", passes}});
   }
@@ -245,7 +265,8 @@ NoiseReport from_json(const json& j) {
                     b.at("t_s").get<double>(), get_opt(b, "score"), get_opt(b, "busy"),
                     get_opt(b, "load1"), {}};
     if (b.contains("passes"))  // absent in reports before the vCPU share
-      for (const auto& p : b.at("passes")) tb.passes.push_back({p.at("lpm").get<double>(), get_opt(p, "vcpu_share")});
+      for (const auto& p : b.at("passes"))  // host_steal absent in reports before it
+        tb.passes.push_back({p.at("lpm").get<double>(), get_opt(p, "vcpu_share"), get_opt(p, "host_steal")});
     r.timeline.push_back(std::move(tb));
   }
   return r;
@@ -269,11 +290,12 @@ std::string render_text(const NoiseReport& r) {
     out += fmt::format("cell / control of the same repeat: relative stddev {}\n",
                        pct(r.control_corrected_rel_stddev));
   }
-  out += "timeline (s after the first boot, lpm, host busy, load average before; per pass: lpm @ vCPU share):\n";
+  out += "timeline (s after the first boot, lpm, host busy, load average before; per pass: lpm @ vCPU share / host steal):\n";
   for (const auto& b : r.timeline) {
     std::string passes;
     for (const auto& p : b.passes)
-      passes += fmt::format("  {:.1f}@{}", p.lpm, p.vcpu_share ? fmt::format("{:.0f}%", *p.vcpu_share * 100) : "n/a");
+      passes += fmt::format("  {:.1f}@{}/{}", p.lpm, p.vcpu_share ? fmt::format("{:.0f}%", *p.vcpu_share * 100) : "n/a",
+                            pct(p.host_steal));
     out += fmt::format("  {:7.0f}  {}#{}  {}  {}  {}{}\n", b.t_s, b.cell_id, b.repeat,
                        b.score ? fmt::format("{:9.1f}", *b.score) : std::string("   failed"),
                        b.busy ? fmt::format("{:3.0f}%", *b.busy * 100) : std::string(" n/a"),

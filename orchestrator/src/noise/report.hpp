@@ -25,6 +25,7 @@ struct TimelineBoot {
   struct Pass {
     double lpm = 0;
     std::optional<double> vcpu_share;  ///< mean share of its vCPUs' time the host ran the guest
+    std::optional<double> host_steal;  ///< mean stolen share of the host's CPU time, [0, 1]
   };
   std::vector<Pass> passes;
 };

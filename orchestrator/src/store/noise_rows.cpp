@@ -73,16 +73,21 @@ std::vector<BootTiming> Store::boot_timings(RunId run) const {
     out.push_back(std::move(t));
   }
   for (auto& t : out) {
-    // The pass's vCPU share: its samples' shares weighted by the host seconds they cover.
+    // The pass's vCPU share and host steal: its samples' figures weighted by the host
+    // seconds they cover.
     Stmt p(db_,
            "SELECT p.lpm, (SELECT SUM(s.vcpu_share * s.host_s) / SUM(s.host_s) FROM samples s"
            "   WHERE s.boot_id = p.boot_id AND s.pass = p.pass AND s.vcpu_share IS NOT NULL"
+           "   AND s.host_s > 0),"
+           " (SELECT SUM(s.host_steal * s.host_s) / SUM(s.host_s) FROM samples s"
+           "   WHERE s.boot_id = p.boot_id AND s.pass = p.pass AND s.host_steal IS NOT NULL"
            "   AND s.host_s > 0)"
            " FROM passes p WHERE p.boot_id = ? ORDER BY p.pass");
     p.bind(1, t.boot_id);
     while (p.step()) {
       t.pass_lpm.push_back(p.real(0));
       t.pass_vcpu_share.push_back(opt_real(p, 1));
+      t.pass_host_steal.push_back(opt_real(p, 2));
     }
   }
   return out;

@@ -195,6 +195,10 @@ struct BootTiming {
   /// Per stored pass (same order as pass_lpm): the guest's vCPU share over the pass's samples
   /// (their vcpu_share weighted by host_s); nullopt when no sample of the pass has one.
   std::vector<std::optional<double>> pass_vcpu_share;
+  /// Per stored pass (same order as pass_lpm): the host's steal over the pass's samples (their
+  /// host_steal, the stolen share of all host CPUs' time in [0, 1], weighted by host_s);
+  /// nullopt when no sample of the pass has one.
+  std::vector<std::optional<double>> pass_host_steal;
   std::optional<BootHost> host; ///< nullopt when not recorded
 };
 

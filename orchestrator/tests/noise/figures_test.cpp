@@ -121,3 +121,41 @@ TEST(CellFigures, VcpuShareMeanCorrelationAndNormalisedSpread) {
   f = cell_figures(boots);
   EXPECT_FALSE(f.mean_vcpu_share || f.vcpu_share_correlation || f.normalised_boot_rel_stddev);
 }
+
+TEST(CellFigures, HostStealMeanAndCorrelationHandWorked) {
+  // Two boots, two counted passes each with a steal, one more without (left out):
+  //   steal x = 0, 0.01, 0.02, 0.03   lpm y = 100, 96, 98, 90.
+  // By hand: dx = -1.5 -0.5 0.5 1.5 (x 0.01), Sxx = 5; dy = 4 0 2 -6, Syy = 56; Sxy = -14,
+  // so r = -14 / sqrt(5 x 56) = -sqrt(0.7). With n - 2 = 2 degrees of freedom the t CDF is
+  // 1/2 + t / (2 sqrt(2 + t^2)) and t^2 = 2 r^2 / (1 - r^2), which makes p = 1 - |r|.
+  std::vector<BootPoint> boots(2);
+  boots[0].t_s = 0;
+  boots[0].counted_lpm = {100, 96, 10};
+  boots[0].counted_host_steal = {0.0, 0.01, std::nullopt};
+  boots[0].score = 98;
+  boots[1].t_s = 60;
+  boots[1].counted_lpm = {98, 90};
+  boots[1].counted_host_steal = {0.02, 0.03};
+  boots[1].score = 94;
+  auto f = cell_figures(boots);
+  ASSERT_TRUE(f.mean_host_steal);
+  EXPECT_NEAR(*f.mean_host_steal, 0.015, 1e-12);
+  ASSERT_TRUE(f.host_steal_correlation);
+  EXPECT_NEAR(*f.host_steal_correlation, -std::sqrt(0.7), 1e-12);
+  ASSERT_TRUE(f.host_steal_correlation_p);
+  EXPECT_NEAR(*f.host_steal_correlation_p, 1 - std::sqrt(0.7), 1e-6);
+  EXPECT_FALSE(f.mean_vcpu_share) << "steal and vCPU share are separate figures";
+
+  // The same steal in every pass says nothing about the noise: no r, the mean stays.
+  boots[0].counted_host_steal = {0.05, 0.05};
+  boots[1].counted_host_steal = {0.05, 0.05};
+  f = cell_figures(boots);
+  ASSERT_TRUE(f.mean_host_steal);
+  EXPECT_NEAR(*f.mean_host_steal, 0.05, 1e-12);
+  EXPECT_FALSE(f.host_steal_correlation || f.host_steal_correlation_p);
+
+  // No sample carried a steal (a remote host, or a store from before per-sample host facts): n/a.
+  for (auto& b : boots) b.counted_host_steal.clear();
+  f = cell_figures(boots);
+  EXPECT_FALSE(f.mean_host_steal || f.host_steal_correlation);
+}
