@@ -83,10 +83,16 @@ std::string select_cell_id(const std::vector<std::string>& ids, const std::strin
       hits.push_back(id);
   }
   if (hits.size() == 1) return hits.front();
-  if (hits.empty())
-    throw std::invalid_argument(fmt::format("no cell matches '{}'; cells: {}", selector, fmt::join(ids, ", ")));
+  // The selector is echoed cut to 80 bytes (an option value may be any size); each id once.
+  const std::string shown = selector.size() > 80 ? selector.substr(0, 80) + "..." : selector;
+  if (hits.empty()) {
+    std::vector<std::string> cells;
+    for (const auto& id : ids)
+      if (std::find(cells.begin(), cells.end(), id) == cells.end()) cells.push_back(id);
+    throw std::invalid_argument(fmt::format("no cell matches '{}'; cells: {}", shown, fmt::join(cells, ", ")));
+  }
   throw std::invalid_argument(
-      fmt::format("'{}' matches {} cells, name one: {}", selector, hits.size(), fmt::join(hits, ", ")));
+      fmt::format("'{}' matches {} cells, name one: {}", shown, hits.size(), fmt::join(hits, ", ")));
 }
 
 }  // namespace rlab::matrix

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <set>
@@ -179,6 +180,49 @@ bool local_uri(const std::string& uri) {
   return uri == "qemu:///system" || uri == "qemu:///session";
 }
 
+/// Why `uri` cannot be a host's libvirt URI, or "" when it can: rlab's domains are QEMU's, so
+/// the scheme is `qemu` or `qemu+<transport>`; the rest uses RFC 3986's characters only (no
+/// whitespace, control or non-ASCII byte: libvirt, ssh and the logs would each read it
+/// differently) and is at most 2048 bytes.
+std::string uri_problem(const std::string& uri) {
+  constexpr std::size_t kMaxUri = 2048;
+  if (uri.size() > kMaxUri)
+    return "is " + std::to_string(uri.size()) + " bytes long, at most " + std::to_string(kMaxUri);
+  static const std::string kAllowed =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%";
+  for (std::size_t i = 0; i < uri.size(); ++i) {
+    const auto c = static_cast<unsigned char>(uri[i]);
+    if (kAllowed.find(static_cast<char>(c)) == std::string::npos || c == 0) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02x", c);
+      return std::string("has the byte ") + byte + (c == ' ' ? " (a space)" : "") + " at offset " +
+             std::to_string(i) + "; a URI holds no whitespace, control or non-ASCII byte (percent-encode it)";
+    }
+  }
+  const std::size_t colon = uri.find("://");
+  const std::string scheme = uri.substr(0, colon);
+  if (colon == std::string::npos || (scheme != "qemu" && scheme.rfind("qemu+", 0) != 0) ||
+      scheme.size() == 5)
+    return "is not a libvirt URI of QEMU (qemu:///system, qemu+ssh://host/system, qemu+tcp://host/system)";
+  return "";
+}
+
+/// `uri` for an error message: at most 80 bytes, bytes outside printable ASCII as \xNN.
+std::string printable_uri(const std::string& uri) {
+  std::string out;
+  for (std::size_t i = 0; i < uri.size() && i < 80; ++i) {
+    const auto c = static_cast<unsigned char>(uri[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", c);
+      out += b;
+    }
+  }
+  return uri.size() > 80 ? out + "..." : out;
+}
+
 }  // namespace
 
 std::string_view to_string(AgentLink link) {
@@ -208,8 +252,8 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
     Host host;
     const YAML::Node u = ck.required(e, what, "uri");
     host.uri = ck.string(u, what + ".uri");
-    if (host.uri.find(":/") == std::string::npos)
-      ck.fail(u, what + ".uri: '" + host.uri + "' is not a libvirt URI (e.g. qemu:///system)");
+    if (const std::string why = uri_problem(host.uri); !why.empty())
+      ck.fail(u, what + ".uri: '" + printable_uri(host.uri) + "' " + why);
     if (!uris.insert(host.uri).second) ck.fail(u, what + ".uri: '" + host.uri + "' appears twice");
     if (e["vcpus"]) host.vcpu_budget = static_cast<unsigned>(ck.integer(e["vcpus"], what + ".vcpus", 1, 4096));
     else if (local_uri(host.uri)) host.vcpu_budget = local_cpus();

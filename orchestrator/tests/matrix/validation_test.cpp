@@ -87,7 +87,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"stray_comma", 1, 1, "unexpected ',': not valid YAML here"},
         BadCase{"control_no_cell", 8, 10, "control: no cell matches 'btrfs'; cells: k/xfs-defaults/1vcpu/shell1"},
         BadCase{"control_several_cells", 8, 10, "control: 'ext4' matches 2 cells, name one: k/ext4-defaults/1vcpu/shell1, k/ext4-defaults/2vcpu/shell1"},
-        BadCase{"control_list", 8, 10, "control: expected a string"}),
+        BadCase{"control_list", 8, 10, "control: expected a string"},
+        BadCase{"host_uri_space", 9, 11, "hosts[0].uri: 'qemu+tcp://arm 01/system' has the byte 0x20 (a space) at offset 14"},
+        BadCase{"host_uri_newline", 9, 11, "hosts[0].uri: 'qemu:///system\\x0a' has the byte 0x0a at offset 14"},
+        BadCase{"host_uri_shell", 9, 11, "has the byte 0x60 at offset 11"},
+        BadCase{"host_uri_scheme", 9, 11, "hosts[0].uri: 'xen:///system' is not a libvirt URI of QEMU"},
+        BadCase{"host_uri_huge", 9, 11, "is 3018 bytes long, at most 2048"},
+        BadCase{"host_budget_huge", 10, 51, "hosts[1].vcpus: 99999999999 is out of range [1, 4096]"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 
 TEST(BadMatrix, UnreadableFileNamesThePath) {
