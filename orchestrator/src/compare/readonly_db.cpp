@@ -15,6 +15,8 @@ std::string Row::text(int col) const {
 ReadOnlyDb::ReadOnlyDb(const std::filesystem::path& path) : path_(path) {
   if (!std::filesystem::exists(path))
     throw store::StoreError(path.string() + ": no results store");
+  if (std::filesystem::is_directory(path))
+    throw store::NotAStoreError(path.string() + ": is a directory, not a results store (name a file)");
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);

@@ -26,6 +26,8 @@ Store::~Store() { sqlite3_close_v2(db_); }
 
 std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
   std::unique_ptr<Store> s(new Store(path));
+  if (std::error_code dir_ec; std::filesystem::is_directory(path, dir_ec))
+    throw NotAStoreError(path.string() + ": is a directory, not a results store (name a file)");
   if (path.has_parent_path()) {
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
@@ -55,6 +57,15 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
     throw NotAStoreError(path.string() + ": not an rlab results store (an SQLite database with " +
                      std::to_string(objects) +
                      " tables or indexes but no rlab schema version); left unchanged");
+  // A file SQLite could open for reading only (read-only mount, no write permission, an
+  // immutable file): read a current store as it is; an older one cannot be migrated.
+  if (sqlite3_db_readonly(s->db_, "main") == 1) {
+    if (version == detail::kSchemaVersion) return s;
+    if (version == 0) throw StoreError(path.string() + ": read-only: cannot create a results store in it");
+    throw StoreError(path.string() + ": read-only, and its schema version " + std::to_string(version) +
+                     " needs migrating to " + std::to_string(detail::kSchemaVersion) +
+                     ": open it writable once");
+  }
   {
     Stmt wal(s->db_, "PRAGMA journal_mode=WAL");
     if (!wal.step() || wal.text(0) != "wal")
