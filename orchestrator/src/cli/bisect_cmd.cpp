@@ -124,7 +124,8 @@ void add_common(CLI::App* cmd, BisectArgs& a) {
   cmd->add_option("--matrix", a.matrix, "Matrix file (default: the project's matrix.yaml)");
   cmd->add_option("--db", a.db, "Results store (default: the matrix's `results:`)");
   cmd->add_option("--agent", a.agent,
-                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");
+                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)")
+      ->check(CLI::ExistingFile);
 }
 
 const Registrar reg(40, [](CLI::App& app, int* exit_code) {

@@ -41,6 +41,19 @@ int nightly_main(const NightlyArgs& a) {
     spdlog::error("--tree {}: not a directory (a kernel git tree)", a.tree);
     return kUsage;
   }
+  // The report directory is made after the night's run: refuse an --out that cannot become
+  // a directory (it, or its nearest existing parent, is a file) before anything boots.
+  for (std::filesystem::path p = a.out; !p.empty(); p = p.parent_path()) {
+    std::error_code ec;
+    if (std::filesystem::exists(p, ec)) {
+      if (!std::filesystem::is_directory(p, ec)) {
+        spdlog::error("--out {}: {} is not a directory", a.out, p.string());
+        return kUsage;
+      }
+      break;
+    }
+    if (p == p.parent_path()) break;
+  }
   run::Interrupts::instance().install();
   run::Progress progress(stderr, ::isatty(STDERR_FILENO) == 1);
   nightly::NightOutcome out;
@@ -93,7 +106,8 @@ const Registrar reg(15, [](CLI::App& app, int* exit_code) {
                   "Do not run: analyse and report this stored run (e.g. after `rlab run --resume`)")
       ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max(), "RUN-ID"));
   cmd->add_option("--agent", a->agent,
-                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");
+                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)")
+      ->check(CLI::ExistingFile);
   cmd->final_callback([a, exit_code] { *exit_code = nightly_main(*a); });
 });
 

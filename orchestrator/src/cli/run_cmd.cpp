@@ -107,7 +107,8 @@ const Registrar reg(10, [](CLI::App& app, int* exit_code) {
       ->needs(resume);
   cmd->add_option("--db", args->db, "Results store (default: the matrix's `results:`)");
   cmd->add_option("--agent", args->agent,
-                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)");
+                  "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--json", args->json, "Print the results table as JSON");
   cmd->add_option("--push", args->push,
                   "Push the run's results to this Prometheus Pushgateway URL at the end "
