@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <exception>
+#include <filesystem>
 #include <stdexcept>
 
 namespace rlab::cli {
@@ -32,6 +33,10 @@ int exit_code_of_current_exception(std::string_view prefix) {
   } catch (const bisect_driver::GitError& e) {
     log(e);
     return kUsage;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path given that no file can have (longer than the system allows) is bad input.
+    log(e);
+    return e.code() == std::errc::filename_too_long ? kUsage : kInfrastructure;
   } catch (const std::exception& e) {
     log(e);
     return kInfrastructure;

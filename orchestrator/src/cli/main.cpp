@@ -1,5 +1,6 @@
 // rlab: entry point. Subcommands register themselves (see command.hpp).
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -39,9 +40,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : rlab::cli::kUsage;
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return exit_code != rlab::cli::kOk ? exit_code : rlab::cli::kInfrastructure;
+  } catch (const std::exception&) {
+    // An exception a subcommand let through: logged and mapped like the ones it catches
+    // (bad input 2, else 3), so the same error gets the same code in every subcommand.
+    const int code = rlab::cli::exit_code_of_current_exception();
+    return exit_code != rlab::cli::kOk ? exit_code : code;
   }
   return exit_code;
 }

@@ -28,6 +28,8 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
   std::unique_ptr<Store> s(new Store(path));
   if (std::error_code dir_ec; std::filesystem::is_directory(path, dir_ec))
     throw NotAStoreError(path.string() + ": is a directory, not a results store (name a file)");
+  else if (dir_ec == std::errc::filename_too_long)
+    throw NotAStoreError(path.string().substr(0, 80) + "...: the path is too long for this system");
   if (path.has_parent_path()) {
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);

@@ -38,7 +38,7 @@ TEST(BadOptions, FileAsNightlyOutIsRefusedBeforeTheRun) {
   const fs::path dir = lab_dir("out");
   const fs::path file = dir / "reports.txt";
   std::ofstream(file) << "an operator's notes\n";
-  for (const fs::path out : {file, file / "nightly"}) {
+  for (const fs::path& out : {file, file / "nightly"}) {
     const auto r = rlab::util::run({bin, "nightly", "--matrix", (dir / "matrix.yaml").string(), "--out", out.string()});
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("--out " + out.string() + ": " + file.string() + " is not a directory"),

@@ -41,6 +41,15 @@ TEST(BadDbCli, DirectoryAsDbIsAUsageErrorNamingIt) {
   fs::remove_all(dir);
 }
 
+TEST(BadDbCli, PathLongerThanTheSystemAllowsIsAUsageError) {
+  const std::string db = "/tmp/" + std::string(100000, 'd') + ".db";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"results", "--db", db}, {"compare", "1", "1", "--db", db}, {"noise", "--show", "--db", db}}) {
+    const auto r = rlab::util::run(rlab(args));
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.output.substr(0, 300);
+  }
+}
+
 TEST(BadDbCli, NoiseShowTakesAnyCellPartAsText) {
   const fs::path dir = scratch("show");
   const std::string db = (dir / "rlab.db").string();
@@ -53,7 +62,7 @@ TEST(BadDbCli, NoiseShowTakesAnyCellPartAsText) {
     st->add_noise_report(row);
   }
   // SQLite refuses a GLOB pattern this long; '*' and '[' are characters, not a pattern.
-  for (const std::string part : {std::string(100000, 'a'), std::string("[xfs"), std::string("x*s")}) {
+  for (const std::string& part : {std::string(100000, 'a'), std::string("[xfs"), std::string("x*s")}) {
     const auto r = rlab::util::run(rlab({"noise", "--show", part, "--db", db}));
     EXPECT_EQ(r.exit_code, 0) << r.output.substr(0, 400);
     EXPECT_NE(r.output.find("no noise reports stored"), std::string::npos) << r.output.substr(0, 400);
