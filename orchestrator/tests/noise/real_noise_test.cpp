@@ -1,6 +1,7 @@
 // `rlab noise` end to end on the real stack: libvirtd, 64K-page 6.12 arm64 guests under TCG,
 // the static agent, the store. A cell with a warm-up pass, interleaved with a naive control
-// cell, pinned; the report is printed, stored, shown again, and the boots carry host facts.
+// cell, pinned; the report is printed, stored, shown again, and the boots carry host facts
+// (load, pins, each pass's host steal).
 #include "image/guest_images.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
@@ -73,6 +74,14 @@ TEST(RealNoise, InterleavedWarmupCellWithControlIsReportedStoredAndShown) {
   EXPECT_TRUE(j["figures"]["pass_rel_stddev"].is_number()) << "two counted passes per boot";
   EXPECT_TRUE(j["control_figures"]["pass_rel_stddev"].is_null()) << "one pass per boot";
   EXPECT_TRUE(j["figures"]["mde"]["8"].is_number());
+  // The local host's steal, read with every sample: a mean in [0, 1] (0 on a host that is not
+  // a guest, or whose hypervisor took nothing), and a value for every pass in the timeline.
+  ASSERT_TRUE(j["figures"]["mean_host_steal"].is_number()) << j["figures"].dump();
+  EXPECT_GE(j["figures"]["mean_host_steal"].get<double>(), 0);
+  EXPECT_LE(j["figures"]["mean_host_steal"].get<double>(), 1);
+  EXPECT_TRUE(j["figures"].contains("host_steal_correlation"));
+  for (const auto& b : j["timeline"])
+    for (const auto& p : b["passes"]) EXPECT_TRUE(p["host_steal"].is_number()) << b.dump();
   // Interleaved A B, B A.
   ASSERT_EQ(j["timeline"].size(), 4u);
   EXPECT_EQ(j["timeline"][0]["cell"], j["cell"]);
@@ -91,6 +100,8 @@ TEST(RealNoise, InterleavedWarmupCellWithControlIsReportedStoredAndShown) {
     EXPECT_GT(b.host->busy_fraction, 0);
     EXPECT_EQ(json::parse(b.host->vcpu_pins).size(), 2u) << "both vCPUs pinned";
     EXPECT_FALSE(b.host->emulator_pin.empty());
+    ASSERT_EQ(b.pass_host_steal.size(), b.pass_lpm.size());
+    for (const auto& s : b.pass_host_steal) EXPECT_TRUE(s) << "each pass's samples carry the host's steal";
     if (b.cell_id == j["cell"]) {
       ASSERT_EQ(b.pass_lpm.size(), 3u) << "the warm-up pass is stored";
       // ... and not scored: the score is UnixBench's aggregation of passes 1 and 2.
