@@ -10,7 +10,8 @@ namespace rlab::cli {
 /// empty) and returns its exit code:
 ///  - kUsage (2) for bad input, nothing started: matrix::MatrixError (file:line:col),
 ///    std::invalid_argument, store::NotAStoreError (a --db that is not an rlab store; the
-///    file is left untouched), bisect_driver::GitError (a tree or ref that is not there);
+///    file is left untouched), bisect_driver::GitError (a tree or ref that is not there),
+///    std::filesystem::filesystem_error for a path longer than the system allows;
 ///  - kInfrastructure (3) for every other exception (store, libvirt, build): retry may help.
 /// Must be called inside a catch block (it rethrows the current exception to inspect it).
 int exit_code_of_current_exception(std::string_view prefix = {});
