@@ -11,16 +11,6 @@ using detail::Stmt;
 using detail::Tx;
 using Lock = std::lock_guard<std::mutex>;
 
-namespace {
-std::optional<double> opt_real(const Stmt& st, int col) {
-  return st.is_null(col) ? std::nullopt : std::optional<double>(st.real(col));
-}
-void bind_opt(Stmt& st, int i, const std::optional<double>& v) {
-  if (v) st.bind(i, *v);
-  else st.bind_null(i);
-}
-}  // namespace
-
 void Store::record_boot_host(BootId boot, const BootHost& h) {
   Lock l(mu_);
   Stmt st(db_,
@@ -55,8 +45,8 @@ std::vector<BootTiming> Store::boot_timings(RunId run) const {
     t.repeat = static_cast<unsigned>(st.i64(2));
     t.order_index = st.is_null(3) ? -1 : static_cast<int>(st.i64(3));
     t.status = st.text(4);
-    t.started_unix_s = opt_real(st, 5);
-    if (t.status == "done") t.score = opt_real(st, 6);
+    t.started_unix_s = st.opt_real(5);
+    if (t.status == "done") t.score = st.opt_real(6);
     t.warmup_passes = static_cast<unsigned>(st.i64(7));
     if (!st.is_null(8)) {
       BootHost h;
@@ -86,8 +76,8 @@ std::vector<BootTiming> Store::boot_timings(RunId run) const {
     p.bind(1, t.boot_id);
     while (p.step()) {
       t.pass_lpm.push_back(p.real(0));
-      t.pass_vcpu_share.push_back(opt_real(p, 1));
-      t.pass_host_steal.push_back(opt_real(p, 2));
+      t.pass_vcpu_share.push_back(p.opt_real(1));
+      t.pass_host_steal.push_back(p.opt_real(2));
     }
   }
   return out;
@@ -105,18 +95,18 @@ std::int64_t Store::add_noise_report(const NoiseReportRow& r) {
   st.bind(2, r.cell_id).bind(3, r.control_id)
       .bind(4, r.created_at.empty() ? now_iso() : r.created_at)
       .bind(5, static_cast<std::int64_t>(r.boots));
-  bind_opt(st, 6, r.boot_rel_stddev);
-  bind_opt(st, 7, r.pass_rel_stddev);
-  bind_opt(st, 8, r.drift_per_hour);
-  bind_opt(st, 9, r.drift_ci_low);
-  bind_opt(st, 10, r.drift_ci_high);
-  bind_opt(st, 11, r.load_correlation);
-  bind_opt(st, 12, r.mde_4);
-  bind_opt(st, 13, r.mde_8);
-  bind_opt(st, 14, r.mde_16);
+  st.bind(6, r.boot_rel_stddev);
+  st.bind(7, r.pass_rel_stddev);
+  st.bind(8, r.drift_per_hour);
+  st.bind(9, r.drift_ci_low);
+  st.bind(10, r.drift_ci_high);
+  st.bind(11, r.load_correlation);
+  st.bind(12, r.mde_4);
+  st.bind(13, r.mde_8);
+  st.bind(14, r.mde_16);
   st.bind(15, r.report_json);
-  bind_opt(st, 16, r.vcpu_share_mean);
-  bind_opt(st, 17, r.vcpu_share_correlation);
+  st.bind(16, r.vcpu_share_mean);
+  st.bind(17, r.vcpu_share_correlation);
   st.run();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -139,18 +129,18 @@ std::vector<NoiseReportRow> Store::noise_reports(const std::string& glob, std::s
     r.control_id = st.text(3);
     r.created_at = st.text(4);
     r.boots = static_cast<unsigned>(st.i64(5));
-    r.boot_rel_stddev = opt_real(st, 6);
-    r.pass_rel_stddev = opt_real(st, 7);
-    r.drift_per_hour = opt_real(st, 8);
-    r.drift_ci_low = opt_real(st, 9);
-    r.drift_ci_high = opt_real(st, 10);
-    r.load_correlation = opt_real(st, 11);
-    r.mde_4 = opt_real(st, 12);
-    r.mde_8 = opt_real(st, 13);
-    r.mde_16 = opt_real(st, 14);
+    r.boot_rel_stddev = st.opt_real(6);
+    r.pass_rel_stddev = st.opt_real(7);
+    r.drift_per_hour = st.opt_real(8);
+    r.drift_ci_low = st.opt_real(9);
+    r.drift_ci_high = st.opt_real(10);
+    r.load_correlation = st.opt_real(11);
+    r.mde_4 = st.opt_real(12);
+    r.mde_8 = st.opt_real(13);
+    r.mde_16 = st.opt_real(14);
     r.report_json = st.text(15);
-    r.vcpu_share_mean = opt_real(st, 16);
-    r.vcpu_share_correlation = opt_real(st, 17);
+    r.vcpu_share_mean = st.opt_real(16);
+    r.vcpu_share_correlation = st.opt_real(17);
     out.push_back(std::move(r));
   }
   return out;

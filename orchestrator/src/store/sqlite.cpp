@@ -60,6 +60,10 @@ void Stmt::run() {
 
 std::int64_t Stmt::i64(int col) const { return sqlite3_column_int64(st_, col); }
 double Stmt::real(int col) const { return sqlite3_column_double(st_, col); }
+std::optional<double> Stmt::opt_real(int col) const {
+  return is_null(col) ? std::nullopt : std::optional<double>(real(col));
+}
+Stmt& Stmt::bind(int i, const std::optional<double>& v) { return v ? bind(i, *v) : bind_null(i); }
 std::string Stmt::text(int col) const {
   const unsigned char* t = sqlite3_column_text(st_, col);
   return t ? std::string(reinterpret_cast<const char*>(t),

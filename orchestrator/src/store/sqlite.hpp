@@ -29,6 +29,8 @@ class Stmt {
   Stmt& bind(int i, double v);
   Stmt& bind(int i, std::string_view v);
   Stmt& bind_null(int i);
+  /// Binds `v`, or NULL when it is nullopt.
+  Stmt& bind(int i, const std::optional<double>& v);
   /// Steps once: true when a row is available, false when done. Throws StoreError.
   bool step();
   /// step() that must finish without rows (INSERT/UPDATE/DELETE).
@@ -38,6 +40,8 @@ class Stmt {
   double real(int col) const;
   std::string text(int col) const;
   bool is_null(int col) const;
+  /// The column as a double, nullopt when it is NULL.
+  std::optional<double> opt_real(int col) const;
 
  private:
   sqlite3* db_;
