@@ -33,6 +33,20 @@ class NightlyCli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
+  /// Reports of the stored second night written under dir_/out_name: the one report
+  /// directory there ("" when there is not exactly one), and the run's output.
+  std::pair<fs::path, util::ProcessResult> report_of_second(const std::string& out_name,
+                                                            std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_),
+                                  "--out", (dir_ / out_name).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = rlab(args);
+    std::vector<fs::path> dirs;
+    if (fs::is_directory(dir_ / out_name))
+      for (const auto& e : fs::directory_iterator(dir_ / out_name)) dirs.push_back(e.path());
+    return {dirs.size() == 1 ? dirs[0] : fs::path(), r};
+  }
+
   util::ProcessResult rlab(std::vector<std::string> args) {
     args.insert(args.begin(), bin_);
     return util::run(args);
@@ -44,54 +58,42 @@ class NightlyCli : public ::testing::Test {
 };
 
 TEST_F(NightlyCli, ReportsOfAStoredNightAndExitOneOnRegression) {
-  auto r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_), "--out",
-                 (dir_ / "out").string()});
+  const auto [dir, r] = report_of_second("out");
   EXPECT_EQ(r.exit_code, 1) << r.output;  // 6.12/xfs-defaults regressed
   EXPECT_NE(r.output.find("1 regressions"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("FAIL 6.12/xfs-defaults/2vcpu/shell1"), std::string::npos) << r.output;
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(dir_ / "out")) dirs.push_back(e.path());
-  ASSERT_EQ(dirs.size(), 1u);
-  EXPECT_NE(dirs[0].filename().string().find("-run" + std::to_string(second_)), std::string::npos);
-  const auto j = parse_junit(dirs[0] / "junit.xml");
+  ASSERT_FALSE(dir.empty()) << "one report directory";
+  EXPECT_NE(dir.filename().string().find("-run" + std::to_string(second_)), std::string::npos);
+  const auto j = parse_junit(dir / "junit.xml");
   ASSERT_TRUE(j.parsed) << j.error;
   EXPECT_EQ(j.testcases, 4);
   EXPECT_EQ(j.failure_elements, 1);
-  EXPECT_TRUE(kcidb_problems(nlohmann::json::parse(util::read_file(dirs[0] / "kcidb.json"))).empty());
-  EXPECT_NE(util::read_file(dirs[0] / "summary.txt").find("REGRESSION"), std::string::npos);
+  EXPECT_TRUE(kcidb_problems(nlohmann::json::parse(util::read_file(dir / "kcidb.json"))).empty());
+  EXPECT_NE(util::read_file(dir / "summary.txt").find("REGRESSION"), std::string::npos);
 }
 
 TEST_F(NightlyCli, ControlDriftCorrectsTheStoredNightsReports) {
-  auto r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_), "--out",
-                 (dir_ / "out").string(), "--control", "6.12/xfs-agcount4"});
+  const auto [dir, r] = report_of_second("out", {"--control", "6.12/xfs-agcount4"});
   EXPECT_EQ(r.exit_code, 1) << r.output;  // 6.12/xfs-defaults still regressed: the control did not move
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(dir_ / "out")) dirs.push_back(e.path());
-  ASSERT_EQ(dirs.size(), 1u);
-  const auto summary = util::read_file(dirs[0] / "summary.txt");
+  ASSERT_FALSE(dir.empty()) << r.output;
+  const auto summary = util::read_file(dir / "summary.txt");
   EXPECT_NE(summary.find("vs previous: drift-corrected against control 6.12/xfs-agcount4/2vcpu/shell1"),
             std::string::npos) << summary;
 }
 
 TEST_F(NightlyCli, TheMatrixsControlIsUsedWithoutTheOption) {
   std::ofstream(matrix_, std::ios::app) << "control: 6.12/xfs-agcount4\n";
-  auto r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_), "--out",
-                 (dir_ / "out").string()});
+  const auto [dir, r] = report_of_second("out");
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(dir_ / "out")) dirs.push_back(e.path());
-  ASSERT_EQ(dirs.size(), 1u);
-  const auto summary = util::read_file(dirs[0] / "summary.txt");
+  ASSERT_FALSE(dir.empty()) << r.output;
+  const auto summary = util::read_file(dir / "summary.txt");
   EXPECT_NE(summary.find("vs previous: drift-corrected against control 6.12/xfs-agcount4/2vcpu/shell1"),
             std::string::npos) << summary;
   // --control overrides it: the night is corrected against the cell the option names.
-  r = rlab({"nightly", "--matrix", matrix_.string(), "--run", std::to_string(second_), "--out",
-            (dir_ / "out2").string(), "--control", "6.12/xfs-defaults"});
-  dirs.clear();
-  for (const auto& e : fs::directory_iterator(dir_ / "out2")) dirs.push_back(e.path());
-  ASSERT_EQ(dirs.size(), 1u) << r.output;
-  EXPECT_NE(util::read_file(dirs[0] / "summary.txt").find("against control 6.12/xfs-defaults/2vcpu/shell1"),
-            std::string::npos) << r.output;
+  const auto [dir2, r2] = report_of_second("out2", {"--control", "6.12/xfs-defaults"});
+  ASSERT_FALSE(dir2.empty()) << r2.output;
+  EXPECT_NE(util::read_file(dir2 / "summary.txt").find("against control 6.12/xfs-defaults/2vcpu/shell1"),
+            std::string::npos) << r2.output;
 }
 
 TEST_F(NightlyCli, FirstNightExitsZeroAndReportsGoNextToTheStoreByDefault) {
