@@ -28,6 +28,27 @@ constexpr std::size_t kMaxFailureExamples = 3;
 constexpr std::size_t kMaxExampleBytes = 4096;
 /// A loop still running this long after the window closed is killed (a hung script).
 constexpr std::chrono::seconds kDrainTimeout{120};
+constexpr std::chrono::milliseconds kDrainPoll{20};
+/// UnixBench's Run sets this LANG for every test; without the locale installed, glibc's
+/// tools behave as in the C locale.
+constexpr const char* kLang = "LANG=en_US.utf8";
+
+template <class D>
+boost::asio::steady_timer::duration to_timer(D d) {
+  return std::chrono::duration_cast<boost::asio::steady_timer::duration>(d);
+}
+auto seconds(double s) { return to_timer(std::chrono::duration<double>(s)); }
+
+void write_or_throw(const fs::path& path, std::string_view data) {
+  if (!write_file(path, data)) throw std::runtime_error("run.workdir: cannot write " + path.string());
+}
+
+void copy_or_throw(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::permissions(to, fs::perms(0755), ec);
+  if (ec) throw std::runtime_error("run.unixbench_dir: cannot copy " + from.string() + " to " + to.string() + ": " + ec.message());
+}
 }  // namespace
 
 const std::vector<double>& default_latency_bounds() {
@@ -42,13 +63,23 @@ void histogram_add(protocol::Histogram& h, double s) {
   h.max_s = std::max(h.max_s, s);
 }
 
+std::optional<std::uint64_t> parse_looper_count(std::string_view out) {
+  const auto at = out.rfind("COUNT|");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::uint64_t n = 0;
+  std::size_t i = at + 6, digits = 0;
+  for (; i < out.size() && out[i] >= '0' && out[i] <= '9' && digits < 19; ++i, ++digits) n = n * 10 + unsigned(out[i] - '0');
+  if (digits == 0 || i >= out.size() || out[i] != '|') return std::nullopt;
+  return n;
+}
+
 struct ShellRun::Looper {
   explicit Looper(std::uint32_t i) : index(i), stderr_capture("rlab-loop-stderr") {}
   std::uint32_t index;
   fs::path dir;
   MemFile stderr_capture;
   bool busy = false;
-  bool dead = false;  ///< could not start a loop this pass
+  pid_t pgid = 0;  ///< process group of the running child (its pid)
   Clock::time_point started;
 };
 
@@ -68,30 +99,47 @@ ShellRun::~ShellRun() { abort(); }
 
 double ShellRun::since(Clock::time_point t) const { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-void ShellRun::start() {
-  cpu_at_start_ = thread_cpu_s();
-  std::error_code ec;
+void ShellRun::write_files() {
   const fs::path work(p_.workdir);
-  fs::create_directories(work, ec);
-  if (ec) throw std::runtime_error("run.workdir: cannot create " + work.string() + ": " + ec.message());
+  pgms_ = work / "pgms";
+  testdir_ = work / "testdir";
+  std::error_code ec;
+  for (const auto& d : {pgms_, testdir_})
+    if (fs::create_directories(d, ec); ec) throw std::runtime_error("run.workdir: cannot create " + d.string() + ": " + ec.message());
+  const fs::path ub(p_.unixbench_dir);
+  if (unixbench()) {
+    for (const char* f : {"looper", "multi.sh", "tst.sh"}) copy_or_throw(ub / "pgms" / f, pgms_ / f);
+  } else {
+    write_or_throw(pgms_ / "loop.sh", loop_script_text());
+    write_or_throw(pgms_ / "copy.sh", copy_script_text());
+  }
+  std::string input;
+  if (p_.input) input = *p_.input;
+  else if (!unixbench()) input = sort_input_text();
+  else if (auto text = read_file(ub / "testdir" / "sort.src")) input = std::move(*text);
+  else throw std::runtime_error("run.unixbench_dir: cannot read " + (ub / "testdir" / "sort.src").string());
+  std::vector<fs::path> load_dirs;
   for (std::uint32_t i = 0; i < p_.copies; ++i) {
     auto l = std::make_unique<Looper>(i);
-    l->dir = work / ("copy" + std::to_string(i));
-    fs::create_directories(l->dir, ec);
-    if (ec) throw std::runtime_error("run.workdir: cannot create " + l->dir.string() + ": " + ec.message());
-    if (!write_file(l->dir / "sort.src", sort_input_text()) || !write_file(l->dir / "copy.sh", copy_script_text()) ||
-        !write_file(l->dir / "loop.sh", loop_script_text()))
-      throw std::runtime_error("run.workdir: cannot write the load's files into " + l->dir.string());
+    l->dir = p_.layout == "per-copy" ? testdir_ / ("copy" + std::to_string(i)) : testdir_;
+    if (fs::create_directories(l->dir, ec); ec)
+      throw std::runtime_error("run.workdir: cannot create " + l->dir.string() + ": " + ec.message());
+    if (i == 0 || p_.layout == "per-copy") {
+      write_or_throw(l->dir / "sort.src", input);
+      load_dirs.push_back(l->dir);
+    }
     loopers_.push_back(std::move(l));
   }
-  env_ = {"LANG=C", "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + work.string()};
-  sampler_ = std::make_unique<Sampler>(work);
-  ::sync();
-  if (p_.drop_caches) {
-    if (auto err = drop_caches(); !err.empty()) throw std::runtime_error("run.drop_caches: " + err);
-    caches_dropped_ = true;
-  }
-  begin_pass();
+  if (auto geo = xfs_geometry_of(testdir_)) placement_.emplace(*geo, load_dirs, std::set<std::string>{"sort.src"});
+}
+
+void ShellRun::start() {
+  cpu_at_start_ = thread_cpu_s();
+  write_files();
+  env_ = {kLang, "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + p_.workdir,
+          "RLAB_PGMS=" + pgms_.string(), "UB_BINDIR=" + pgms_.string()};
+  sampler_ = std::make_unique<Sampler>(testdir_);
+  settle(0);
 }
 
 void ShellRun::abort() {
@@ -102,6 +150,35 @@ void ShellRun::abort() {
   pause_timer_.cancel();
   kill_timer_.cancel();
   children_.signal_all(SIGKILL);
+  for (const auto& l : loopers_)
+    if (l->pgid > 0) ::kill(-l->pgid, SIGKILL);  // orphans of UnixBench's looper
+}
+
+// Before every pass, UnixBench's `sync; sleep 1; sync; sleep 2` (scaled to pause_s), with the
+// optional cache drop before the second sync: steps 0 sync, 1 sleep, 2 [drop +] sync, 3 sleep,
+// 4 the pass. sync(2) may take long on a slow disk, so it runs on a thread while the agent
+// keeps serving.
+void ShellRun::settle(int step) {
+  if (step == 0 || step == 2) {
+    const bool drop = step == 2 && p_.drop_caches;
+    std::thread([this, alive = alive_, &io = io_, drop, step] {
+      std::string err = drop ? drop_caches() : std::string();
+      ::sync();
+      boost::asio::post(io, [this, alive, drop, err, step] {
+        if (!*alive) return;
+        if (drop && !err.empty()) std::fprintf(stderr, "rlab-agent: run.drop_caches: %s\n", err.c_str());
+        if (step == 2) caches_dropped_ = drop && err.empty();
+        settle(step + 1);
+      });
+    }).detach();
+  } else if (step == 1 || step == 3) {
+    pause_timer_.expires_after(seconds(p_.pause_s * (step == 1 ? 1.0 : 2.0) / 3.0));
+    pause_timer_.async_wait([this, step, alive = alive_](const boost::system::error_code& ec) {
+      if (!ec && *alive) settle(step + 1);
+    });
+  } else {
+    begin_pass();
+  }
 }
 
 void ShellRun::begin_pass() {
@@ -112,29 +189,31 @@ void ShellRun::begin_pass() {
   report_.pass = pass_;
   report_.latency.bounds_s = default_latency_bounds();
   report_.latency.counts.assign(report_.latency.bounds_s.size() + 1, 0);
+  if (placement_) placement_->reset();
+  looper_elapsed_s_ = 0;
+  loopers_reported_ = 0;
   sampler_->snapshot_into(pass_start_);
   last_sample_ = pass_start_;
   sample_no_ = 0;
   in_window_ = true;
   finishing_ = false;
   t0_ = Clock::now();
-  for (auto& l : loopers_) {
-    l->dead = false;
-    start_loop(*l);
-  }
-  window_timer_.expires_at(t0_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(p_.duration_s)));
+  for (auto& l : loopers_) start_loop(*l);
+  if (unixbench() && std::none_of(loopers_.begin(), loopers_.end(), [](const auto& l) { return l->busy; }))
+    return end_window();  // no looper could start: the pass is over, its failures say why
+  window_timer_.expires_at(t0_ + seconds(p_.duration_s));
   window_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
-    if (!ec && *alive) end_window();
+    if (!ec && *alive) on_window();
   });
   if (p_.sample_interval_s > 0) on_sample();
 }
 
 void ShellRun::on_sample() {
   ++sample_no_;
-  sample_timer_.expires_at(t0_ + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(p_.sample_interval_s * double(sample_no_))));
+  sample_timer_.expires_at(t0_ + seconds(p_.sample_interval_s * double(sample_no_)));
   sample_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (ec || !*alive || !in_window_) return;
+    if (placement_) placement_->scan();
     sampler_->snapshot_into(scratch_);
     protocol::Sample s;
     s.id = p_.id;
@@ -151,23 +230,33 @@ void ShellRun::on_sample() {
 
 void ShellRun::start_loop(Looper& l) {
   SpawnOptions o;
-  o.argv = {"/bin/sh", "./loop.sh", std::to_string(p_.scripts_per_loop)};
+  if (unixbench())
+    o.argv = {(pgms_ / "looper").string(), std::to_string(static_cast<long>(p_.duration_s)),
+              (pgms_ / "multi.sh").string(), std::to_string(p_.scripts_per_loop)};
+  else
+    o.argv = {"/bin/sh", (pgms_ / "loop.sh").string(), std::to_string(p_.scripts_per_loop)};
   o.cwd = l.dir;
   o.env = env_;
   o.stderr_fd = l.stderr_capture.fd();
   l.stderr_capture.clear();
   l.started = Clock::now();
   try {
-    children_.spawn(o, [this, &l, alive = alive_](int st) {
-      if (*alive) loop_exited(l, st);
+    l.pgid = children_.spawn(o, [this, &l, alive = alive_](int st) {
+      if (!*alive) return;
+      if (unixbench()) looper_exited(l, st);
+      else loop_exited(l, st);
     });
     l.busy = true;
   } catch (const std::exception& e) {
-    l.dead = true;
-    ++report_.failures;
-    ++total_failures_;
-    if (failure_examples_.size() < kMaxFailureExamples) failure_examples_.push_back(e.what());
+    note_failure(l, e.what());
   }
+}
+
+void ShellRun::note_failure(const Looper& l, const std::string& what) {
+  ++report_.failures;
+  ++total_failures_;
+  if (failure_examples_.size() < kMaxFailureExamples)
+    failure_examples_.push_back("pass " + std::to_string(pass_) + ", copy " + std::to_string(l.index) + ": " + what);
 }
 
 void ShellRun::loop_exited(Looper& l, int st) {
@@ -176,41 +265,80 @@ void ShellRun::loop_exited(Looper& l, int st) {
     maybe_finish_pass();
     return;
   }
-  if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+  const bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  if (ok) {
     ++report_.loops;
     histogram_add(report_.latency, since(l.started));
-  } else {
-    ++report_.failures;
-    ++total_failures_;
-    if (failure_examples_.size() < kMaxFailureExamples) {
-      std::string ex = "pass " + std::to_string(pass_) + ", copy " + std::to_string(l.index) + ": " +
-                       describe_status(st) + ": " + l.stderr_capture.contents(kMaxExampleBytes);
-      failure_examples_.push_back(std::move(ex));
-    }
   }
+  // A pipeline command that failed writes to stderr; multi.sh's plain `wait` hides its status.
+  if (!ok || !l.stderr_capture.contents(1).empty())
+    note_failure(l, describe_status(st) + ": " + l.stderr_capture.contents(kMaxExampleBytes));
   start_loop(l);
 }
 
-void ShellRun::end_window() {
-  in_window_ = false;
-  t_end_ = Clock::now();
-  sample_timer_.cancel();
-  sampler_->snapshot_into(pass_end_);
-  rss_seen_kib_ = std::max(rss_seen_kib_, current_rss_kib());
-  report_.duration_s = std::chrono::duration<double>(t_end_ - t0_).count();
-  report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
-  report_.counters = delta(pass_start_, pass_end_);
-  kill_timer_.expires_after(kDrainTimeout);
+void ShellRun::looper_exited(Looper& l, int st) {
+  l.busy = false;
+  const std::string out = l.stderr_capture.contents(kMaxExampleBytes);
+  const auto count = parse_looper_count(out);
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && count) {
+    report_.loops += *count;
+    looper_elapsed_s_ += since(l.started);
+    ++loopers_reported_;
+  } else {
+    note_failure(l, "UnixBench looper: " + describe_status(st) + ": " + out);
+  }
+  if (std::none_of(loopers_.begin(), loopers_.end(), [](const auto& x) { return x->busy; })) end_window();
+}
+
+void ShellRun::on_window() {
+  if (!unixbench()) return end_window();
+  if (placement_) placement_->scan();  // UnixBench's loopers end the pass themselves
+  kill_timer_.expires_after(kDrainTimeout);  // a looper still running then is hung: kill it
   kill_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (!ec && *alive) children_.signal_all(SIGKILL);
   });
+}
+
+void ShellRun::end_window() {
+  if (!in_window_) return;
+  if (placement_) placement_->scan();
+  in_window_ = false;
+  t_end_ = Clock::now();
+  sample_timer_.cancel();
+  window_timer_.cancel();
+  sampler_->snapshot_into(pass_end_);
+  rss_seen_kib_ = std::max(rss_seen_kib_, current_rss_kib());
+  report_.duration_s = std::chrono::duration<double>(t_end_ - t0_).count();
+  // UnixBench's Run: a pass's time is its copies' mean elapsed time.
+  if (unixbench() && loopers_reported_ > 0) report_.duration_s = looper_elapsed_s_ / loopers_reported_;
+  report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
+  report_.counters = delta(pass_start_, pass_end_);
+  if (placement_) report_.placement = placement_->result();
+  kill_timer_.expires_after(kDrainTimeout);
+  kill_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
+    if (ec || !*alive) return;
+    children_.signal_all(SIGKILL);
+    for (const auto& l : loopers_)
+      if (l->pgid > 0) ::kill(-l->pgid, SIGKILL);
+  });
   maybe_finish_pass();
+}
+
+bool ShellRun::groups_alive() const {
+  return std::any_of(loopers_.begin(), loopers_.end(), [](const auto& l) { return l->pgid > 0 && ::kill(-l->pgid, 0) == 0; });
 }
 
 void ShellRun::maybe_finish_pass() {
   if (in_window_ || finishing_) return;
   for (const auto& l : loopers_)
     if (l->busy) return;
+  if (unixbench() && groups_alive()) {
+    pause_timer_.expires_after(kDrainPoll);
+    pause_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
+      if (!ec && *alive) maybe_finish_pass();
+    });
+    return;
+  }
   finishing_ = true;
   kill_timer_.cancel();
   finish_pass();
@@ -220,21 +348,8 @@ void ShellRun::finish_pass() {
   emit_(report_);
   done_passes_.push_back(report_);
   ++pass_;
-  if (pass_ >= p_.passes) {
-    finish_run();
-    return;
-  }
-  // sync(2) and dropping the caches may take long on a slow disk: keep serving meanwhile.
-  std::thread([this, alive = alive_, &io = io_, drop = p_.drop_caches] {
-    ::sync();
-    std::string err = drop ? drop_caches() : std::string();
-    boost::asio::post(io, [this, alive, drop, err] {
-      if (!*alive) return;
-      if (drop && !err.empty()) std::fprintf(stderr, "rlab-agent: run.drop_caches: %s\n", err.c_str());
-      caches_dropped_ = drop && err.empty();
-      after_sync();
-    });
-  }).detach();
+  if (pass_ >= p_.passes) return finish_run();
+  settle(0);
 }
 
 std::string ShellRun::drop_caches() {
@@ -246,13 +361,6 @@ std::string ShellRun::drop_caches() {
   const std::string err = ok ? "" : std::string("cannot write ") + path + ": " + std::strerror(errno);
   ::close(fd);
   return err;
-}
-
-void ShellRun::after_sync() {
-  pause_timer_.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(p_.pause_s)));
-  pause_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
-    if (!ec && *alive) begin_pass();
-  });
 }
 
 void ShellRun::finish_run() {

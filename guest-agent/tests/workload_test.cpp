@@ -8,35 +8,59 @@
 #include "fileio.hpp"
 #include "harness.hpp"
 #include "shell_run.hpp"
+#include "placement.hpp"
 #include "workload_files.hpp"
+#include "rlab/protocol/messages.hpp"
+
+#include <openssl/sha.h>
 
 using namespace rlab::agent;
 
-TEST(Workload, InputTextProportions) {
-  const std::string& t = sort_input_text();
-  EXPECT_GE(t.size(), 8000u);
-  EXPECT_LE(t.size(), 9000u);
-  std::size_t lines = 0, with_the = 0, start = 0;
-  while (start < t.size()) {
-    auto nl = t.find('\n', start);
-    ASSERT_NE(nl, std::string::npos) << "ends with a newline";
-    if (t.substr(start, nl - start).find("the") != std::string::npos) ++with_the;
-    ++lines;
-    start = nl + 1;
+namespace {
+std::string sha256_hex(const std::string& data) {
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), md);
+  std::string hex;
+  for (unsigned char b : md) {
+    static const char* d = "0123456789abcdef";
+    hex += d[b >> 4];
+    hex += d[b & 15];
   }
-  EXPECT_GE(lines, 340u);
-  EXPECT_LE(lines, 380u);
-  EXPECT_GT(with_the, 10u);
-  EXPECT_LT(with_the, lines);
-  for (unsigned char c : t) EXPECT_TRUE(c == '\n' || (c >= 32 && c < 127)) << int(c);
+  return hex;
+}
+}  // namespace
+
+TEST(Workload, InputHasUnixBenchsFiguresExactly) {
+  const InputStats got = input_stats(sort_input_text());
+  const InputStats want = unixbench_input_stats();
+  EXPECT_EQ(got.bytes, want.bytes);
+  EXPECT_EQ(got.lines, want.lines);
+  EXPECT_EQ(got.distinct_lines, want.distinct_lines);
+  EXPECT_EQ(got.the_lines, want.the_lines);
+  EXPECT_EQ(got.the_bytes, want.the_bytes);
+  EXPECT_TRUE(got.printable_ascii);
+  EXPECT_EQ(sort_input_text().back(), '\n');
+  EXPECT_EQ(sha256_hex(sort_input_text()), rlab::protocol::kGeneratedInputSha256)
+      << "the generator changed: update protocol::kGeneratedInputSha256 (stored results name it)";
 }
 
-TEST(Workload, OneRealLoopLeavesNothingBehind) {
+TEST(Workload, InputStatsCountLinesTheMatchesAndDuplicates) {
+  const InputStats s = input_stats("the end\nfi\nfi\nother\nno");
+  EXPECT_EQ(s.bytes, 22u);
+  EXPECT_EQ(s.lines, 5u);
+  EXPECT_EQ(s.distinct_lines, 4u);
+  EXPECT_EQ(s.the_lines, 2u);
+  EXPECT_EQ(s.the_bytes, 8u + 6u);
+  EXPECT_FALSE(input_stats("a\tb\n").printable_ascii);
+}
+
+TEST(Workload, OneRealLoopLeavesOnlyTheInputBehind) {
   test::TempDir dir;
   ASSERT_TRUE(write_file(dir.path / "sort.src", sort_input_text()));
   ASSERT_TRUE(write_file(dir.path / "copy.sh", copy_script_text()));
   ASSERT_TRUE(write_file(dir.path / "loop.sh", loop_script_text()));
-  test::Process sh({"/bin/sh", "-c", "cd '" + dir.path.string() + "' && LANG=C /bin/sh ./loop.sh 8"});
+  test::Process sh({"/usr/bin/env", "-C", dir.path.string(), "LANG=C", "RLAB_PGMS=" + dir.path.string(),
+                    "/bin/sh", "./loop.sh", "8"});
   auto st = sh.wait(std::chrono::seconds(30));
   ASSERT_TRUE(st.has_value());
   EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 0);
@@ -48,15 +72,44 @@ TEST(Workload, OneRealLoopLeavesNothingBehind) {
   EXPECT_EQ(files, 3u) << "every copy removed its sort/od/grep/wc files";
 }
 
-TEST(Workload, LoopFailsWhenOneCopyFails) {
+TEST(Workload, LoopExitsZeroEvenWhenItsCopiesFailAsMultiShDoes) {
   test::TempDir dir;
-  // No sort.src: every copy's first step fails.
+  // No sort.src: every copy's first step fails, and says so on stderr.
   ASSERT_TRUE(write_file(dir.path / "copy.sh", copy_script_text()));
   ASSERT_TRUE(write_file(dir.path / "loop.sh", loop_script_text()));
-  test::Process sh({"/bin/sh", "-c", "cd '" + dir.path.string() + "' && /bin/sh ./loop.sh 2 2>/dev/null"});
-  auto st = sh.wait(std::chrono::seconds(30));
-  ASSERT_TRUE(st.has_value());
-  EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 1);
+  int st = 0;
+  std::string err;
+  test::run_capture({"/usr/bin/env", "-C", dir.path.string(), "RLAB_PGMS=" + dir.path.string(), "/bin/sh",
+                     "./loop.sh", "2"},
+                    &st, &err);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  EXPECT_NE(err.find("sort.src"), std::string::npos) << err;
+}
+
+TEST(Workload, LooperCountLine) {
+  EXPECT_EQ(parse_looper_count("COUNT|1234|60|lpm\n"), 1234u);
+  EXPECT_EQ(parse_looper_count("noise\nCOUNT|7|60|lpm"), 7u);
+  EXPECT_FALSE(parse_looper_count("Bad wait status: 0x100\n").has_value());
+  EXPECT_FALSE(parse_looper_count("COUNT||60|lpm").has_value());
+  EXPECT_FALSE(parse_looper_count("COUNT|12").has_value());
+}
+
+TEST(Placement, SuperblockGeometry) {
+  std::string sb(512, '\0');
+  sb.replace(0, 4, "XFSB");
+  sb[91] = 4;           // sb_agcount = 4 (big-endian)
+  sb[123] = 3;          // sb_inopblog: 8 inodes per block
+  sb[124] = 16;         // sb_agblklog
+  const auto g = parse_xfs_superblock(sb);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->agcount, 4u);
+  EXPECT_EQ(g->agino_log, 19u);
+  EXPECT_EQ(g->ag_of(133), 0u);
+  EXPECT_EQ(g->ag_of(1048704), 2u);  // 1048704 >> 19
+  EXPECT_EQ(g->ag_of(3145856), 6u);
+  EXPECT_FALSE(parse_xfs_superblock(sb.substr(0, 100)).has_value());
+  sb[0] = 'Y';
+  EXPECT_FALSE(parse_xfs_superblock(sb).has_value());
 }
 
 TEST(Workload, LatencyHistogramBuckets) {

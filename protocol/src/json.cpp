@@ -2,6 +2,12 @@
 // "result.passes[2].lpm") so errors name exactly what was wrong.
 #include "rlab/protocol/json.hpp"
 
+#include <boost/archive/iterators/base64_from_binary.hpp>
+#include <boost/archive/iterators/binary_from_base64.hpp>
+#include <boost/archive/iterators/transform_width.hpp>
+
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <limits>
 
@@ -154,6 +160,16 @@ void read(const json& v, const std::string& w, PassReport& m) {
   f.req("latency", m.latency);
   f.req("counters", m.counters);
   f.opt("caches_dropped", m.caches_dropped);
+  m.placement.reset();
+  if (const auto it = v.find("placement"); it != v.end() && !it->is_null()) {
+    Fields pf(*it, f.at("placement"));
+    auto& pl = m.placement.emplace();
+    pf.req("agcount", pl.agcount);
+    pf.req("ags", pl.ags);
+    pf.req("inodes", pl.inodes);
+    if (pl.ags > pl.agcount)
+      bad(pf.at("ags"), "must be at most agcount (" + std::to_string(pl.agcount) + "), got " + std::to_string(pl.ags));
+  }
 }
 
 /// A number for an error message: "%g", so 1e300 stays short.
@@ -161,6 +177,36 @@ std::string shortest(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
+}
+
+/// RFC 4648 base64 with padding.
+std::string base64_encode(const std::string& bytes) {
+  using namespace boost::archive::iterators;
+  using It = base64_from_binary<transform_width<std::string::const_iterator, 6, 8>>;
+  std::string out(It(bytes.begin()), It(bytes.end()));
+  out.append((3 - bytes.size() % 3) % 3, '=');
+  return out;
+}
+
+/// Inverse of base64_encode; throws naming `where` on characters outside the alphabet or a
+/// length that is not a multiple of 4.
+std::string base64_decode(const std::string& text, const std::string& where) {
+  using namespace boost::archive::iterators;
+  using It = transform_width<binary_from_base64<std::string::const_iterator>, 8, 6>;
+  if (text.size() % 4 != 0) bad(where, "base64 length must be a multiple of 4, got " + std::to_string(text.size()));
+  const std::size_t pad = text.size() - text.find_last_not_of('=') - 1;
+  if (text.empty()) return {};
+  if (pad > 2) bad(where, "too much base64 padding");
+  const auto body_end = text.end() - static_cast<std::ptrdiff_t>(pad);
+  if (std::find_if(text.begin(), body_end, [](unsigned char c) {
+        return !(std::isalnum(c) || c == '+' || c == '/');
+      }) != body_end)
+    bad(where, "not base64");
+  std::string padded(text.begin(), body_end);
+  padded.append(pad, 'A');  // decodes to zero bits, cut below
+  std::string out(It(padded.begin()), It(padded.end()));
+  out.resize(out.size() - pad);
+  return out;
 }
 
 void require_positive(const Fields& f, const char* key, double v) {
@@ -196,7 +242,9 @@ void to_json(json& j, const Run& m) {
   j = {{"type", "run"}, {"id", m.id}, {"workload", m.workload}, {"copies", m.copies},
        {"passes", m.passes}, {"duration_s", m.duration_s}, {"scripts_per_loop", m.scripts_per_loop},
        {"workdir", m.workdir}, {"sample_interval_s", m.sample_interval_s}, {"pause_s", m.pause_s},
-       {"drop_caches", m.drop_caches}};
+       {"drop_caches", m.drop_caches}, {"layout", m.layout}, {"runner", m.runner},
+       {"unixbench_dir", m.unixbench_dir}};
+  if (m.input) j["input_base64"] = base64_encode(*m.input);
 }
 void to_json(json& j, const Shutdown& m) {
   j = {{"type", "shutdown"}, {"id", m.id}, {"poweroff", m.poweroff}};
@@ -225,6 +273,8 @@ void to_json(json& j, const PassReport& m) {
   j = {{"type", "pass"}, {"id", m.id}, {"pass", m.pass}, {"loops", m.loops},
        {"failures", m.failures}, {"duration_s", m.duration_s}, {"lpm", m.lpm},
        {"latency", m.latency}, {"counters", m.counters}, {"caches_dropped", m.caches_dropped}};
+  if (m.placement)
+    j["placement"] = {{"agcount", m.placement->agcount}, {"ags", m.placement->ags}, {"inodes", m.placement->inodes}};
 }
 void to_json(json& j, const Result& m) {
   json passes = json::array();
@@ -300,6 +350,24 @@ void from_json(const json& j, Run& m) {
   if (!(m.pause_s >= 0 && m.pause_s <= kMaxSpanS))
     bad(f.at("pause_s"), "must be 0..86400, got " + shortest(m.pause_s));
   f.opt("drop_caches", m.drop_caches);
+  f.opt("layout", m.layout);
+  if (m.layout != "shared" && m.layout != "per-copy")
+    bad(f.at("layout"), "expected \"shared\" or \"per-copy\", got \"" + m.layout + "\"");
+  f.opt("runner", m.runner);
+  if (m.runner != "rlab" && m.runner != "unixbench")
+    bad(f.at("runner"), "expected \"rlab\" or \"unixbench\", got \"" + m.runner + "\"");
+  f.opt("unixbench_dir", m.unixbench_dir);
+  if (m.unixbench_dir.empty() || m.unixbench_dir.front() != '/')
+    bad(f.at("unixbench_dir"), "expected an absolute path, got \"" + m.unixbench_dir + "\"");
+  if (m.runner == "unixbench" && (m.duration_s < 1 || m.duration_s != static_cast<double>(static_cast<long>(m.duration_s))))
+    bad(f.at("duration_s"), "UnixBench's looper takes whole seconds >= 1, got " + shortest(m.duration_s));
+  std::optional<std::string> b64;
+  f.opt("input_base64", b64);
+  if (b64) {
+    if (b64->size() > (kMaxInputBytes + 2) / 3 * 4)
+      bad(f.at("input_base64"), "input larger than " + std::to_string(kMaxInputBytes) + " bytes");
+    m.input = base64_decode(*b64, f.at("input_base64"));
+  }
 }
 void from_json(const json& j, Shutdown& m) {
   Fields f(j, "shutdown");

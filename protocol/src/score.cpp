@@ -17,4 +17,16 @@ double unixbench_score(std::vector<double> lpm) {
   return std::exp(log_sum / static_cast<double>(lpm.size() - drop));
 }
 
+std::optional<double> unixbench_baseline_lpm(std::string_view kind) {
+  if (kind == "shell1") return 42.4;
+  if (kind == "shell8") return 6.0;
+  return std::nullopt;
+}
+
+std::optional<double> unixbench_index(std::string_view kind, double lpm) {
+  const auto base = unixbench_baseline_lpm(kind);
+  if (!base) return std::nullopt;
+  return lpm / *base * 10.0;
+}
+
 }  // namespace rlab::protocol

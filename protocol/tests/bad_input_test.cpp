@@ -38,6 +38,12 @@ const BadCase kHostCases[] = {
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":0,"workdir":"/w"})", rp::ErrorCode::bad_field, "run.duration_s: must be > 0", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"rel"})", rp::ErrorCode::bad_field, "run.workdir: expected an absolute path", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3})", rp::ErrorCode::bad_field, "run.workdir: missing", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","layout":"spread"})", rp::ErrorCode::bad_field, "run.layout: expected \"shared\" or \"per-copy\"", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","runner":"lmbench"})", rp::ErrorCode::bad_field, "run.runner: expected \"rlab\" or \"unixbench\"", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":2.5,"workdir":"/w","runner":"unixbench"})", rp::ErrorCode::bad_field, "run.duration_s: UnixBench's looper takes whole seconds", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","unixbench_dir":"ub"})", rp::ErrorCode::bad_field, "run.unixbench_dir: expected an absolute path", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","input_base64":"abc"})", rp::ErrorCode::bad_field, "run.input_base64: base64 length must be a multiple of 4", 4},
+    {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","input_base64":"ab!d"})", rp::ErrorCode::bad_field, "run.input_base64: not base64", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","sample_interval_s":-1})", rp::ErrorCode::bad_field, "run.sample_interval_s", 4},
     {R"({"type":"run","id":4,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w","sample_interval_s":0.01})", rp::ErrorCode::bad_field, "run.sample_interval_s: must be 0 (no sampling) or 0.1..86400", 4},
     // Time spans beyond a day would overflow the agent's clocks and never end.

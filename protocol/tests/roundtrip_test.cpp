@@ -168,7 +168,7 @@ TEST(RoundTrip, RunDefaultsFollowWorkload) {
   EXPECT_EQ(run.scripts_per_loop, 8u);
   EXPECT_EQ(run.passes, 3u);
   EXPECT_DOUBLE_EQ(run.sample_interval_s, 1.0);
-  EXPECT_DOUBLE_EQ(run.pause_s, 1.0);
+  EXPECT_DOUBLE_EQ(run.pause_s, 3.0);  // UnixBench: sync; sleep 1; sync; sleep 2
   EXPECT_FALSE(run.drop_caches);
 }
 
@@ -177,6 +177,53 @@ TEST(RoundTrip, InvalidUtf8InTextIsReplacedNotThrown) {
   const std::string line = rp::encode(rp::AgentMessage{e});
   auto r = rp::parse_agent_message(line.substr(0, line.size() - 1));
   ASSERT_TRUE(std::holds_alternative<rp::AgentMessage>(r));
+}
+
+TEST(RoundTrip, RunLoadOptionsAndBinaryInput) {
+  rp::Run r;
+  r.id = 3;
+  r.workdir = "/mnt/w";
+  r.layout = "per-copy";
+  r.runner = "unixbench";
+  r.unixbench_dir = "/opt/ub";
+  r.duration_s = 20;
+  for (const std::string in : {std::string(), std::string("a"), std::string("ab"), std::string("abc"),
+                               std::string("\0\xff\x80 the\n", 7)}) {
+    r.input = in;
+    const auto back = round_trip<rp::Run, rp::HostMessage>(r);
+    EXPECT_EQ(back.input, r.input);
+    EXPECT_EQ(back.layout, "per-copy");
+    EXPECT_EQ(back.runner, "unixbench");
+    EXPECT_EQ(back.unixbench_dir, "/opt/ub");
+  }
+  r.input.reset();
+  EXPECT_FALSE((round_trip<rp::Run, rp::HostMessage>(r).input.has_value()));
+  // Defaults are UnixBench's: one shared directory, its settling, no cache drop.
+  const auto parsed = rp::parse_host_message(R"({"type":"run","id":1,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w"})");
+  const auto d = std::get<rp::Run>(std::get<rp::HostMessage>(parsed));
+  EXPECT_EQ(d.layout, "shared");
+  EXPECT_EQ(d.runner, "rlab");
+  EXPECT_EQ(d.pause_s, 3.0);
+  EXPECT_FALSE(d.drop_caches);
+}
+
+TEST(RoundTrip, PassPlacement) {
+  rp::PassReport p;
+  p.id = 1;
+  p.latency.bounds_s = {1};
+  p.latency.counts = {0, 0};
+  p.placement = rp::Placement{4, 1, 37};
+  const auto back = round_trip<rp::PassReport, rp::AgentMessage>(p);
+  ASSERT_TRUE(back.placement.has_value());
+  EXPECT_EQ(back.placement->agcount, 4u);
+  EXPECT_EQ(back.placement->ags, 1u);
+  EXPECT_EQ(back.placement->inodes, 37u);
+  p.placement->ags = 5;
+  std::string line = rp::encode(rp::AgentMessage{p});
+  line.pop_back();
+  const auto bad = rp::parse_agent_message(line);
+  ASSERT_TRUE(std::holds_alternative<rp::ProtocolError>(bad));
+  EXPECT_NE(std::get<rp::ProtocolError>(bad).message.find("pass.placement.ags: must be at most agcount"), std::string::npos);
 }
 
 TEST(Protocol, VersionCheck) {

@@ -87,11 +87,7 @@ VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, Report report)
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   i.cell = select_cell(i.m, s.spec.cell_id);
   const auto accel = matrix::resolve_accel_local(i.m.guest.accel);
-  i.guest.accel = accel == matrix::Accel::kKvm ? vm::Accel::kKvm : vm::Accel::kTcg;
-  i.guest.cpu_model = matrix::resolve_cpu_model(i.m.guest, accel);
-  i.guest.memory_mib = i.m.guest.memory_mib;
-  i.guest.disk_gib = i.m.guest.disk_gib;
-  i.guest.icount_shift = i.m.guest.icount();
+  i.guest = run::guest_settings(i.m.guest, accel);
 }
 
 VmLab::~VmLab() = default;
@@ -138,7 +134,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
     const std::string sha = requests[k].commit.substr(0, 12);
     try {
       const auto t0 = std::chrono::steady_clock::now();
-      images[k] = image::ensure_guest_images(cells[k].kernel, agent, [&](std::string_view ph, std::string_view d) {
+      images[k] = run::guest_images(i.m, cells[k].kernel, agent, [&](std::string_view ph, std::string_view d) {
         i.say(fmt::format("{}: {} {}", sha, ph, d));
       });
       i.say(fmt::format("{}: kernel ready in {:.0f} s", sha,

@@ -18,20 +18,16 @@ ORDER BY br.cell_key)SQL";
 
 CellHistory load_history(const compare::ReadOnlyDb& db, const std::string& cell_id,
                          const std::string& kind) {
-  static const char* const kSql = R"SQL(
+  static const std::string kSql = R"SQL(
 SELECT br.run_id, r.created_at, COALESCE(br.guest_kernel_release, ''),
-       COALESCE(br.source_commit, ''), br.score,
-       res.env_host, res.env_accel, res.env_cpu_model, res.env_cpu_options, res.env_memory_mib,
-       res.env_vcpus, res.env_page_size, res.env_kernel_release, res.env_config_sha256,
-       res.env_fs, res.env_mkfs_options, res.env_mount_options, res.env_agent_version,
-       res.env_workload, res.env_copies, res.env_passes, res.env_duration_s, res.env_locale
+       COALESCE(br.source_commit, ''), br.score, )SQL" + store::env_columns("res") + R"SQL(
 FROM boot_results br JOIN runs r ON r.id = br.run_id
      LEFT JOIN results res ON res.boot_id = br.boot_id
 WHERE br.cell_key = ?1 AND br.score IS NOT NULL AND (?2 = '' OR r.kind = ?2)
 ORDER BY r.created_at, br.run_id, br.repeat)SQL";
   CellHistory h{cell_id, {}};
   std::vector<std::vector<double>> scores;
-  db.query("history of " + cell_id, kSql, {cell_id, kind}, [&](const compare::Row& r) {
+  db.query("history of " + cell_id, kSql.c_str(), {cell_id, kind}, [&](const compare::Row& r) {
     const std::int64_t run = r.i64(0);
     if (h.points.empty() || h.points.back().run != run) {
       h.points.push_back({run, r.text(1), r.text(2), r.text(3), 0, 0, {}});

@@ -5,13 +5,10 @@
 namespace rlab::compare {
 
 std::vector<BootData> load_boots(const ReadOnlyDb& db, std::int64_t run) {
-  static const char* const kBoots = R"SQL(
+  static const std::string kBoots = R"SQL(
 SELECT br.boot_id, br.cell_key, br.kernel, br.fs, br.mkfs_label, br.vcpus, br.workload,
-       br.copies, br.repeat, br.score, br.loops, COALESCE(br.source_commit, ''),
-       r.env_host, r.env_accel, r.env_cpu_model, r.env_cpu_options, r.env_memory_mib,
-       r.env_vcpus, r.env_page_size, r.env_kernel_release, r.env_config_sha256, r.env_fs,
-       r.env_mkfs_options, r.env_mount_options, r.env_agent_version, r.env_workload,
-       r.env_copies, r.env_passes, r.env_duration_s, r.env_locale
+       br.copies, br.repeat, br.score, br.loops, COALESCE(br.source_commit, ''), )SQL" +
+                                    store::env_columns("r") + R"SQL(
 FROM boot_results br JOIN results r ON r.boot_id = br.boot_id
 WHERE br.run_id = ?1 AND br.status = 'done' AND br.score IS NOT NULL
 ORDER BY br.cell_key, br.repeat)SQL";
@@ -21,10 +18,15 @@ FROM passes p JOIN boots b ON b.id = p.boot_id JOIN cells c ON c.id = b.cell_id,
      json_each(p.counters_json, '$.tracepoints') t
 WHERE c.run_id = ?1 AND b.status = 'done'
 GROUP BY p.boot_id, t.key)SQL";
+  static const char* const kPlacement = R"SQL(
+SELECT p.boot_id, AVG(p.inode_ags)
+FROM passes p JOIN boots b ON b.id = p.boot_id JOIN cells c ON c.id = b.cell_id
+WHERE c.run_id = ?1 AND b.status = 'done' AND p.inode_ags IS NOT NULL
+GROUP BY p.boot_id)SQL";
 
   std::vector<BootData> out;
   std::unordered_map<std::int64_t, std::size_t> pos;
-  db.query("boots of run " + std::to_string(run), kBoots, {run}, [&](const Row& r) {
+  db.query("boots of run " + std::to_string(run), kBoots.c_str(), {run}, [&](const Row& r) {
     BootData b;
     b.boot_id = r.i64(0);
     b.cell_id = r.text(1);
@@ -45,6 +47,9 @@ GROUP BY p.boot_id, t.key)SQL";
   db.query("tracepoints of run " + std::to_string(run), kTracepoints, {run}, [&](const Row& r) {
     auto it = pos.find(r.i64(0));
     if (it != pos.end() && !r.is_null(2)) out[it->second].tracepoints[r.text(1)] = r.real(2);
+  });
+  db.query("placement of run " + std::to_string(run), kPlacement, {run}, [&](const Row& r) {
+    if (auto it = pos.find(r.i64(0)); it != pos.end()) out[it->second].inode_ags = r.real(1);
   });
   return out;
 }

@@ -3,22 +3,20 @@
 // environment (results.env_*) and the inodegc tracepoint totals, read from the store's
 // `boot_results` view, `results` and `passes` tables (docs/store.md).
 #include "compare/readonly_db.hpp"
+#include "store/store.hpp"
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace rlab::compare {
 
-/// Names of the environment fields, in the order of BootData::env; each is the `results`
-/// column without its `env_` prefix (DESIGN "Comparability").
-inline constexpr std::array<std::string_view, 18> kEnvFields = {
-    "host",          "accel",   "cpu_model", "cpu_options",    "memory_mib",    "vcpus",
-    "page_size",     "kernel_release", "config_sha256", "fs", "mkfs_options", "mount_options",
-    "agent_version", "workload", "copies",   "passes",         "duration_s",    "locale"};
+/// The environment's field names (store::kEnvFields, the one list), in BootData::env order.
+using store::kEnvFields;
 
 /// One boot with a result.
 struct BootData {
@@ -38,6 +36,9 @@ struct BootData {
   /// Tracepoint hits summed over the boot's passes ("xfs:xfs_inodegc_queue" -> count); only
   /// events some pass reported.
   std::map<std::string, double> tracepoints;
+  /// XFS: mean over the boot's passes of the allocation groups its load's inodes were seen in
+  /// (passes.inode_ags); nullopt when no pass reported a placement.
+  std::optional<double> inode_ags;
 };
 
 /// Every boot of run `run` with status "done" and a score, ordered by cell id and repeat.

@@ -1,5 +1,7 @@
 #include "compare/compare.hpp"
 
+#include "rlab/protocol/score.hpp"
+
 #include "stats/descriptive.hpp"
 #include "stats/power.hpp"
 
@@ -86,6 +88,18 @@ bool CellComparison::regression() const {
          result->difference.relative_change < 0;
 }
 
+/// The side's UnixBench index (median score) and mean inode AGs, into `index` and `ags`.
+static void side_figures(const std::vector<const BootData*>& side, std::optional<double>& index, std::optional<double>& ags) {
+  if (side.empty()) return;
+  std::vector<double> scores, placed;
+  for (const BootData* b : side) {
+    scores.push_back(b->score);
+    if (b->inode_ags) placed.push_back(*b->inode_ags);
+  }
+  index = protocol::unixbench_index(side.front()->env[store::env_index("workload")], stats::median(scores));
+  if (!placed.empty()) ags = stats::mean(placed);
+}
+
 CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
                             const std::vector<BootData>& base_boots,
                             const std::vector<BootData>& new_boots, const CompareOptions& opt) {
@@ -97,6 +111,7 @@ CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
     row.label = key;
     row.base_cell = side_a.front()->cell_id;
     row.base_scores = scores_of(side_a);
+    side_figures(side_a, row.base_index, row.base_inode_ags);
     auto it = b.find(key);
     if (it == b.end()) {
       row.status = RowStatus::base_only;
@@ -106,6 +121,7 @@ CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
     const auto& side_b = it->second;
     row.new_cell = side_b.front()->cell_id;
     row.new_scores = scores_of(side_b);
+    side_figures(side_b, row.new_index, row.new_inode_ags);
     if (auto m = find_mismatch(side_a, side_b, opt.axis_fields)) {
       row.status = RowStatus::refused;  // neither the scores nor the counters are comparable
       row.mismatch = std::move(m);
@@ -121,6 +137,7 @@ CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
     row.label = key;
     row.new_cell = side_b.front()->cell_id;
     row.new_scores = scores_of(side_b);
+    side_figures(side_b, row.new_index, row.new_inode_ags);
     row.status = RowStatus::new_only;
     one_sided.push_back(std::move(row));
   }

@@ -92,6 +92,11 @@ struct CellComparison {
   /// an event that rose from 0 before any finite change, events missing on a side last.
   /// Empty for refused and one-sided rows.
   std::vector<CounterChange> counters;
+  /// UnixBench's index of each side's median score in this guest (protocol::unixbench_index;
+  /// nullopt for a workload without a UnixBench baseline or a side without boots).
+  std::optional<double> base_index, new_index;
+  /// XFS: mean allocation groups the load's inodes were seen in per pass, each side.
+  std::optional<double> base_inode_ags, new_inode_ags;
   /// different and new's median is lower: fewer loops per minute.
   bool regression() const;
 };

@@ -71,6 +71,8 @@ json cell_json(const CellComparison& c) {
     counters.push_back({{"name", k.name}, {"base_per_1k_loops", num(k.base_per_kloop)},
                         {"new_per_1k_loops", num(k.new_per_kloop)}, {"change", num(k.change)}});
   j["counters"] = counters;
+  j["unixbench_index"] = {{"base", num(c.base_index)}, {"new", num(c.new_index)}};
+  j["xfs_inode_ags"] = {{"base", num(c.base_inode_ags)}, {"new", num(c.new_inode_ags)}};
   return j;
 }
 

@@ -105,6 +105,15 @@ void render_text(const CompareReport& r, std::ostream& out) {
         << (c.noise ? fmt::format("; noise {:.1f}%, detectable {:.1f}%)\n", *c.noise * 100, *c.mde * 100)
                     : std::string(")\n"));
     advice(c, r.options, out);
+    const auto figure = [&](std::optional<double> a, std::optional<double> b, std::string_view name) {
+      if (!a && !b) return;
+      std::optional<double> ch;
+      if (a && b && *a != 0) ch = *b / *a - 1;
+      out << value_col(a, std::nullopt) << " " << change_col(ch) << value_col(b, std::nullopt) << " "
+          << std::string(9 + 2 + 9, ' ') << "  " << c.label << "." << name << "\n";
+    };
+    figure(c.base_index, c.new_index, "unixbench_index(this_guest)");
+    figure(c.base_inode_ags, c.new_inode_ags, "xfs_inode_ags");
     for (const auto& k : c.counters)
       out << value_col(k.base_per_kloop, std::nullopt) << " " << change_col(k.change)
           << value_col(k.new_per_kloop, std::nullopt) << " " << std::string(9 + 2 + 9, ' ') << "  "

@@ -27,6 +27,8 @@ std::string Filesystem::id() const {
   return out;
 }
 
+const char* to_string(DiskBacking d) { return d == DiskBacking::kRam ? "ram" : "virtio"; }
+
 const char* to_string(Accel a) {
   switch (a) {
     case Accel::kKvm: return "kvm";

@@ -18,24 +18,6 @@ struct Entry {
   YAML::Node extends_node;
 };
 
-fs::path resolve_path(const Checker& ck, const YAML::Node& n, const std::string& what,
-                      const fs::path& base_dir, bool check, bool directory) {
-  fs::path p = ck.string(n, what);
-  if (p.empty()) ck.fail(n, what + ": empty path");
-  if (p.is_relative()) p = base_dir / p;
-  p = p.lexically_normal();
-  if (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();  // "dir/" -> "dir"
-  if (check) {
-    std::error_code ec;
-    if (!fs::exists(p, ec)) ck.fail(n, what + ": " + p.string() + " does not exist");
-    if (directory && !fs::is_directory(p, ec))
-      ck.fail(n, what + ": " + p.string() + " is not a directory");
-    if (!directory && !fs::is_regular_file(p, ec))
-      ck.fail(n, what + ": " + p.string() + " is not a regular file");
-  }
-  return p;
-}
-
 unsigned page_size_kib(const Checker& ck, const YAML::Node& n, const std::string& what) {
   const std::string s = ck.string(n, what);
   if (s == "4k" || s == "4K" || s == "4096") return 4;
@@ -74,6 +56,25 @@ build::KernelSource parse_source(const Checker& ck, const YAML::Node& n, const s
 }
 
 }  // namespace
+
+fs::path resolve_path(const Checker& ck, const YAML::Node& n, const std::string& what,
+                      const fs::path& base_dir, bool check, bool directory) {
+  fs::path p = ck.string(n, what);
+  if (p.empty()) ck.fail(n, what + ": empty path");
+  if (p.is_relative()) p = base_dir / p;
+  p = p.lexically_normal();
+  if (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();  // "dir/" -> "dir"
+  if (check) {
+    std::error_code ec;
+    if (!fs::exists(p, ec)) ck.fail(n, what + ": " + p.string() + " does not exist");
+    if (directory && !fs::is_directory(p, ec))
+      ck.fail(n, what + ": " + p.string() + " is not a directory");
+    if (!directory && !fs::is_regular_file(p, ec))
+      ck.fail(n, what + ": " + p.string() + " is not a regular file");
+  }
+  return p;
+}
+
 
 bool valid_kernel_name(const std::string& name) {
   if (name.empty() || !std::isalnum(static_cast<unsigned char>(name[0]))) return false;

@@ -4,7 +4,9 @@
 #include "matrix/pinning.hpp"
 #include "matrix/yaml_check.hpp"
 #include "matrix/yaml_document.hpp"
+#include "util/hash.hpp"
 #include "util/paths.hpp"
+#include "rlab/protocol/messages.hpp"
 
 #include <unistd.h>
 
@@ -82,7 +84,61 @@ std::vector<Filesystem> parse_filesystems(const Checker& ck, const YAML::Node& n
   return out;
 }
 
-std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
+/// `layout`, `input`, `runner` and `unixbench` of workload entry `e` (docs/matrix.md).
+void parse_load_options(const Checker& ck, const YAML::Node& e, const std::string& what,
+                        const fs::path& base_dir, bool check_paths, Workload& w) {
+  if (const YAML::Node l = e["layout"]) {
+    w.layout = ck.string(l, what + ".layout");
+    if (w.layout != "shared" && w.layout != "per-copy")
+      ck.fail(l, what + ".layout: '" + w.layout + "' is not a layout (shared, per-copy)");
+  }
+  if (const YAML::Node r = e["runner"]) {
+    w.runner = ck.string(r, what + ".runner");
+    if (w.runner != "rlab" && w.runner != "unixbench")
+      ck.fail(r, what + ".runner: '" + w.runner + "' is not a runner (rlab, unixbench)");
+  }
+  if (const YAML::Node u = e["unixbench"]) {
+    if (w.runner != "unixbench") ck.fail(u, what + ".unixbench: only with 'runner: unixbench'");
+    w.unixbench_dir = detail::resolve_path(ck, u, what + ".unixbench", base_dir, check_paths, true);
+    if (check_paths)
+      for (const char* f : {"src/looper.c", "src/timeit.c", "pgms/multi.sh", "pgms/tst.sh", "testdir/sort.src"})
+        if (std::error_code ec; !fs::is_regular_file(w.unixbench_dir / f, ec))
+          ck.fail(u, what + ".unixbench: " + (w.unixbench_dir / f).string() + " is missing (a UnixBench directory holds src/, pgms/ and testdir/)");
+  } else if (w.runner == "unixbench") {
+    ck.fail(e, what + ": 'runner: unixbench' needs 'unixbench: <the UnixBench directory>'");
+  }
+  if (w.runner == "unixbench" && (w.duration_s < 1 || w.duration_s != static_cast<double>(static_cast<long>(w.duration_s))))
+    ck.fail(e["duration_s"] ? e["duration_s"] : e, what + ".duration_s: UnixBench's looper takes whole seconds >= 1");
+  if (const YAML::Node in = e["input"]) {
+    w.input_path = detail::resolve_path(ck, in, what + ".input", base_dir, check_paths, false);
+    if (check_paths) {
+      std::error_code ec;
+      const auto size = fs::file_size(*w.input_path, ec);
+      if (ec || size > protocol::kMaxInputBytes)
+        ck.fail(in, what + ".input: " + w.input_path->string() + " is " + (ec ? "unreadable" : std::to_string(size) + " bytes") +
+                        "; at most " + std::to_string(protocol::kMaxInputBytes) + " bytes are shipped to the guest");
+      try {
+        w.input = util::read_file(*w.input_path);
+      } catch (const std::exception& x) {
+        ck.fail(in, what + ".input: " + x.what());
+      }
+    }
+  }
+  const bool generated = !w.input && w.runner == "rlab";
+  if (generated) w.input_id = std::string("sha256:") + protocol::kGeneratedInputSha256;
+  else if (w.input) w.input_id = "sha256:" + util::sha256_hex(*w.input);
+  else if (w.runner == "unixbench" && check_paths) {  // UnixBench's own input, shipped like any other
+    try {
+      w.input = util::read_file(w.unixbench_dir / "testdir" / "sort.src");
+      w.input_id = "sha256:" + util::sha256_hex(*w.input);
+    } catch (const std::exception& x) {
+      ck.fail(e["unixbench"], what + ".unixbench: " + x.what());
+    }
+  }
+}
+
+std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n, const fs::path& base_dir,
+                                      bool check_paths) {
   ck.check_list(n, "axes.workload");
   std::vector<Workload> out;
   std::set<std::string> names;
@@ -90,7 +146,7 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
     const std::string what = "axes.workload[" + std::to_string(i) + "]";
     const YAML::Node& e = n[i];
     ck.check_map(e, what, {"type", "name", "copies", "passes", "warmup_passes", "duration_s",
-                          "drop_caches"});
+                          "drop_caches", "layout", "input", "runner", "unixbench"});
     Workload w;
     const YAML::Node t = ck.required(e, what, "type");
     w.kind = ck.string(t, what + ".type");
@@ -106,21 +162,25 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n) {
       w.warmup_passes = static_cast<unsigned>(ck.integer(e["warmup_passes"], what + ".warmup_passes", 0, 10));
     if (e["drop_caches"]) w.drop_caches = ck.boolean(e["drop_caches"], what + ".drop_caches");
     if (e["duration_s"]) w.duration_s = ck.number(e["duration_s"], what + ".duration_s", 0, 86400);
+    parse_load_options(ck, e, what, base_dir, check_paths, w);
     if (e["name"]) {
       w.name = ck.string(e["name"], what + ".name");
       if (!detail::valid_kernel_name(w.name))
         ck.fail(e["name"], what + ".name: '" + w.name + "' is not a valid name (letters, digits, . _ + -)");
     } else {
-      w.name = w.kind + (w.copies ? "-c" + std::to_string(*w.copies) : "");
+      w.name = (w.runner == "unixbench" ? "unixbench-" : "") + w.kind + (w.copies ? "-c" + std::to_string(*w.copies) : "");
     }
     if (!names.insert(w.name).second)
       ck.fail(e, what + ": workload '" + w.name + "' appears twice (give each a distinct 'name')");
+    for (const auto& o : out)  // one UnixBench per guest image (image/unixbench.hpp)
+      if (w.runner == "unixbench" && o.runner == "unixbench" && o.unixbench_dir != w.unixbench_dir)
+        ck.fail(e["unixbench"], what + ".unixbench: a matrix runs one UnixBench directory, '" + o.unixbench_dir.string() + "' already");
     out.push_back(std::move(w));
   }
   return out;
 }
 
-void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m) {
+void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m, bool check_paths) {
   ck.check_map(a, "axes", {"kernel", "vcpus", "filesystem", "workload", "repeats"});
   const YAML::Node k = ck.required(a, "axes", "kernel");
   ck.check_list(k, "axes.kernel");
@@ -144,7 +204,7 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m) {
     m.vcpus_axis.push_back(n);
   }
   m.filesystem_axis = parse_filesystems(ck, ck.required(a, "axes", "filesystem"));
-  m.workload_axis = parse_workloads(ck, ck.required(a, "axes", "workload"));
+  m.workload_axis = parse_workloads(ck, ck.required(a, "axes", "workload"), m.path.parent_path(), check_paths);
   if (a["repeats"]) m.repeats = static_cast<unsigned>(ck.integer(a["repeats"], "axes.repeats", 1, 1000));
   // Each factor is at most a few thousand entries, so the product fits in 64 bits.
   const std::uint64_t boots = std::uint64_t{m.kernel_axis.size()} * m.filesystem_axis.size() *
@@ -154,7 +214,7 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m) {
 }
 
 void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
-  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib", "clock", "icount_shift", "pinning"});
+  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib", "disk", "clock", "icount_shift", "pinning"});
   if (g["memory_mib"]) guest.memory_mib = static_cast<unsigned>(ck.integer(g["memory_mib"], "guest.memory_mib", 128, 1 << 22));
   if (g["cpu"]) {
     guest.cpu_model = ck.string(g["cpu"], "guest.cpu");
@@ -168,6 +228,15 @@ void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
     else ck.fail(g["accel"], "guest.accel: '" + s + "' is not one of auto, kvm, tcg");
   }
   if (g["disk_gib"]) guest.disk_gib = static_cast<unsigned>(ck.integer(g["disk_gib"], "guest.disk_gib", 1, 4096));
+  if (const YAML::Node d = g["disk"]) {
+    ck.check_map(d, "guest.disk", {"backing"});
+    const YAML::Node b = ck.required(d, "guest.disk", "backing");
+    const std::string s = ck.string(b, "guest.disk.backing");
+    if (s == "virtio") guest.disk_backing = DiskBacking::kVirtio;
+    else if (s == "ram") guest.disk_backing = DiskBacking::kRam;
+    else ck.fail(b, "guest.disk.backing: '" + s + "' is not one of virtio, ram");
+    guest.disk_backing_given = true;
+  }
   detail::parse_pinning(ck, g, guest);
 }
 
@@ -283,11 +352,14 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   m.text = text;
   const fs::path base_dir = m.path.parent_path();
   m.kernels = detail::parse_kernels(ck, ck.required(root, "matrix", "kernels"), base_dir, opt.check_paths);
-  parse_axes(ck, ck.required(root, "matrix", "axes"), m);
+  parse_axes(ck, ck.required(root, "matrix", "axes"), m, opt.check_paths);
   if (root["guest"]) {
     parse_guest(ck, root["guest"], m.guest);
     detail::parse_guest_clock(ck, root["guest"], m.guest, opt);
   }
+  // Deterministic mode keeps host I/O out of guest time: its disk is a RAM disk unless the
+  // matrix says otherwise (docs/matrix.md "Deterministic mode").
+  if (!m.guest.disk_backing_given && m.guest.clock == GuestClock::kIcount) m.guest.disk_backing = DiskBacking::kRam;
   if (root["hosts"]) m.hosts = parse_hosts(ck, root["hosts"]);
   else m.hosts = {Host{"qemu:///system", local_cpus()}};
   m.results = base_dir / "results" / "rlab.db";

@@ -48,10 +48,32 @@ struct Workload {
   /// Passes run before the counted ones and left out of the score (`warmup_passes`, default
   /// 0); they are stored like the others (docs/noise.md "Warm-up").
   unsigned warmup_passes = 0;
-  /// Guest hygiene (`drop_caches`, default true): the agent syncs and drops the page cache,
-  /// dentries and inodes before every pass, so each pass starts from the same cache state.
-  bool drop_caches = true;
+  /// Guest hygiene (`drop_caches`, default false as in UnixBench): the agent also drops the
+  /// page cache, dentries and inodes while settling before every pass.
+  bool drop_caches = false;
+  /// `layout`: "shared" (UnixBench: every looper in one test directory) or "per-copy" (one
+  /// directory per looper; on XFS the copies' files then spread over allocation groups).
+  std::string layout = "shared";
+  /// `input`: the file shipped to the guest as the input the scripts sort (at most
+  /// protocol::kMaxInputBytes); nullopt: the agent's generated input.
+  std::optional<std::filesystem::path> input_path;
+  std::optional<std::string> input;  ///< input_path's bytes, read when the matrix is loaded
+  /// "sha256:<hex>" of the input the guest sorts: of `input`'s bytes, or of the agent's
+  /// generated input (protocol::kGeneratedInputSha256). Part of the environment.
+  std::string input_id;
+  /// `runner`: "rlab" (rlab's scripts) or "unixbench" (UnixBench's own looper, multi.sh and
+  /// tst.sh from the `unixbench` directory, packed into the guest; docs/agent.md).
+  std::string runner = "rlab";
+  /// `unixbench`: a UnixBench directory (holding src/looper.c, src/timeit.c, pgms/multi.sh,
+  /// pgms/tst.sh, testdir/sort.src); runner "unixbench" only.
+  std::filesystem::path unixbench_dir;
 };
+
+/// Where the filesystem under test lives (`guest.disk.backing`).
+enum class DiskBacking { kVirtio, kRam };
+
+/// Name of a DiskBacking as written in the matrix and stored: "virtio", "ram".
+const char* to_string(DiskBacking d);
 
 /// Hardware acceleration of the guests.
 enum class Accel { kAuto, kKvm, kTcg };
@@ -95,7 +117,12 @@ struct Guest {
   unsigned memory_mib = 2048;  ///< guest RAM in MiB
   std::string cpu_model = "auto";  ///< QEMU CPU model; "auto": "host" under KVM, "max" under TCG
   Accel accel = Accel::kAuto;
-  unsigned disk_gib = 2;       ///< size of the sparse raw disk holding the filesystem under test
+  unsigned disk_gib = 2;       ///< size of the disk holding the filesystem under test
+  /// `disk.backing`: where the filesystem under test lives. kVirtio: a fresh sparse raw file
+  /// on the host behind virtio-blk; kRam: a RAM disk inside the guest (brd, disk_gib large;
+  /// guest memory is raised by as much), so host I/O never enters the measurement.
+  DiskBacking disk_backing = DiskBacking::kVirtio;
+  bool disk_backing_given = false;  ///< the matrix set `disk.backing` (else it follows the clock)
   Pinning pinning;             ///< `guest.pinning`; default: no pinning
   GuestClock clock = GuestClock::kRealtime;       ///< `guest.clock`
   unsigned icount_shift = kDefaultIcountShift;    ///< `guest.icount_shift`; used with kIcount only

@@ -31,11 +31,21 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
   auto& latency = BuildHistogram().Name("rlab_cell_loop_duration_seconds")
       .Help("Duration of one loop of the load in the cell's latest result, all passes")
       .Register(reg);
+  auto& index = BuildGauge().Name("rlab_cell_unixbench_index")
+      .Help("UnixBench's index of the cell's latest score in this guest: lpm / baseline * 10 "
+            "(shell1 42.4 lpm, shell8 6.0 lpm); an index of the guest, not of the host machine")
+      .Register(reg);
+  auto& ags = BuildGauge().Name("rlab_cell_xfs_inode_ags")
+      .Help("XFS: allocation groups the load's inodes were seen in, mean over the passes of the "
+            "cell's latest result (1 with UnixBench's shared test directory)")
+      .Register(reg);
   auto& stamp = BuildGauge().Name("rlab_cell_result_timestamp_seconds")
       .Help("Unix time the cell's latest result was recorded").Register(reg);
   for (const auto& r : s.results) {
     auto l = r.labels.to_labels();
     score.Add(l).Set(r.score_lpm);
+    if (r.unixbench_index) index.Add(l).Set(*r.unixbench_index);
+    if (r.inode_ags) ags.Add(l).Set(*r.inode_ags);
     loops.Add(l).Set(static_cast<double>(r.loops));
     stamp.Add(l).Set(r.recorded_at_s);
     for (const auto& [idx, lpm] : r.pass_lpm) pass.Add(with(l, "pass", std::to_string(idx))).Set(lpm);

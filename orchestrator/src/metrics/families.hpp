@@ -3,6 +3,8 @@
 // prefix, base units, _total counters); docs/monitoring.md is the reference:
 //
 //   rlab_cell_score_lpm                  gauge      latest result's score, loops per minute
+//   rlab_cell_unixbench_index            gauge      latest score / UnixBench baseline * 10 (this guest)
+//   rlab_cell_xfs_inode_ags              gauge      AGs the load's inodes were seen in (XFS, mean over passes)
 //   rlab_cell_pass_lpm{pass}             gauge      latest result's passes, loops per minute
 //   rlab_cell_loops                      gauge      loops of the latest result (all passes)
 //   rlab_cell_loop_duration_seconds      histogram  per-loop latency of the latest result

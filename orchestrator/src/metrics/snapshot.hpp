@@ -29,6 +29,11 @@ struct CellResult {
   std::string cell_key;          ///< matrix::Cell::id, e.g. "6.12/xfs-agcount4/2vcpu/shell1"
   CellLabels labels;
   double score_lpm = 0;          ///< loops per minute, UnixBench aggregation
+  /// UnixBench's index of score_lpm in this guest (protocol::unixbench_index); nullopt for
+  /// a workload without a UnixBench baseline.
+  std::optional<double> unixbench_index;
+  /// XFS: mean over the passes of the allocation groups the load's inodes were seen in.
+  std::optional<double> inode_ags;
   std::uint64_t loops = 0;       ///< loops of all passes
   std::map<unsigned, double> pass_lpm;  ///< 0-based pass index -> loops per minute
   std::optional<LatencyHistogram> latency;  ///< merged over passes; nullopt if none recorded

@@ -1,6 +1,8 @@
 // Read-only queries over the store for metrics (see store_reader.hpp).
 #include "metrics/store_reader.hpp"
 
+#include "rlab/protocol/score.hpp"
+
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
@@ -44,6 +46,7 @@ class Query {
   }
   std::int64_t i64(int c) const { return sqlite3_column_int64(st_, c); }
   double real(int c) const { return sqlite3_column_double(st_, c); }
+  bool is_null(int c) const { return sqlite3_column_type(st_, c) == SQLITE_NULL; }
 
  private:
   [[noreturn]] void fail(const char* what) {
@@ -171,6 +174,16 @@ Snapshot StoreReader::read(std::optional<store::RunId> run) const {
   }
   for (auto& [boot, idx] : boot_index) {
     auto& r = s.results[idx];
+    {
+      Query q(db_, path_,
+              "SELECT c.workload_kind, (SELECT AVG(p.inode_ags) FROM passes p WHERE p.boot_id = ?1)"
+              " FROM boots b JOIN cells c ON c.id = b.cell_id WHERE b.id = ?1");
+      q.bind(1, boot);
+      if (q.step()) {
+        r.unixbench_index = protocol::unixbench_index(q.text(0), r.score_lpm);
+        if (!q.is_null(1)) r.inode_ags = q.real(1);
+      }
+    }
     Query q(db_, path_,
             "SELECT pass, loops, lpm, latency_json FROM passes WHERE boot_id = ?1 ORDER BY pass");
     q.bind(1, boot);

@@ -14,12 +14,6 @@
 namespace rlab::nightly {
 namespace {
 
-constexpr std::size_t env_index(std::string_view name) {
-  for (std::size_t i = 0; i < compare::kEnvFields.size(); ++i)
-    if (compare::kEnvFields[i] == name) return i;
-  return 0;
-}
-
 bool has_result(const compare::ReadOnlyDb& db, store::RunId run) {
   return !compare::load_boots(db, run).empty();
 }
@@ -289,8 +283,8 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (!c.scores.empty()) c.median = stats::median(c.scores);
     if (auto it = identity.find(c.cell_id); it != identity.end()) {
       c.source_commit = it->second->source_commit;
-      c.kernel_release = it->second->env[env_index("kernel_release")];
-      c.config_sha256 = it->second->env[env_index("config_sha256")];
+      c.kernel_release = it->second->env[store::env_index("kernel_release")];
+      c.config_sha256 = it->second->env[store::env_index("config_sha256")];
     }
     if (auto it = prev_rows.find(c.cell_id); it != prev_rows.end()) c.vs_previous = it->second;
     if (auto it = base_rows.find(c.cell_id); it != base_rows.end()) c.vs_baseline = it->second;

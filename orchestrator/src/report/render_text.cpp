@@ -102,11 +102,18 @@ void render_text(const ResultsTable& t, std::ostream& out) {
   };
   for (const auto& k : order) {
     line(k, "score_lpm", true, [](const CellSummary& c) { return c.mean; });
+    line(k, "unixbench_index(this_guest)", false, [](const CellSummary& c) { return c.index; });
     bool any_throttle = false;
     for (const auto& [kn, c] : rows[k]) any_throttle |= c->throttle_per_kloop.has_value();
     if (any_throttle)
       line(k, "inodegc_throttle_per_1k_loops", false,
            [](const CellSummary& c) { return c.throttle_per_kloop; });
+    const CellSummary* any = nullptr;
+    for (const auto& [kn, c] : rows[k])
+      if (c->inode_ags) any = c;
+    if (any)
+      line(k, fmt::format("xfs_inode_ags_of_{}({})", any->agcount.value_or(0), any->layout), false,
+           [](const CellSummary& c) { return c.inode_ags; });
   }
 
   bool header = false;

@@ -33,6 +33,14 @@ struct CellSummary {
   /// xfs:xfs_inodegc_throttle events per 1,000 loops over the done boots; nullopt when no
   /// pass reported the tracepoint (ext4, or a kernel without it).
   std::optional<double> throttle_per_kloop;
+  /// UnixBench's index of the mean score in this guest (protocol::unixbench_index: lpm /
+  /// 42.4 * 10 for shell1, / 6.0 * 10 for shell8); nullopt without a score.
+  std::optional<double> index;
+  /// XFS: mean over the done boots of the allocation groups the load's inodes were seen in
+  /// per pass, and the filesystem's AG count; nullopt when no pass reported a placement.
+  std::optional<double> inode_ags;
+  std::optional<unsigned> agcount;
+  std::string layout;          ///< "shared" or "per-copy" ("" when no boot has a result)
   /// "repeat <r>: <phase>: <message>" of each failed boot.
   std::vector<std::string> failures;
 };
@@ -50,13 +58,16 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
 /// Reads run `run` from `st` and summarizes it; throws store::StoreError when absent.
 ResultsTable load_table(const store::Store& st, store::RunId run);
 
-/// Writes the text table: one row per (fs, mkfs, vCPUs, workload), per kernel a column group
-/// "score ± %stddev" and throttle/1k loops, and "%change" of each kernel against the first.
+/// Writes the text table: per (fs, mkfs, vCPUs, workload) the rows score_lpm (with
+/// %stddev), this guest's UnixBench index, inodegc throttle/1k loops and, on XFS, the
+/// allocation groups the load's inodes were seen in; per kernel a column group, with
+/// "%change" of each kernel against the first.
 void render_text(const ResultsTable& t, std::ostream& out);
 
 /// The table as JSON: {"run": {...}, "kernels": [...], "cells": [{cell_id, kernel, fs, mkfs,
 /// vcpus, workload, copies, boots, done, failed, scores, score_lpm, rel_stddev,
-/// throttle_per_1k_loops, loops}]}; absent figures are null.
+/// unixbench_index, throttle_per_1k_loops, inode_ags, agcount, layout, loops}]}; absent
+/// figures are null.
 nlohmann::json to_json(const ResultsTable& t);
 
 }  // namespace rlab::report

@@ -1,6 +1,8 @@
 // Aggregation of a run's boots into per-cell summaries, and the JSON form.
 #include "report/results_table.hpp"
 
+#include "rlab/protocol/score.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -14,6 +16,8 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
   std::map<std::string, CellSummary> by_cell;
   std::map<std::string, std::uint64_t> throttle;
   std::map<std::string, std::uint64_t> throttle_loops;
+  std::map<std::string, std::string> kind;
+  std::map<std::string, std::vector<double>> ags;
   for (const auto& b : boots) {
     if (std::find(t.kernels.begin(), t.kernels.end(), b.kernel) == t.kernels.end())
       t.kernels.push_back(b.kernel);
@@ -36,6 +40,10 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
     if (b.status != "done" || !b.score) continue;
     ++c.done;
     c.scores.push_back(*b.score);
+    kind[b.cell_id] = b.workload_kind;
+    if (!b.layout.empty()) c.layout = b.layout;
+    if (b.inode_ags) ags[b.cell_id].push_back(*b.inode_ags);
+    if (b.agcount) c.agcount = b.agcount;
     c.loops += b.loops;
     if (b.throttle_counted) {
       throttle[b.cell_id] += b.inodegc_throttle;
@@ -52,6 +60,12 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
         for (double s : c.scores) ss += (s - *c.mean) * (s - *c.mean);
         c.rel_stddev = std::sqrt(ss / static_cast<double>(c.scores.size() - 1)) / *c.mean;
       }
+    }
+    if (c.mean) c.index = protocol::unixbench_index(kind[id], *c.mean);
+    if (const auto& a = ags[id]; !a.empty()) {
+      double sum = 0;
+      for (double x : a) sum += x;
+      c.inode_ags = sum / static_cast<double>(a.size());
     }
     if (auto it = throttle_loops.find(id); it != throttle_loops.end() && it->second > 0)
       c.throttle_per_kloop = 1000.0 * static_cast<double>(throttle[id]) /
@@ -93,6 +107,10 @@ nlohmann::json to_json(const ResultsTable& t) {
                      {"scores", c.scores},
                      {"score_lpm", opt(c.mean)},
                      {"rel_stddev", opt(c.rel_stddev)},
+                     {"unixbench_index", opt(c.index)},
+                     {"inode_ags", opt(c.inode_ags)},
+                     {"agcount", c.agcount ? json(*c.agcount) : json(nullptr)},
+                     {"layout", c.layout},
                      {"loops", c.loops},
                      {"throttle_per_1k_loops", opt(c.throttle_per_kloop)},
                      {"failures", c.failures}});

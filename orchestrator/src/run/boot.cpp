@@ -1,6 +1,7 @@
 #include "run/boot.hpp"
 
 #include "link/agent_link.hpp"
+#include "image/unixbench.hpp"
 #include "run/host_load.hpp"
 #include "run/interrupts.hpp"
 #include "run/pinning.hpp"
@@ -68,11 +69,76 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   e.copies = c.copies;
   e.passes = c.workload.passes;
   e.duration_s = c.workload.duration_s;
-  e.locale = "C";
+  e.locale = "en_US.utf8";  // the agent's LANG for the load, UnixBench's
+  e.layout = c.workload.layout;
+  e.input = c.workload.input_id;
+  e.drop_caches = c.workload.drop_caches;
+  e.runner = c.workload.runner;
+  e.disk = matrix::to_string(g.disk_backing);
   return e;
 }
 
+/// The `run` request of a boot of `cell` with `warmup` extra passes.
+proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
+  proto::Run req;
+  req.workload = cell.workload.kind;
+  req.copies = cell.copies;
+  req.passes = warmup + cell.workload.passes;
+  req.duration_s = cell.workload.duration_s;
+  req.scripts_per_loop = cell.workload.scripts_per_loop;
+  req.workdir = "/mnt/rlab/work";
+  req.sample_interval_s = 1.0;
+  req.pause_s = 3.0;  // UnixBench's sync; sleep 1; sync; sleep 2
+  req.drop_caches = cell.workload.drop_caches;
+  req.layout = cell.workload.layout;
+  req.runner = cell.workload.runner;
+  req.unixbench_dir = image::kGuestUnixbenchDir;
+  req.input = cell.workload.input;
+  return req;
+}
+
+/// The store row of a `pass` message.
+store::Pass to_store(const proto::PassReport& p) {
+  store::Pass row;
+  row.index = p.pass;
+  row.loops = p.loops;
+  row.failures = p.failures;
+  row.duration_s = p.duration_s;
+  row.lpm = p.lpm;
+  row.latency_json = json(p.latency).dump();
+  row.counters_json = json(p.counters).dump();
+  if (p.placement) {
+    row.inode_ags = p.placement->ags;
+    row.agcount = p.placement->agcount;
+    row.inodes_seen = p.placement->inodes;
+  }
+  return row;
+}
+
 }  // namespace
+
+image::GuestImages guest_images(const matrix::Matrix& m, const build::KernelSpec& k, const fs::path& agent,
+                                const image::Progress& progress) {
+  image::GuestImages img = image::ensure_guest_images(k, agent, progress);
+  for (const auto& w : m.workload_axis)
+    if (w.runner == "unixbench") return image::with_archive(img, image::unixbench_archive(w.unixbench_dir));
+  return img;
+}
+
+GuestSettings guest_settings(const matrix::Guest& g, matrix::Accel accel) {
+  GuestSettings s;
+  s.accel = accel == matrix::Accel::kKvm ? vm::Accel::kKvm : vm::Accel::kTcg;
+  s.cpu_model = matrix::resolve_cpu_model(g, accel);
+  s.memory_mib = g.memory_mib;
+  s.disk_gib = g.disk_gib;
+  s.icount_shift = g.icount();
+  s.disk_backing = g.disk_backing;
+  if (s.disk_backing == matrix::DiskBacking::kRam) {
+    s.memory_mib += g.disk_gib * 1024;
+    s.cmdline += fmt::format(" brd.rd_nr=1 brd.rd_size={}", std::uint64_t(g.disk_gib) << 20);
+  }
+  return s;
+}
 
 vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   vm::DomainSpec s;
@@ -88,7 +154,7 @@ vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   // Through libvirt the channel has no path of rlab's: libvirt binds it on the host.
   if (job.agent_link == matrix::AgentLink::kLibvirt) s.agent_via_libvirt = true;
   else s.agent_socket = fs::absolute(job.dir / "agent.sock");
-  s.disk = fs::absolute(job.dir / "fs.raw");
+  if (g.disk_backing == matrix::DiskBacking::kVirtio) s.disk = fs::absolute(job.dir / "fs.raw");
   s.disk_serial = "rlab-fs";
   for (unsigned c : job.pinned_cpus) s.vcpu_pins.push_back(std::to_string(c));
   if (job.pin_emulator) s.emulator_pin = cpuset(job.pinned_cpus);
@@ -136,7 +202,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
   std::exception_ptr lab_error;
   try {
     phase("disk");
-    vm::create_sparse_disk(spec.disk, std::uint64_t(g.disk_gib) << 30);
+    if (!spec.disk.empty()) vm::create_sparse_disk(spec.disk, std::uint64_t(g.disk_gib) << 30);
     phase("boot");
     if (intr.stopped()) throw PhaseError("interrupted", "run interrupted before boot");
     const auto boot_t0 = Clock::now();
@@ -167,7 +233,8 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     cur = "prepare";
     phase("prepare");
     proto::Prepare prep;
-    prep.serial = spec.disk_serial;
+    if (spec.disk.empty()) prep.device = "/dev/ram0";  // brd's first RAM disk
+    else prep.serial = spec.disk_serial;
     prep.fs = cell.filesystem.fs;
     prep.mkfs_options = cell.filesystem.mkfs_options;
     prep.mount_options = cell.filesystem.mount_options;
@@ -175,18 +242,9 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
     session.prepare(prep, ms(g.timeouts.prepare_s));
 
     cur = "run";
-    proto::Run req;
-    req.workload = cell.workload.kind;
-    req.copies = cell.copies;
     const unsigned warmup = cell.workload.warmup_passes;
-    req.passes = warmup + cell.workload.passes;
+    const proto::Run req = run_request(cell, warmup);
     std::vector<double> counted_lpm;
-    req.duration_s = cell.workload.duration_s;
-    req.scripts_per_loop = cell.workload.scripts_per_loop;
-    req.workdir = "/mnt/rlab/work";
-    req.sample_interval_s = 1.0;
-    req.pause_s = 1.0;
-    req.drop_caches = cell.workload.drop_caches;
     phase(fmt::format("run pass 1/{}", req.passes));
     link::RunCallbacks cb;
     SampleHostMeter host_meter = SampleHostMeter::for_domain(conn, spec.name, cell.vcpus);
@@ -201,14 +259,7 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
       st.record_sample(job.boot, row);
     };
     cb.on_pass = [&](const proto::PassReport& p) {
-      store::Pass row;
-      row.index = p.pass;
-      row.loops = p.loops;
-      row.failures = p.failures;
-      row.duration_s = p.duration_s;
-      row.lpm = p.lpm;
-      row.latency_json = json(p.latency).dump();
-      row.counters_json = json(p.counters).dump();
+      const store::Pass row = to_store(p);
       st.record_pass(job.boot, row);
       out.load_vcpu_s += p.duration_s * cell.vcpus;
       if (p.pass >= warmup) counted_lpm.push_back(p.lpm);

@@ -38,8 +38,16 @@ struct GuestSettings {
   /// Deterministic mode: `-icount shift=N,sleep=off` (TCG only, matrix `guest.clock: icount`);
   /// nullopt: real time.
   std::optional<unsigned> icount_shift;
+  /// Where the filesystem under test lives: a fresh sparse file behind virtio-blk, or a RAM
+  /// disk in the guest (brd, disk_gib large; memory_mib then includes it).
+  matrix::DiskBacking disk_backing = matrix::DiskBacking::kVirtio;
   BootTimeouts timeouts;
 };
+
+/// The guest side of every boot of a matrix, for `accel` already resolved (kKvm or kTcg): the
+/// one place run, bisect and noise get it from. A RAM disk raises memory_mib by disk_gib GiB
+/// and sizes brd on the kernel command line (brd.rd_nr=1 brd.rd_size=<KiB>).
+GuestSettings guest_settings(const matrix::Guest& g, matrix::Accel accel);
 
 /// What one boot needs. References must outlive run_boot().
 struct BootJob {
@@ -82,6 +90,12 @@ using PhaseFn = std::function<void(std::string_view phase)>;
 /// boot's disk and agent socket are removed first, and the boot stays "running" for --resume.
 BootOutcome run_boot(const BootJob& job, const GuestSettings& guest, vm::Connection& conn,
                      store::Store& st, const PhaseFn& phase = {});
+
+/// The guest images of kernel `k` for matrix `m`: image::ensure_guest_images, plus UnixBench's
+/// programs (image::unixbench_archive) when a workload of `m` has `runner: unixbench`. The one
+/// place run, bisect and noise get a cell's images from. Throws std::runtime_error as they do.
+image::GuestImages guest_images(const matrix::Matrix& m, const build::KernelSpec& k,
+                                const std::filesystem::path& agent, const image::Progress& progress);
 
 /// The domain XML of a boot (exposed for tests and `--dry-run` style inspection).
 vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& guest);

@@ -24,7 +24,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-vm::Accel to_vm(matrix::Accel a) { return a == matrix::Accel::kKvm ? vm::Accel::kKvm : vm::Accel::kTcg; }
 
 /// Expected wall seconds of one boot: boot + mkfs, the passes, shutdown.
 double boot_estimate_s(const matrix::Cell& c, vm::Accel accel) {
@@ -188,12 +187,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
 
   // Hosts: one shared libvirt connection each (libvirt connections are thread-safe).
   const matrix::Accel accel = matrix::resolve_accel_local(p.m.guest.accel);
-  GuestSettings guest;
-  guest.accel = to_vm(accel);
-  guest.cpu_model = matrix::resolve_cpu_model(p.m.guest, accel);
-  guest.memory_mib = p.m.guest.memory_mib;
-  guest.disk_gib = p.m.guest.disk_gib;
-  guest.icount_shift = p.m.guest.icount();
+  const GuestSettings guest = guest_settings(p.m.guest, accel);
   std::vector<std::unique_ptr<vm::Connection>> conns;
   std::vector<Slot> slots;
   std::vector<std::unique_ptr<CpuPool>> pools;  // per host, with guest.pinning
@@ -250,7 +244,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
     if (images.count(k.name) || build_errors.count(k.name) || intr.stopped()) continue;
     try {
       if (agent.empty()) agent = image::default_agent_binary();
-      auto img = image::ensure_guest_images(k, agent, [&](std::string_view ph, std::string_view d) {
+      auto img = guest_images(p.m, k, agent, [&](std::string_view ph, std::string_view d) {
         progress.build(k.name, ph, d);
       });
       images[k.name] = dir.stage(img);

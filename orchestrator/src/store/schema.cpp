@@ -91,6 +91,10 @@ CREATE TABLE IF NOT EXISTS passes (
   lpm           REAL NOT NULL,
   latency_json  TEXT NOT NULL,
   counters_json TEXT NOT NULL,
+  -- version 4: XFS placement of the load's inodes (NULL on other filesystems)
+  inode_ags     INTEGER,
+  agcount       INTEGER,
+  inodes_seen   INTEGER,
   UNIQUE (boot_id, pass)
 );
 
@@ -134,7 +138,13 @@ CREATE TABLE IF NOT EXISTS results (
   env_copies            INTEGER NOT NULL,
   env_passes            INTEGER NOT NULL,
   env_duration_s        REAL NOT NULL,
-  env_locale            TEXT NOT NULL
+  env_locale            TEXT NOT NULL,
+  -- version 4: how the load ran (rows of older stores: how rlab ran it then)
+  env_layout            TEXT NOT NULL DEFAULT 'per-copy',
+  env_input             TEXT NOT NULL DEFAULT 'rlab-generated (before schema 4)',
+  env_drop_caches       INTEGER NOT NULL DEFAULT 1,
+  env_runner            TEXT NOT NULL DEFAULT 'rlab',
+  env_disk              TEXT NOT NULL DEFAULT 'virtio'
 );
 
 CREATE TABLE IF NOT EXISTS failures (
@@ -230,6 +240,15 @@ const AddedColumn kAddedColumns[] = {
     {"samples", "vcpu_share", "REAL"},
     {"noise_reports", "vcpu_share_mean", "REAL"},
     {"noise_reports", "vcpu_share_correlation", "REAL"},
+    // version 4: how the load ran, and where its inodes went on XFS
+    {"results", "env_layout", "TEXT NOT NULL DEFAULT 'per-copy'"},
+    {"results", "env_input", "TEXT NOT NULL DEFAULT 'rlab-generated (before schema 4)'"},
+    {"results", "env_drop_caches", "INTEGER NOT NULL DEFAULT 1"},
+    {"results", "env_runner", "TEXT NOT NULL DEFAULT 'rlab'"},
+    {"results", "env_disk", "TEXT NOT NULL DEFAULT 'virtio'"},
+    {"passes", "inode_ags", "INTEGER"},
+    {"passes", "agcount", "INTEGER"},
+    {"passes", "inodes_seen", "INTEGER"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

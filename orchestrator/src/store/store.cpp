@@ -5,6 +5,7 @@
 #include "store/sqlite.hpp"
 #include "util/hash.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -312,37 +313,56 @@ std::optional<double> Store::boot_seconds(BootId boot) const {
 
 void Store::record_pass(BootId boot, const Pass& p) {
   Lock l(mu_);
-  Stmt(db_,
-       "INSERT INTO passes (boot_id, pass, loops, failures, duration_s, lpm, latency_json,"
-       " counters_json) VALUES (?,?,?,?,?,?,?,?)"
-       " ON CONFLICT(boot_id, pass) DO UPDATE SET loops = excluded.loops,"
-       " failures = excluded.failures, duration_s = excluded.duration_s, lpm = excluded.lpm,"
-       " latency_json = excluded.latency_json, counters_json = excluded.counters_json")
-      .bind(1, boot).bind(2, static_cast<std::int64_t>(p.index))
+  Stmt st(db_,
+          "INSERT INTO passes (boot_id, pass, loops, failures, duration_s, lpm, latency_json,"
+          " counters_json, inode_ags, agcount, inodes_seen) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+          " ON CONFLICT(boot_id, pass) DO UPDATE SET loops = excluded.loops,"
+          " failures = excluded.failures, duration_s = excluded.duration_s, lpm = excluded.lpm,"
+          " latency_json = excluded.latency_json, counters_json = excluded.counters_json,"
+          " inode_ags = excluded.inode_ags, agcount = excluded.agcount, inodes_seen = excluded.inodes_seen");
+  st.bind(1, boot).bind(2, static_cast<std::int64_t>(p.index))
       .bind(3, static_cast<std::int64_t>(p.loops)).bind(4, static_cast<std::int64_t>(p.failures))
-      .bind(5, p.duration_s).bind(6, p.lpm).bind(7, p.latency_json).bind(8, p.counters_json)
-      .run();
+      .bind(5, p.duration_s).bind(6, p.lpm).bind(7, p.latency_json).bind(8, p.counters_json);
+  const auto opt = [&st](int i, auto v) {
+    if (v) st.bind(i, static_cast<std::int64_t>(*v));
+    else st.bind_null(i);
+  };
+  opt(9, p.inode_ags);
+  opt(10, p.agcount);
+  opt(11, p.inodes_seen);
+  st.run();
+}
+
+std::array<std::string, kEnvFields.size()> env_values(const Environment& e) {
+  const auto n = [](auto v) { return std::to_string(v); };
+  std::array<std::string, kEnvFields.size()> v = {
+      e.host, e.accel, e.cpu_model, e.cpu_options, n(e.memory_mib), n(e.vcpus), n(e.page_size),
+      e.kernel_release, e.config_sha256, e.fs, e.mkfs_options, e.mount_options, e.agent_version,
+      e.workload, n(e.copies), n(e.passes), fmt::format("{}", e.duration_s), e.locale,
+      e.layout, e.input, e.drop_caches ? "1" : "0", e.runner, e.disk};
+  return v;
+}
+
+std::string env_columns(std::string_view alias) {
+  std::string out;
+  for (const auto name : kEnvFields) out += fmt::format("{}{}.env_{}", out.empty() ? "" : ", ", alias, name);
+  return out;
 }
 
 void Store::record_result(BootId boot, const Result& r, const Environment& e) {
   Lock l(mu_);
   Tx tx(db_);
-  Stmt(db_,
-       "INSERT OR REPLACE INTO results (boot_id, score, failures, failure_examples_json,"
-       " recorded_at, env_host, env_accel, env_cpu_model, env_cpu_options, env_memory_mib,"
-       " env_vcpus, env_page_size, env_kernel_release, env_config_sha256, env_fs,"
-       " env_mkfs_options, env_mount_options, env_agent_version, env_workload, env_copies,"
-       " env_passes, env_duration_s, env_locale)"
-       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-      .bind(1, boot).bind(2, r.score).bind(3, static_cast<std::int64_t>(r.failures))
-      .bind(4, r.failure_examples_json).bind(5, now_iso()).bind(6, e.host).bind(7, e.accel)
-      .bind(8, e.cpu_model).bind(9, e.cpu_options)
-      .bind(10, static_cast<std::int64_t>(e.memory_mib)).bind(11, static_cast<std::int64_t>(e.vcpus))
-      .bind(12, static_cast<std::int64_t>(e.page_size)).bind(13, e.kernel_release)
-      .bind(14, e.config_sha256).bind(15, e.fs).bind(16, e.mkfs_options).bind(17, e.mount_options)
-      .bind(18, e.agent_version).bind(19, e.workload).bind(20, static_cast<std::int64_t>(e.copies))
-      .bind(21, static_cast<std::int64_t>(e.passes)).bind(22, e.duration_s).bind(23, e.locale)
-      .run();
+  std::string cols = "boot_id, score, failures, failure_examples_json, recorded_at", marks = "?,?,?,?,?";
+  for (const auto name : kEnvFields) {
+    cols += fmt::format(", env_{}", name);
+    marks += ",?";
+  }
+  Stmt ins(db_, fmt::format("INSERT OR REPLACE INTO results ({}) VALUES ({})", cols, marks).c_str());
+  ins.bind(1, boot).bind(2, r.score).bind(3, static_cast<std::int64_t>(r.failures))
+      .bind(4, r.failure_examples_json).bind(5, now_iso());
+  const auto values = env_values(e);
+  for (std::size_t i = 0; i < values.size(); ++i) ins.bind(static_cast<int>(6 + i), values[i]);  // column affinity types them
+  ins.run();
   Stmt(db_, "UPDATE boots SET status = 'done', finished_at = ? WHERE id = ?")
       .bind(1, now_iso()).bind(2, boot).run();
   require_changed(db_, boot);
@@ -372,7 +392,11 @@ std::vector<BootResult> Store::boot_results(RunId run) const {
           " br.loop_failures, br.inodegc_throttle, COALESCE(br.guest_page_size, 0),"
           " COALESCE(br.guest_kernel_release, ''),"
           " (SELECT f.phase || ': ' || f.message FROM failures f WHERE f.boot_id = br.boot_id"
-          "  ORDER BY f.id DESC LIMIT 1)"
+          "  ORDER BY f.id DESC LIMIT 1),"
+          " (SELECT c.workload_kind FROM boots b JOIN cells c ON c.id = b.cell_id WHERE b.id = br.boot_id),"
+          " (SELECT AVG(p.inode_ags) FROM passes p WHERE p.boot_id = br.boot_id),"
+          " (SELECT MAX(p.agcount) FROM passes p WHERE p.boot_id = br.boot_id),"
+          " (SELECT r.env_layout FROM results r WHERE r.boot_id = br.boot_id)"
           " FROM boot_results br WHERE br.run_id = ? ORDER BY br.boot_id");
   st.bind(1, run);
   std::vector<BootResult> out;
@@ -397,6 +421,10 @@ std::vector<BootResult> Store::boot_results(RunId run) const {
     b.guest_page_size = static_cast<unsigned>(st.i64(15));
     b.kernel_release = st.text(16);
     b.failure = st.text(17);
+    b.workload_kind = st.text(18);
+    if (!st.is_null(19)) b.inode_ags = st.real(19);
+    if (!st.is_null(20)) b.agcount = static_cast<unsigned>(st.i64(20));
+    b.layout = st.text(21);
     out.push_back(std::move(b));
   }
   return out;

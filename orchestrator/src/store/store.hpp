@@ -6,6 +6,7 @@
 // only itself and never loses rows already stored.
 #include "matrix/matrix.hpp"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct sqlite3;
@@ -97,6 +99,10 @@ struct Pass {
   double lpm = 0;              ///< loops per minute
   std::string latency_json = "{}";   ///< {"bounds_s": [...], "counts": [...]}
   std::string counters_json = "{}";  ///< protocol counters object, totalled over the pass
+  /// XFS only: allocation groups the load's inodes were seen in / the filesystem's AG count /
+  /// distinct inodes seen (protocol::Placement); nullopt on other filesystems.
+  std::optional<std::uint32_t> inode_ags, agcount;
+  std::optional<std::uint64_t> inodes_seen;
 };
 
 /// One `sample` message.
@@ -116,7 +122,8 @@ struct Sample {
   std::optional<double> vcpu_share = std::nullopt;  ///< the guest's vCPU threads' host CPU time / (vCPUs x host_s); 1 - steal of the guest
 };
 
-/// Everything a result's comparability depends on (DESIGN "Comparability").
+/// Everything a result's comparability depends on (DESIGN "Comparability"). Its fields are
+/// listed once, by name, in kEnvFields; the `results` table holds each as column env_<name>.
 struct Environment {
   std::string host;            ///< libvirt URI the cell ran on
   std::string accel;           ///< "kvm" or "tcg"
@@ -136,7 +143,36 @@ struct Environment {
   unsigned passes = 0;
   double duration_s = 0;
   std::string locale = "C";    ///< LANG of the load
+  std::string layout = "shared";  ///< "shared" (UnixBench's one test directory) or "per-copy"
+  /// The input the scripts sort: "sha256:<hex>" of the bytes shipped to the guest (the matrix's
+  /// `input`, or the agent's generated input, protocol::kGeneratedInputSha256).
+  std::string input;
+  bool drop_caches = false;    ///< caches dropped before every pass
+  std::string runner = "rlab"; ///< "rlab" or "unixbench" (UnixBench's own scripts)
+  std::string disk = "virtio"; ///< where the filesystem under test lives: "virtio" or "ram" (brd)
 };
+
+/// The names of Environment's fields, in one list: the `results` columns are env_<name>, and
+/// compare, changepoint, nightly and metrics read and compare them by these names.
+inline constexpr std::array<std::string_view, 23> kEnvFields = {
+    "host",          "accel",    "cpu_model", "cpu_options", "memory_mib",     "vcpus",
+    "page_size",     "kernel_release", "config_sha256", "fs", "mkfs_options",  "mount_options",
+    "agent_version", "workload", "copies",    "passes",      "duration_s",     "locale",
+    "layout",        "input",    "drop_caches", "runner",    "disk"};
+
+/// Position of field `name` in kEnvFields; kEnvFields.size() when there is none.
+constexpr std::size_t env_index(std::string_view name) {
+  for (std::size_t i = 0; i < kEnvFields.size(); ++i)
+    if (kEnvFields[i] == name) return i;
+  return kEnvFields.size();
+}
+
+/// `e`'s fields as text, in kEnvFields order (numbers in decimal, drop_caches 0/1), as the
+/// store binds them; the columns' affinity stores numbers as INTEGER or REAL.
+std::array<std::string, kEnvFields.size()> env_values(const Environment& e);
+
+/// "<alias>.env_host, <alias>.env_accel, ..." in kEnvFields order, for a SELECT over `results`.
+std::string env_columns(std::string_view alias);
 
 /// The `result` message.
 struct Result {
@@ -155,6 +191,7 @@ struct BootResult {
   std::string mkfs_label;      ///< e.g. "agcount=4", "defaults"
   unsigned vcpus = 0;
   std::string workload;        ///< cell's workload name
+  std::string workload_kind;   ///< "shell1" or "shell8"
   unsigned copies = 0;
   unsigned repeat = 0;
   std::string status;          ///< boot status
@@ -166,6 +203,11 @@ struct BootResult {
   unsigned guest_page_size = 0;       ///< from hello; 0 if none
   std::string kernel_release;         ///< from hello
   std::string failure;                ///< last failure's "phase: message", "" if none
+  /// XFS: mean over the boot's passes of the allocation groups its load's inodes were seen
+  /// in, and the filesystem's AG count; nullopt when no pass reported a placement.
+  std::optional<double> inode_ags;
+  std::optional<unsigned> agcount;
+  std::string layout;                 ///< results.env_layout ("" without a result)
 };
 
 /// The machine rlab runs on around one boot (read from /proc/loadavg and /proc/stat just

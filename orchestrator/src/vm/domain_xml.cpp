@@ -86,7 +86,7 @@ std::string domain_xml(const DomainSpec& s) {
         "(agent_via_libvirt), which chooses the socket's path",
         s.agent_socket.string()));
   if (!s.agent_via_libvirt) require_path(s.agent_socket, "agent_socket");
-  require_path(s.disk, "disk");
+  if (!s.disk.empty()) require_path(s.disk, "disk");
   if (s.agent_socket.string().size() > 107)
     throw std::invalid_argument(fmt::format(
         "domain spec: agent_socket '{}' is {} bytes, a unix socket path holds at most 107",
@@ -164,12 +164,7 @@ std::string domain_xml(const DomainSpec& s) {
       "  <on_reboot>destroy</on_reboot>\n"
       "  <on_crash>destroy</on_crash>\n"
       "  <devices>\n"
-      "    <disk type='file' device='disk'>\n"
-      "      <driver name='qemu' type='raw'/>\n"
-      "      <source file='{disk}'/>\n"
-      "      <target dev='vda' bus='virtio'/>\n"
-      "      <serial>{serial}</serial>\n"
-      "    </disk>\n"
+      "{disk}"
       "    <controller type='usb' model='none'/>\n"
       "    <serial type='pty'>\n"
       "      <log file='{console}' append='off'/>\n"
@@ -191,8 +186,15 @@ std::string domain_xml(const DomainSpec& s) {
       fmt::arg("cputune", cputune),
       fmt::arg("kernel", escape(s.kernel.string())),
       fmt::arg("initrd", escape(s.initramfs.string())), fmt::arg("cmdline", escape(s.cmdline)),
-      fmt::arg("cpu", cpu), fmt::arg("disk", escape(s.disk.string())),
-      fmt::arg("serial", escape(s.disk_serial)),
+      fmt::arg("cpu", cpu),
+      fmt::arg("disk", s.disk.empty() ? std::string()
+                                      : fmt::format("    <disk type='file' device='disk'>\n"
+                                                    "      <driver name='qemu' type='raw'/>\n"
+                                                    "      <source file='{}'/>\n"
+                                                    "      <target dev='vda' bus='virtio'/>\n"
+                                                    "      <serial>{}</serial>\n"
+                                                    "    </disk>\n",
+                                                    escape(s.disk.string()), escape(s.disk_serial))),
       fmt::arg("console", escape(s.console_log.string())),
       // No path: libvirt picks one in its channel directory (virDomainOpenChannel reaches it).
       fmt::arg("socket", s.agent_via_libvirt ? std::string()

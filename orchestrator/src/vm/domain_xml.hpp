@@ -45,7 +45,7 @@ struct DomainSpec {
   /// 9.0), and
   /// agent_socket must be empty.
   bool agent_via_libvirt = false;
-  std::filesystem::path disk;        ///< raw disk image for the filesystem under test
+  std::filesystem::path disk;        ///< raw disk image for the filesystem under test; empty: none (a RAM disk in the guest)
   std::string disk_serial = "rlab-fs";  ///< virtio-blk serial: /sys/block/*/serial in the guest
   /// Deterministic mode (TCG only): QEMU instruction counting, `-icount shift=N,sleep=off`.
   /// A guest nanosecond is 2^N executed instructions and idle time is skipped, so guest

@@ -1,6 +1,7 @@
 #pragma once
 // Message types of the agent protocol (docs/protocol.md). Plain structs; JSON conversion and
 // validation live in json.hpp / codec.hpp.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -44,20 +45,44 @@ struct Prepare {
   std::string mountpoint;                ///< absolute path; created if missing
 };
 
-/// `run`: the shell1/shell8 load. Defaults follow UnixBench except duration_s.
+/// SHA-256 (hex) of the agent's generated input (the sort input when `run.input` is absent and
+/// the runner is "rlab"); the agent's tests fail when the generator's output changes without it.
+inline constexpr const char* kGeneratedInputSha256 =
+    "c7a7385e5b7e1b198650659861f403017a26e17f852b9d50b78d810d16eeb848";
+
+/// Largest `run.input`, bytes (JSON: base64, so the request stays under the 1 MiB line limit).
+inline constexpr std::size_t kMaxInputBytes = 512 * 1024;
+
+/// `run`: the shell1/shell8 load. Defaults follow UnixBench except duration_s
+/// (docs/agent.md "shell1 as UnixBench runs it").
 struct Run {
   RequestId id = 0;
   std::string workload = "shell1";       ///< "shell1" or "shell8"
-  std::uint32_t copies = 1;              ///< concurrent loopers (UnixBench -c), >= 1
-  std::uint32_t passes = 3;              ///< >= 1
+  std::uint32_t copies = 1;              ///< concurrent loopers (UnixBench -c), [1, 4096]
+  std::uint32_t passes = 3;              ///< [1, 1000]
   double duration_s = 60.0;              ///< length of one pass, seconds, (0, kMaxSpanS]
   std::uint32_t scripts_per_loop = 1;    ///< 1 (shell1) or 8 (shell8); from workload if absent
   std::string workdir;                   ///< absolute directory on the filesystem under test
   double sample_interval_s = 1.0;        ///< seconds between samples; 0 = no sampling, else [0.1, kMaxSpanS]
-  double pause_s = 1.0;                  ///< pause after the sync between passes, seconds, [0, kMaxSpanS]
-  /// Guest hygiene before every pass: after the sync, write 3 to /proc/sys/vm/drop_caches
-  /// (page cache, dentries and inodes), so each pass starts from the same cache state.
+  /// Settling before every pass, seconds, [0, kMaxSpanS]: sync, sleep pause_s/3, sync, sleep
+  /// 2*pause_s/3 — UnixBench's `sync; sleep 1; sync; sleep 2` at the default 3.
+  double pause_s = 3.0;
+  /// Guest hygiene before every pass (not UnixBench's; off by default): after the settling's
+  /// first sync, write 3 to /proc/sys/vm/drop_caches (page cache, dentries and inodes).
   bool drop_caches = false;
+  /// Where the loopers work: "shared" (UnixBench: every looper's cwd is <workdir>/testdir) or
+  /// "per-copy" (looper i in <workdir>/testdir/copy<i>, each with its own input; on XFS the
+  /// copies' files then spread over the allocation groups).
+  std::string layout = "shared";
+  /// Whose scripts run: "rlab" (rlab's loop.sh/copy.sh, written by the agent into
+  /// <workdir>/pgms) or "unixbench" (UnixBench's own looper, multi.sh and tst.sh, copied from
+  /// <unixbench_dir>/pgms into <workdir>/pgms; `copies` loopers of duration_s whole seconds).
+  std::string runner = "rlab";
+  std::string unixbench_dir = "/opt/unixbench";  ///< guest directory holding pgms/ (runner "unixbench")
+  /// The bytes of the input the scripts sort (sort.src), at most kMaxInputBytes; nullopt:
+  /// rlab's generated input (runner "rlab") or <unixbench_dir>/testdir/sort.src ("unixbench").
+  /// JSON: `input_base64`.
+  std::optional<std::string> input;
 };
 
 /// `shutdown`: the agent replies `bye`, syncs and powers the guest off (when PID 1, or when
@@ -132,17 +157,30 @@ struct Sample {
   Counters counters;                     ///< deltas since the previous sample (or pass start)
 };
 
+/// Where the load's inodes were placed on XFS in one pass: the allocation group of every
+/// inode found in the load's directories while the pass ran (scanned at each sample and at
+/// the end of the window), from inode numbers and the superblock's geometry
+/// (agno = ino >> (sb_agblklog + sb_inopblog)).
+struct Placement {
+  std::uint32_t agcount = 0;             ///< allocation groups of the filesystem
+  std::uint32_t ags = 0;                 ///< distinct allocation groups the load's inodes were in, [0, agcount]
+  std::uint64_t inodes = 0;              ///< distinct inodes seen (the load's temporary files)
+};
+
 /// `pass`: one finished pass.
 struct PassReport {
   RequestId id = 0;
   std::uint32_t pass = 0;
   std::uint64_t loops = 0;               ///< loops completed inside the pass window
+  /// Loops that exited non-zero (not counted; UnixBench's looper stops there) plus counted
+  /// loops whose scripts wrote to stderr (a command of the pipeline failed).
   std::uint64_t failures = 0;
   double duration_s = 0;                 ///< measured length of the pass window
   double lpm = 0;                        ///< loops per minute: loops * 60 / duration_s
   Histogram latency;
   Counters counters;                     ///< totalled over the pass window
   bool caches_dropped = false;           ///< the agent dropped the caches just before the pass
+  std::optional<Placement> placement;    ///< XFS only (absent on other filesystems)
 };
 
 /// `result`: the run is over.
