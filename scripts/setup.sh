@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian 12 machine (as root) for rlab: installs scripts/packages.txt,
 # starts virtlogd and libvirtd by hand when they are not running (no systemd needed),
-# and builds rlab, the host-native agent and the static aarch64 agent.
+# and builds what the main job (scripts/run.sh) needs: rlab and the static aarch64 agent.
+# The tests, the host-native agent and the fuzz targets are built by scripts/test.sh.
 # Idempotent: a second run installs and rebuilds only what changed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,9 +31,8 @@ bash scripts/start-libvirtd.sh
 export CCACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/rlab/ccache-host"
 export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
 cmake --preset host >/dev/null
-cmake --build --preset host
+cmake --build --preset host --target rlab
+# The aarch64-agent preset has RLAB_BUILD_TESTS=OFF: its default target is the agent alone.
 cmake --preset aarch64-agent >/dev/null
 cmake --build --preset aarch64-agent
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
-echo "setup.sh: built build/host/orchestrator/rlab, build/aarch64/guest-agent/rlab-agent and the fuzz targets in build/fuzz"
+echo "setup.sh: built build/host/orchestrator/rlab and build/aarch64/guest-agent/rlab-agent"

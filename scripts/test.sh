@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs rlab's whole test suite (unit tests and the tests against real components: kernel
-# build, QEMU guests, libvirtd, Prometheus). Expects scripts/setup.sh to have run.
+# build, QEMU guests, libvirtd, Prometheus). Expects scripts/setup.sh to have run (packages,
+# rlab, the static aarch64 agent); builds the tests and the fuzz targets itself
+# (incrementally), mounts tracefs and loads the loop module when missing
+# (scripts/host-setup.sh), then runs ctest.
 # The first run on a fresh machine builds a 64K-page arm64 kernel (~10 min on 2 cores);
 # later runs take it from the cache in ${XDG_CACHE_HOME:-~/.cache}/rlab.
 #
@@ -8,7 +11,18 @@
 # over kernel builds and about fifty guest boots, most of an hour on 2 cores); without it
 # they are not run, so that this command stays well under an hour.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+# The same ccache as scripts/setup.sh: objects it built are reused.
+export CCACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/rlab/ccache-host"
+export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
+cmake --preset host >/dev/null
+cmake --build --preset host          # rlab, the host-native agent, every test binary
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSan)
+
+bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
 long=(-E '^RealBisect\.')
 [[ "${RLAB_LONG_TESTS:-0}" == 1 ]] && long=()

@@ -1,5 +1,7 @@
 // prepare against real block devices (loop devices over sparse files; needs root), then the
-// load on the fresh XFS with its inodegc tracepoints and per-device XFS stats counted.
+// load on the fresh XFS with its inodegc tracepoints and per-device XFS stats counted. The
+// tests load the loop module and mount tracefs themselves when the machine has neither
+// (host_setup.hpp).
 #include <sys/mount.h>
 #include <sys/wait.h>
 
@@ -9,6 +11,7 @@
 
 #include "fileio.hpp"
 #include "harness.hpp"
+#include "host_setup.hpp"
 #include "prepare.hpp"
 
 namespace rp = rlab::protocol;
@@ -21,6 +24,7 @@ namespace {
 /// A loop device over a sparse file; detached (and its mountpoint unmounted) on destruction.
 struct LoopDisk {
   explicit LoopDisk(const fs::path& dir, const fs::path& mnt) : mountpoint(mnt) {
+    if (auto why = ensure_loop_control(); !why.empty()) throw std::runtime_error(why);
     const auto img = dir / "disk.img";
     { std::ofstream(img).close(); }
     fs::resize_file(img, 512ull << 20);
@@ -56,6 +60,9 @@ std::string mount_line(const fs::path& mnt) {
 }  // namespace
 
 TEST(Prepare, XfsWithAgcountThenShell1CountsInodegc) {
+  // The agent counts the tracepoints through tracefs, which a fresh machine has not mounted.
+  const std::string no_tracefs = ensure_tracefs();
+  ASSERT_EQ(no_tracefs, "") << "the agent needs tracefs to count XFS tracepoints";
   Served s;
   ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
   const fs::path mnt = s.dir.path / "mnt";

@@ -75,6 +75,40 @@ std::string from_deb822(const std::string& text) {
   return "";
 }
 
+// apt's options for the private state under `root` (see PrivateApt).
+std::vector<std::string> private_apt_options(const fs::path& root, const std::string& arch) {
+  auto r = root.string();
+  return {"-o", "Dir::Etc=" + r + "/etc",
+          "-o", "Dir::Etc::sourcelist=" + r + "/etc/sources.list",
+          "-o", "Dir::Etc::sourceparts=" + r + "/etc/sources.list.d",
+          "-o", "Dir::Etc::preferencesparts=" + r + "/etc/preferences.d",
+          "-o", "Dir::State=" + r + "/state",
+          "-o", "Dir::State::status=" + r + "/state/status",
+          "-o", "Dir::Cache=" + r + "/cache",
+          "-o", "APT::Architecture=" + arch,
+          "-o", "APT::Architectures::=" + arch,
+          "-o", "APT::Sandbox::User=root",
+          "-o", "Debug::NoLocking=1",
+          "-q"};
+}
+
+// The "Candidate:" of `apt-cache policy` output; "" when there is none.
+std::string candidate_of(const std::string& policy_output) {
+  std::istringstream in(policy_output);
+  for (std::string line; std::getline(in, line);) {
+    auto w = words(line);
+    if (w.size() == 2 && w[0] == "Candidate:" && w[1] != "(none)") return w[1];
+  }
+  return "";
+}
+
+bool has_package_lists(const fs::path& root) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(root / "state/lists", ec))
+    if (e.path().filename().string().find("_Packages") != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string find_debian_mirror(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -120,21 +154,7 @@ PrivateApt::PrivateApt(fs::path root, std::string mirror, std::string suite, std
                               mirror_ + " " + suite_ + " main\n");
 }
 
-std::vector<std::string> PrivateApt::apt_options() const {
-  auto r = root_.string();
-  return {"-o", "Dir::Etc=" + r + "/etc",
-          "-o", "Dir::Etc::sourcelist=" + r + "/etc/sources.list",
-          "-o", "Dir::Etc::sourceparts=" + r + "/etc/sources.list.d",
-          "-o", "Dir::Etc::preferencesparts=" + r + "/etc/preferences.d",
-          "-o", "Dir::State=" + r + "/state",
-          "-o", "Dir::State::status=" + r + "/state/status",
-          "-o", "Dir::Cache=" + r + "/cache",
-          "-o", "APT::Architecture=" + arch_,
-          "-o", "APT::Architectures::=" + arch_,
-          "-o", "APT::Sandbox::User=root",
-          "-o", "Debug::NoLocking=1",
-          "-q"};
-}
+std::vector<std::string> PrivateApt::apt_options() const { return private_apt_options(root_, arch_); }
 
 bool PrivateApt::update() {
   std::vector<std::string> argv{"apt-get"};
@@ -142,9 +162,7 @@ bool PrivateApt::update() {
   argv.insert(argv.end(), o.begin(), o.end());
   argv.push_back("update");
   auto r = util::run(argv, run_options(std::chrono::seconds(600)));
-  bool have_lists = false;
-  for (const auto& e : fs::directory_iterator(root_ / "state/lists"))
-    if (e.path().filename().string().find("_Packages") != std::string::npos) have_lists = true;
+  const bool have_lists = has_package_lists(root_);
   if (r.ok() && r.output.find("W: Failed") == std::string::npos && have_lists) return true;
   if (have_lists) {
     spdlog::warn("apt-get update for {} {} failed; using the package lists from an earlier update",
@@ -160,12 +178,7 @@ std::string PrivateApt::candidate_version(const std::string& package) const {
   auto o = apt_options();
   argv.insert(argv.end(), o.begin(), o.end());
   argv.insert(argv.end(), {"policy", package});
-  auto r = util::run_checked(argv);
-  std::istringstream in(r.output);
-  for (std::string line; std::getline(in, line);) {
-    auto w = words(line);
-    if (w.size() == 2 && w[0] == "Candidate:" && w[1] != "(none)") return w[1];
-  }
+  if (auto v = candidate_of(util::run_checked(argv).output); !v.empty()) return v;
   throw std::runtime_error("package " + package + " is not in Debian " + suite_ + " (" + mirror_ +
                            ", " + arch_ + ")");
 }
@@ -184,6 +197,21 @@ fs::path PrivateApt::download(const std::string& package, const std::string& ver
   }
   throw std::runtime_error("apt-get download " + package + "=" + version + " left no .deb in " +
                            dest_dir.string());
+}
+
+std::optional<std::string> listed_candidate_version(const fs::path& root, const std::string& arch,
+                                                    const std::string& package) {
+  if (!has_package_lists(root)) return std::nullopt;
+  std::vector<std::string> argv{"apt-cache"};
+  auto o = private_apt_options(root, arch);
+  argv.insert(argv.end(), o.begin(), o.end());
+  // No binary caches: apt-cache would otherwise write them under `root`.
+  argv.insert(argv.end(), {"-o", "Dir::Cache::pkgcache=", "-o", "Dir::Cache::srcpkgcache=",
+                           "policy", package});
+  auto r = util::run(argv, run_options(std::chrono::seconds(120)));
+  if (!r.ok()) return std::nullopt;
+  auto v = candidate_of(r.output);
+  return v.empty() ? std::nullopt : std::optional<std::string>(v);
 }
 
 }  // namespace rlab::build

@@ -3,6 +3,7 @@
 // directory (its own sources.list, lists, cache and dpkg status), so the host's apt
 // configuration and package lists are never touched.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +23,14 @@ std::string host_debian_mirror(const std::filesystem::path& etc_apt = "/etc/apt"
 /// Returns "" when no entry qualifies.
 std::string find_debian_mirror(
     const std::vector<std::pair<std::string, std::string>>& files);
+
+/// The candidate version of `package` in the package lists an earlier PrivateApt::update()
+/// left under `root` (for architecture `arch`), read without updating or writing anything;
+/// nullopt when there are no lists there or they do not have the package. A later update may
+/// find a newer version.
+std::optional<std::string> listed_candidate_version(const std::filesystem::path& root,
+                                                    const std::string& arch,
+                                                    const std::string& package);
 
 /// A private apt state for one (mirror, suite, architecture) under `root`.
 class PrivateApt {

@@ -1,6 +1,8 @@
 #include "build/kernel_build.hpp"
 
+#include "build/apt_source.hpp"
 #include "build/artifact_cache.hpp"
+#include "build/build_progress.hpp"
 #include "build/kernel_config.hpp"
 #include "build/kernel_source.hpp"
 #include "build/patches.hpp"
@@ -71,44 +73,25 @@ fs::path prepared_tree(const SourceTree& tree, const KernelSpec& spec, const fs:
   return dir;
 }
 
-// Runs make with output to `log`, reporting the newest output line every few seconds.
-util::ProcessResult run_logged(const std::vector<std::string>& argv, const util::ProcessOptions& opts,
-                               const Progress& progress) {
-  std::atomic<bool> done{false};
-  util::ProcessResult result;
-  std::exception_ptr error;
-  std::thread worker([&] {
-    try {
-      result = util::run(argv, opts);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    done = true;
-  });
-  std::size_t lines = 0;
-  std::streamoff offset = 0;
-  std::string last;
-  auto start = std::chrono::steady_clock::now();
-  auto next = start;
-  while (!done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    if (!progress) continue;
-    if (std::chrono::steady_clock::now() < next) continue;
-    next = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    std::ifstream in(opts.log_file);
-    in.seekg(offset);
-    for (std::string line; std::getline(in, line);) {
-      if (in.eof()) break;  // partial last line: read it next time
-      offset += static_cast<std::streamoff>(line.size() + 1);
-      ++lines;
-      if (!line.empty()) last = line;
-    }
-    auto secs = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
-    report(progress, "build", fmt::format("[{:>4}s, {} steps] {}", secs.count(), lines, trim(last)));
+// "expecting 2600 steps (from ...)" or "expecting ~2600 steps (estimate from ...)".
+std::string expectation(const StepBasis& b) {
+  return b.estimate ? fmt::format("expecting ~{} steps (estimate from {})", b.steps, b.from)
+                    : fmt::format("expecting {} steps (from {})", b.steps, b.from);
+}
+
+// A failed `make Image`: the first compiler error (it scrolls out of the tail with parallel
+// jobs), then the log's last lines.
+[[noreturn]] void throw_build_failure(const KernelSpec& spec, int exit_code, const fs::path& log) {
+  const std::string text = util::read_file(log);
+  const auto err = std::min(text.find(": error: "), text.find(": fatal error: "));
+  std::string first;
+  if (err != std::string::npos) {
+    const auto begin = text.rfind('\n', err);
+    const auto from = begin == std::string::npos ? 0 : begin + 1;
+    first = ": " + text.substr(from, text.find('\n', err) - from);
   }
-  worker.join();
-  if (error) std::rethrow_exception(error);
-  return result;
+  throw std::runtime_error(fmt::format("kernel {}: make Image failed (exit {}){}; log {}:\n{}", spec.name,
+                                       exit_code, first, log.string(), util::tail(text, 30)));
 }
 
 KernelArtifact from_manifest(const fs::path& dir, const json& m, bool hit) {
@@ -140,24 +123,130 @@ std::string cross_toolchain_id() {
   return out;
 }
 
+namespace {
+
+// The key inputs of `spec` for a source at (`identity`, `commit`): revision, fragment and
+// patch contents, cross toolchain (cross_toolchain_id() throws when it is missing).
+KernelKeyInputs key_inputs(const KernelSpec& spec, const std::string& identity, const std::string& commit) {
+  KernelKeyInputs in;
+  in.source_identity = identity;
+  in.source_commit = commit;
+  in.page_size_kib = spec.page_size_kib;
+  for (const auto& f : fragment_paths(spec, images_dir()))
+    in.fragments.emplace_back(f.filename().string(), util::read_file(f));
+  for (const auto& p : spec.patches) in.patches.emplace_back(p.filename().string(), util::read_file(p));
+  in.toolchain = cross_toolchain_id();
+  return in;
+}
+
+// How make is run for a tree: environment and the ARCH=/CROSS_COMPILE=/CC= words.
+struct MakeSetup {
+  std::map<std::string, std::string> env;
+  std::vector<std::string> args;
+};
+
+MakeSetup make_setup(const fs::path& cache_root) {
+  fs::create_directories(cache_root / "ccache");
+  MakeSetup m;
+  m.env = {{"ARCH", "arm64"},
+           {"CROSS_COMPILE", kCross},
+           {"CCACHE_DIR", (cache_root / "ccache").string()},
+           // Paths below the cache are hashed relative to the working directory, so the same
+           // file in another tree (a patched copy) or build directory still hits.
+           {"CCACHE_BASEDIR", cache_root.string()},
+           {"CCACHE_NOHASHDIR", "1"},
+           {"KBUILD_BUILD_TIMESTAMP", "1970-01-01 00:00:00 UTC"},
+           {"KBUILD_BUILD_USER", "rlab"},
+           {"KBUILD_BUILD_HOST", "rlab"},
+           {"LC_ALL", "C"}};
+  m.args = {"ARCH=arm64", std::string("CROSS_COMPILE=") + kCross};
+  if (util::find_program("ccache")) m.args.push_back(std::string("CC=ccache ") + kCross + "gcc");
+  return m;
+}
+
+// What one `make Image` did.
+struct MadeImage {
+  double seconds = 0;        ///< wall time of make
+  std::size_t steps = 0;     ///< lines make printed
+  bool from_scratch = true;  ///< the object directory held no objects of an earlier attempt
+  unsigned jobs = 1;
+  std::string release;       ///< `make kernelrelease`
+};
+
+// Builds obj/arch/arm64/boot/Image (log: obj/build.log), reporting percentage and ETA
+// against the cache's earlier builds. Throws with the first error and the log's tail.
+MadeImage make_image(const KernelSpec& spec, const fs::path& src, const fs::path& obj,
+                     const MakeSetup& ms, const std::string& identity, const Progress& progress) {
+  MadeImage out;
+  out.jobs = build_jobs();
+  out.from_scratch = !fs::exists(obj / "init");
+  const auto log = obj / "build.log";
+  fs::remove(log);
+  const auto basis = choose_step_basis(list_cache(util::cache_dir()), identity,
+                                       util::sha256_hex(util::read_file(obj / ".config")));
+  std::vector<std::string> make{"make", "-C", src.string(), "O=" + obj.string()};
+  make.insert(make.end(), ms.args.begin(), ms.args.end());
+  make.insert(make.end(), {"-j" + std::to_string(out.jobs), "Image"});
+  report(progress, "build", fmt::format("make -j{} Image in {}, {}", out.jobs, obj.string(), expectation(basis)));
+  auto r = run_logged(make, run_options(std::chrono::hours(6), {}, ms.env, log), basis, progress,
+                      std::chrono::seconds(5));
+  if (!r.result.ok()) throw_build_failure(spec, r.result.exit_code, log);
+  out.seconds = r.result.elapsed.count();
+  out.steps = r.lines;
+  std::vector<std::string> rel{"make", "-s", "-C", src.string(), "O=" + obj.string()};
+  rel.insert(rel.end(), ms.args.begin(), ms.args.end());
+  rel.push_back("kernelrelease");
+  out.release = trim(util::run_checked(rel, run_options(std::chrono::seconds(300), {}, ms.env)).output);
+  if (auto nl = out.release.rfind('\n'); nl != std::string::npos) out.release = out.release.substr(nl + 1);
+  return out;
+}
+
+// Moves the build's Image, .config and log into the cache entry `dir` with its manifest.
+json store_kernel(const fs::path& dir, const fs::path& obj, const KernelSpec& spec,
+                  const KernelKeyInputs& in, const std::string& key, const MadeImage& made) {
+  auto staging = dir;
+  staging += ".partial-" + std::to_string(::getpid());
+  fs::remove_all(staging);
+  fs::create_directories(staging);
+  fs::copy_file(obj / "arch/arm64/boot/Image", staging / "Image");
+  fs::copy_file(obj / ".config", staging / "config");
+  fs::copy_file(obj / "build.log", staging / "build.log");
+  json m{{"kind", "kernel"},
+         {"key", key},
+         {"name", spec.name},
+         {"source_identity", in.source_identity},
+         {"source_commit", in.source_commit},
+         {"kernel_release", made.release},
+         {"config_sha256", util::sha256_hex(util::read_file(obj / ".config"))},
+         {"page_size_kib", spec.page_size_kib},
+         {"patchset", spec.patchset},
+         {"toolchain", in.toolchain},
+         {"build_seconds", made.seconds},
+         {"build_steps", made.steps},
+         {"build_from_scratch", made.from_scratch},
+         {"jobs", made.jobs},
+         {"created", static_cast<long long>(std::time(nullptr))}};
+  for (const auto& f : fragment_paths(spec, images_dir())) m["fragments"].push_back(f.string());
+  m["patches"] = json::array();
+  for (const auto& p : spec.patches) m["patches"].push_back(p.string());
+  util::write_file_atomic(staging / "manifest.json", m.dump(2) + "\n");
+  fs::remove_all(dir);
+  fs::rename(staging, dir);
+  return m;
+}
+
+}  // namespace
+
 KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
   const fs::path cache_root = util::cache_dir();
   auto fragments = fragment_paths(spec, images_dir());
   for (const auto& p : spec.patches)
     if (!fs::is_regular_file(p))
       throw std::runtime_error("kernel " + spec.name + ": patch " + p.string() + " does not exist");
-
-  KernelKeyInputs in;
   auto tree = fetch_kernel_source(spec.source, cache_root, progress);
-  in.source_identity = tree.identity;
-  in.source_commit = tree.commit;
-  in.page_size_kib = spec.page_size_kib;
-  for (const auto& f : fragments) in.fragments.emplace_back(f.filename().string(), util::read_file(f));
-  for (const auto& p : spec.patches) in.patches.emplace_back(p.filename().string(), util::read_file(p));
-  in.toolchain = cross_toolchain_id();
+  const KernelKeyInputs in = key_inputs(spec, tree.identity, tree.commit);
   const std::string key = kernel_key(in);
   const fs::path dir = entry_dir(cache_root, "kernel", key);
-
   if (entry_complete(dir)) {
     report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
     return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), true);
@@ -168,82 +257,52 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
 
   auto src = prepared_tree(tree, spec, cache_root / "kbuild" / key, progress);
   auto obj = cache_root / "kbuild" / key / "obj";
-  fs::create_directories(cache_root / "ccache");
-  std::map<std::string, std::string> env{
-      {"ARCH", "arm64"},
-      {"CROSS_COMPILE", kCross},
-      {"CCACHE_DIR", (cache_root / "ccache").string()},
-      // Paths below the cache are hashed relative to the working directory, so the same
-      // file in another tree (a patched copy) or build directory still hits.
-      {"CCACHE_BASEDIR", cache_root.string()},
-      {"CCACHE_NOHASHDIR", "1"},
-      {"KBUILD_BUILD_TIMESTAMP", "1970-01-01 00:00:00 UTC"},
-      {"KBUILD_BUILD_USER", "rlab"},
-      {"KBUILD_BUILD_HOST", "rlab"},
-      {"LC_ALL", "C"}};
-  std::vector<std::string> make_args{"ARCH=arm64", std::string("CROSS_COMPILE=") + kCross};
-  if (util::find_program("ccache")) make_args.push_back(std::string("CC=ccache ") + kCross + "gcc");
-
+  const MakeSetup ms = make_setup(cache_root);
   report(progress, "config", "allnoconfig + " + std::to_string(fragments.size()) + " fragments");
-  configure_kernel(src, obj, fragments, make_args, env);
-
-  unsigned jobs = build_jobs();
-  auto log = obj / "build.log";
-  fs::remove(log);
-  std::vector<std::string> make{"make", "-C", src.string(), "O=" + obj.string()};
-  make.insert(make.end(), make_args.begin(), make_args.end());
-  make.insert(make.end(), {"-j" + std::to_string(jobs), "Image"});
-  report(progress, "build", fmt::format("make -j{} Image in {}", jobs, obj.string()));
-  auto r = run_logged(make, run_options(std::chrono::hours(6), {}, env, log), progress);
-  if (!r.ok()) {
-    // With parallel jobs the first error scrolls out of the log's tail: name it first.
-    const std::string text = util::read_file(log);
-    const auto err = std::min(text.find(": error: "), text.find(": fatal error: "));
-    std::string first;
-    if (err != std::string::npos) {
-      const auto begin = text.rfind('\n', err);
-      first = ": " + text.substr(begin == std::string::npos ? 0 : begin + 1,
-                                 text.find('\n', err) - (begin == std::string::npos ? 0 : begin + 1));
-    }
-    throw std::runtime_error(fmt::format("kernel {}: make Image failed (exit {}){}; log {}:\n{}",
-                                         spec.name, r.exit_code, first, log.string(),
-                                         util::tail(text, 30)));
-  }
-  std::vector<std::string> rel{"make", "-s", "-C", src.string(), "O=" + obj.string()};
-  rel.insert(rel.end(), make_args.begin(), make_args.end());
-  rel.push_back("kernelrelease");
-  std::string release = trim(util::run_checked(rel, run_options(std::chrono::seconds(300), {}, env)).output);
-  if (auto nl = release.rfind('\n'); nl != std::string::npos) release = release.substr(nl + 1);
-
-  auto staging = dir;
-  staging += ".partial-" + std::to_string(::getpid());
-  fs::remove_all(staging);
-  fs::create_directories(staging);
-  fs::copy_file(obj / "arch/arm64/boot/Image", staging / "Image");
-  fs::copy_file(obj / ".config", staging / "config");
-  fs::copy_file(log, staging / "build.log");
-  json m{{"kind", "kernel"},
-         {"key", key},
-         {"name", spec.name},
-         {"source_identity", tree.identity},
-         {"source_commit", tree.commit},
-         {"kernel_release", release},
-         {"config_sha256", util::sha256_hex(util::read_file(obj / ".config"))},
-         {"page_size_kib", spec.page_size_kib},
-         {"patchset", spec.patchset},
-         {"toolchain", in.toolchain},
-         {"build_seconds", r.elapsed.count()},
-         {"jobs", jobs},
-         {"created", static_cast<long long>(std::time(nullptr))}};
-  for (const auto& f : fragments) m["fragments"].push_back(f.string());
-  m["patches"] = json::array();
-  for (const auto& p : spec.patches) m["patches"].push_back(p.string());
-  util::write_file_atomic(staging / "manifest.json", m.dump(2) + "\n");
-  fs::remove_all(dir);
-  fs::rename(staging, dir);
-  report(progress, "cache", fmt::format("kernel {} built in {:.0f} s: {}", release, r.elapsed.count(),
-                                        key.substr(0, 16)));
+  configure_kernel(src, obj, fragments, ms.args, ms.env);
+  const MadeImage made = make_image(spec, src, obj, ms, tree.identity, progress);
+  const json m = store_kernel(dir, obj, spec, in, key, made);
+  report(progress, "cache", fmt::format("kernel {} built in {:.0f} s ({} steps): {}", made.release,
+                                        made.seconds, made.steps, key.substr(0, 16)));
   return from_manifest(dir, m, false);
+}
+
+namespace {
+
+// The revision plan_kernel() can tell for `src` without fetching, or "" with `note` saying why.
+std::string planned_commit(const KernelSource& src, const fs::path& cache_root, std::string& note) {
+  if (src.kind == KernelSource::Kind::kGitTree) {
+    auto rev = util::run({"git", "-C", src.git_tree.string(), "rev-parse", "--verify", "--quiet",
+                          src.git_ref + "^{commit}"});
+    if (!rev.ok()) note = "ref '" + src.git_ref + "' is not a commit of " + src.git_tree.string();
+    return rev.ok() ? trim(rev.output) : "";
+  }
+  const auto lists = cache_root / "apt" / (src.debian_suite + "-arm64");
+  auto v = listed_candidate_version(lists, "arm64", "linux-source-" + src.debian_version);
+  note = v ? "version from the package lists of the last fetch; a run refreshes them first"
+           : "version not known until the first fetch of " + src.debian_suite + "'s package lists";
+  return v.value_or("");
+}
+
+}  // namespace
+
+KernelPlan plan_kernel(const KernelSpec& spec) {
+  const fs::path cache_root = util::cache_dir();
+  KernelPlan p;
+  const auto& src = spec.source;
+  p.source = src.kind == KernelSource::Kind::kGitTree
+                 ? fmt::format("git {} {}", src.git_tree.string(), src.git_ref)
+                 : fmt::format("linux-source-{} ({})", src.debian_version, src.debian_suite);
+  p.commit = planned_commit(src, cache_root, p.note);
+  if (p.commit.empty()) return p;
+  try {
+    p.key = kernel_key(key_inputs(spec, source_identity(src), p.commit));
+  } catch (const std::exception& e) {
+    p.note = e.what();
+    return p;
+  }
+  p.cached = entry_complete(entry_dir(cache_root, "kernel", p.key));
+  return p;
 }
 
 }  // namespace rlab::build

@@ -33,6 +33,22 @@ std::string cross_toolchain_id();
 /// PatchError, or std::runtime_error with the last lines of the build log.
 KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress = {});
 
+/// What ensure_kernel() would do for a spec, found without fetching, building or writing.
+struct KernelPlan {
+  std::string source;   ///< "linux-source-6.12 (trixie)" or "git <tree> <ref>"
+  std::string commit;   ///< the revision it would build; "" when not known without a fetch
+  std::string key;      ///< its cache key (kernel_key()); "" when it cannot be computed
+  bool cached = false;  ///< a complete cache entry has `key`: nothing would be built
+  std::string note;     ///< why `key` is unknown, or a caveat about `commit`; "" otherwise
+};
+
+/// The plan for `spec`: a git tree's ref is resolved now (`git rev-parse`); a Debian
+/// package's revision is the candidate in the package lists the last fetch left in the cache
+/// (a run refreshes them first, so it may find a newer one: said in `note`), and unknown when
+/// no fetch has happened yet. Reads fragments, patches and the cross toolchain's version
+/// like ensure_kernel(); never fetches, builds or writes an entry.
+KernelPlan plan_kernel(const KernelSpec& spec);
+
 /// The images/ directory of the project (util::source_dir()/images).
 std::filesystem::path images_dir();
 

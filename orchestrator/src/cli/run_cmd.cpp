@@ -1,10 +1,12 @@
 // `rlab run [matrix.yaml]`: boots every cell of the matrix, shows progress, prints the table.
-// `--resume <run-id>` runs what an earlier, interrupted run left unfinished.
+// `--resume <run-id>` runs what an earlier, interrupted run left unfinished; `--dry-run`
+// only validates the matrix and shows what a run would build and boot, and for how long.
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
 #include "metrics/push.hpp"
 #include "report/results_table.hpp"
+#include "run/dry_run.hpp"
 #include "run/interrupts.hpp"
 #include "run/run.hpp"
 #include "store/store.hpp"
@@ -28,6 +30,7 @@ struct RunArgs {
   std::string db;
   std::string agent;
   bool json = false;
+  bool dry_run = false;
   std::string push;  ///< Pushgateway URL; "" -> the matrix's `push:`, if any
 };
 
@@ -43,7 +46,22 @@ void push_results(const store::Store& st, store::RunId run, const std::string& u
   }
 }
 
+/// `rlab run --dry-run`: the plan on stdout (exit 0); a bad matrix or push URL is exit 2 with
+/// the same message as a run. Writes no store and boots nothing.
+int dry_run_command(const RunArgs& a) {
+  try {
+    const auto plan = run::plan_dry_run(a.matrix, a.db);
+    const std::string push_url = a.push.empty() ? plan.m.push_url.value_or("") : a.push;
+    if (!push_url.empty()) metrics::parse_push_url(push_url);
+    run::render_dry_run(plan, std::cout);
+    return kOk;
+  } catch (...) {
+    return exit_code_of_current_exception();
+  }
+}
+
 int run_command(const RunArgs& a) {
+  if (a.dry_run) return dry_run_command(a);
   std::string push_url = a.push;
   try {
     if (push_url.empty() && a.resume == 0)
@@ -109,7 +127,12 @@ const Registrar reg(10, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--agent", args->agent,
                   "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)")
       ->check(CLI::ExistingFile);
-  cmd->add_flag("--json", args->json, "Print the results table as JSON");
+  auto* json = cmd->add_flag("--json", args->json, "Print the results table as JSON");
+  cmd->add_flag("--dry-run", args->dry_run,
+                "Validate the matrix and show its cells, hosts, the kernels to build (and those cached), "
+                "the boots and an estimate of the time; build, boot and store nothing")
+      ->excludes(resume)
+      ->excludes(json);
   cmd->add_option("--push", args->push,
                   "Push the run's results to this Prometheus Pushgateway URL at the end "
                   "(default: the matrix's `push:`)");

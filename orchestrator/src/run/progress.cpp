@@ -2,63 +2,15 @@
 
 #include <fmt/format.h>
 
-#include "util/paths.hpp"
-
-#include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <regex>
+#include <algorithm>
 
 namespace rlab::run {
 
-std::string format_duration(double s) {
-  long t = std::lround(std::max(0.0, s));
-  if (t >= 3600) return fmt::format("{}h{:02}m", t / 3600, (t % 3600) / 60);
-  if (t >= 60) return fmt::format("{}m{:02}s", t / 60, t % 60);
-  return fmt::format("{}s", t);
-}
-
 Progress::Progress(std::FILE* out, bool tty) : out_(out), tty_(tty) {}
-
-std::optional<double> build_eta_s(double elapsed_s, std::size_t steps, std::size_t expected) {
-  if (steps == 0 || expected == 0 || steps >= expected) return std::nullopt;
-  return elapsed_s / static_cast<double>(steps) * static_cast<double>(expected - steps);
-}
-
-std::size_t cached_build_steps() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path newest;
-  fs::file_time_type newest_t{};
-  for (const auto& e : fs::directory_iterator(util::cache_dir() / "kernels", ec)) {
-    fs::path log = e.path() / "build.log";
-    auto t = fs::last_write_time(log, ec);
-    if (!ec && (newest.empty() || t > newest_t)) {
-      newest = log;
-      newest_t = t;
-    }
-  }
-  if (newest.empty()) return 0;
-  std::ifstream in(newest);
-  std::size_t n = 0;
-  for (std::string line; std::getline(in, line);) ++n;
-  return n;
-}
-
-void Progress::set_build_steps(std::size_t steps) {
-  std::lock_guard lock(mu_);
-  build_steps_ = steps;
-}
 
 void Progress::build(std::string_view kernel, std::string_view phase, std::string_view detail) {
   std::lock_guard lock(mu_);
-  std::string eta;
-  static const std::regex re(R"(^\[\s*(\d+)s, (\d+) steps\])");
-  std::match_results<std::string_view::const_iterator> m;
-  if (std::regex_search(detail.begin(), detail.end(), m, re))
-    if (auto e = build_eta_s(std::stod(m[1].str()), std::stoul(m[2].str()), build_steps_))
-      eta = fmt::format(" (ETA {})", format_duration(*e));
-  std::string line = fmt::format("[build {}{}] {}: {}", kernel, eta, phase, detail);
+  std::string line = fmt::format("[build {}] {}: {}", kernel, phase, detail);
   if (tty_) {
     if (line.size() > 150) line.resize(150);
     fmt::print(out_, "\r\033[K{}", line);

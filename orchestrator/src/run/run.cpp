@@ -3,6 +3,7 @@
 #include "image/guest_images.hpp"
 #include "matrix/matrix.hpp"
 #include "run/boot.hpp"
+#include "run/estimate.hpp"
 #include "run/interrupts.hpp"
 #include "run/pinning.hpp"
 #include "run/run_dir.hpp"
@@ -24,12 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-
-/// Expected wall seconds of one boot: boot + mkfs, the passes, shutdown.
-double boot_estimate_s(const matrix::Cell& c, vm::Accel accel) {
-  double boot = accel == vm::Accel::kTcg ? 15 : 5;
-  return boot + 5 + (c.workload.warmup_passes + c.workload.passes) * (c.workload.duration_s + 2) + 3;
-}
 
 struct Plan {
   std::unique_ptr<store::Store> st;
@@ -235,7 +230,6 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
                                        p.run));
 
   // Guest images per kernel, built (or taken from the cache) before anything boots.
-  progress.set_build_steps(cached_build_steps());
   std::map<std::string, image::GuestImages> images;
   std::map<std::string, std::string> build_errors;
   fs::path agent = o.agent_binary.empty() ? fs::path() : o.agent_binary;
@@ -265,13 +259,9 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
       runnable.push_back(job);
     }
   }
-  double work_s = 0, longest = 0;
-  for (const auto& j : runnable) {
-    double e = boot_estimate_s(p.cells[j.cell], guest.accel);
-    work_s += e * j.vcpus;
-    longest = std::max(longest, e);
-  }
-  progress.start(runnable.size(), std::max(longest, work_s / std::max(1u, sum.vcpu_budget)));
+  std::vector<const matrix::Cell*> to_boot;
+  for (const auto& j : runnable) to_boot.push_back(&p.cells[j.cell]);
+  progress.start(runnable.size(), boots_estimate_s(to_boot, guest.accel, sum.vcpu_budget));
 
   std::mutex mu;
   std::size_t hellos = 0;

@@ -1,0 +1,49 @@
+#include "host_setup.hpp"
+
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "harness.hpp"
+#include "tracepoints.hpp"
+
+namespace rlab::agent::test {
+namespace fs = std::filesystem;
+
+std::string ensure_tracefs() {
+  if (rlab::agent::find_tracefs()) return "";
+  const fs::path where = "/sys/kernel/tracing";
+  std::error_code ec;
+  if (!fs::is_directory(where, ec))
+    return where.string() + " does not exist: this kernel has no tracefs (CONFIG_TRACING)";
+  if (::mount("tracefs", where.c_str(), "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
+    const int err = errno;
+    return "cannot mount tracefs on " + where.string() + ": " + std::strerror(err) +
+           (err == EPERM ? " (the agent tests need root)" : "");
+  }
+  if (!rlab::agent::find_tracefs())
+    return "tracefs is mounted on " + where.string() + " but has no events/ directory";
+  return "";
+}
+
+std::string ensure_loop_control() {
+  const fs::path control = "/dev/loop-control";
+  std::error_code ec;
+  if (fs::exists(control, ec)) return "";
+  int st = 0;
+  std::string out;
+  try {
+    out = run_capture({"modprobe", "loop"}, &st);
+  } catch (const std::exception& e) {
+    return control.string() + " is missing and modprobe cannot be started: " + e.what();
+  }
+  if (fs::exists(control, ec)) return "";
+  return control.string() + " is missing and `modprobe loop` did not create it (exit " +
+         std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : -1) + "): " + out;
+}
+
+}  // namespace rlab::agent::test

@@ -1,0 +1,104 @@
+#include "run/dry_run.hpp"
+
+#include "build/artifact_cache.hpp"
+#include "build/kernel_source.hpp"
+#include "run/estimate.hpp"
+#include "util/paths.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rlab::run {
+namespace fs = std::filesystem;
+using build::format_duration;
+
+namespace {
+
+const char* plural(std::size_t n, const char* one, const char* many) { return n == 1 ? one : many; }
+
+void render_cells(const DryRun& d, std::ostream& out) {
+  out << fmt::format("cells ({}, {} {} each = {} {}):\n", d.cells.size(), d.m.repeats,
+                     plural(d.m.repeats, "boot", "boots"), d.boots, plural(d.boots, "boot", "boots"));
+  std::size_t width = 0;
+  for (const auto& c : d.cells) width = std::max(width, c.id.size());
+  for (const auto& c : d.cells) {
+    const auto& w = c.workload;
+    const unsigned passes = w.warmup_passes + w.passes;
+    out << fmt::format("  {:<{}}  {} vCPU{}, {} {}, {} -c {}, {} {} x {:g} s, ~{} a boot\n", c.id, width,
+                       c.vcpus, c.vcpus == 1 ? "" : "s", c.filesystem.fs, c.filesystem.label, w.kind,
+                       c.copies, passes, plural(passes, "pass", "passes"), w.duration_s,
+                       format_duration(boot_estimate_s(c, d.accel)));
+  }
+}
+
+void render_hosts(const DryRun& d, std::ostream& out) {
+  out << fmt::format("hosts (vCPU budget {} in all, {}; not contacted):\n", d.vcpu_budget,
+                     d.accel == vm::Accel::kKvm ? "KVM" : "TCG");
+  for (const auto& h : d.m.hosts)
+    out << fmt::format("  {}  budget {} vCPUs, agent link {}\n", h.uri, h.vcpu_budget,
+                       matrix::to_string(h.agent_link));
+}
+
+void render_kernels(const DryRun& d, std::ostream& out) {
+  std::size_t cached = 0, width = 0;
+  for (const auto& k : d.kernels) {
+    cached += k.plan.cached;
+    width = std::max(width, k.name.size());
+  }
+  out << fmt::format("kernels ({} to build, {} in the cache):\n", d.kernels.size() - cached, cached);
+  for (const auto& k : d.kernels) {
+    const std::string what = k.plan.commit.empty() ? k.plan.source : k.plan.source + " " + k.plan.commit;
+    if (k.plan.cached)
+      out << fmt::format("  {:<{}}  in the cache  {}, key {}, {} {}\n", k.name, width, what,
+                         k.plan.key.substr(0, 16), k.boots, plural(k.boots, "boot", "boots"));
+    else
+      out << fmt::format("  {:<{}}  to build      {}, {} {}, ~{} ({})\n", k.name, width, what, k.boots,
+                         plural(k.boots, "boot", "boots"), format_duration(k.build.seconds), k.build.from);
+    if (!k.plan.note.empty()) out << fmt::format("  {:<{}}  ({})\n", "", width, k.plan.note);
+  }
+}
+
+}  // namespace
+
+DryRun plan_dry_run(const fs::path& matrix, const fs::path& db) {
+  DryRun d;
+  d.m = matrix::load_matrix(matrix);
+  d.cells = matrix::expand_cells(d.m);
+  d.boots = d.cells.size() * d.m.repeats;
+  d.accel = matrix::resolve_accel_local(d.m.guest.accel) == matrix::Accel::kKvm ? vm::Accel::kKvm
+                                                                                 : vm::Accel::kTcg;
+  for (const auto& h : d.m.hosts) d.vcpu_budget += h.vcpu_budget;
+  d.store = db.empty() ? d.m.results : fs::absolute(db);
+  const auto cache = build::list_cache(util::cache_dir());
+  for (const auto& name : d.m.kernel_axis) {
+    PlannedKernel k;
+    k.name = name;
+    const auto& spec = d.m.kernels.at(name);
+    k.plan = build::plan_kernel(spec);
+    k.build = build::expected_build_time(cache, build::source_identity(spec.source));
+    for (const auto& c : d.cells) k.boots += c.kernel.name == name ? d.m.repeats : 0;
+    if (!k.plan.cached) d.build_s += k.build.seconds;
+    d.kernels.push_back(std::move(k));
+  }
+  std::vector<const matrix::Cell*> boots;
+  for (const auto& c : d.cells)
+    for (unsigned r = 0; r < d.m.repeats; ++r) boots.push_back(&c);
+  d.boots_s = boots_estimate_s(boots, d.accel, d.vcpu_budget);
+  return d;
+}
+
+void render_dry_run(const DryRun& d, std::ostream& out) {
+  out << fmt::format("{}: valid; dry run: nothing is built, booted or stored\n", d.m.path.string());
+  render_cells(d, out);
+  render_hosts(d, out);
+  render_kernels(d, out);
+  out << fmt::format("store: {} (not written)\n", d.store.string());
+  out << fmt::format(
+      "estimate: {} of kernel builds + {} of boots ({} boots: vCPUs x (passes x (duration + {:g} s) + {:g} s "
+      "boot overhead) over a vCPU budget of {}) = {}\n",
+      format_duration(d.build_s), format_duration(d.boots_s), d.boots, kPassOverheadS,
+      boot_overhead_s(d.accel), d.vcpu_budget, format_duration(d.build_s + d.boots_s));
+}
+
+}  // namespace rlab::run
