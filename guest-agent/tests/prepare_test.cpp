@@ -108,6 +108,42 @@ TEST(Prepare, XfsWithAgcountThenShell1CountsInodegc) {
   EXPECT_GE(c.xfs_stats.at("dir.1"), res->passes[0].loops * 4);
 }
 
+// Where the load's inodes land on a real XFS with 4 allocation groups: UnixBench's one test
+// directory keeps every inode in one AG; one directory per copy spreads them over the AGs.
+TEST(Prepare, XfsPlacementSharedOneAgPerCopyOneAgPerCopy) {
+  for (const std::string layout : {"shared", "per-copy"}) {
+    Served s;
+    ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
+    const fs::path mnt = s.dir.path / "mnt";
+    LoopDisk disk(s.dir.path, mnt);
+    rp::Prepare p;
+    p.id = 1;
+    p.device = disk.device;
+    p.fs = "xfs";
+    p.mkfs_options = {"-d", "agcount=4"};
+    p.mountpoint = mnt.string();
+    s.client.send(p);
+    ASSERT_TRUE(s.client.next_of<rp::Prepared>(60s).has_value());
+    rp::Run r;
+    r.id = 2;
+    r.copies = 4;
+    r.passes = 1;
+    r.duration_s = 3;
+    r.sample_interval_s = 0.5;
+    r.pause_s = 0;
+    r.layout = layout;
+    r.workdir = (mnt / "work").string();
+    s.client.send(r);
+    auto res = s.client.next_of<rp::Result>(60s);
+    ASSERT_TRUE(res.has_value());
+    ASSERT_TRUE(res->passes.at(0).placement.has_value()) << "XFS: the pass says where its inodes went";
+    const auto& pl = *res->passes[0].placement;
+    EXPECT_EQ(pl.agcount, 4u);
+    EXPECT_GT(pl.inodes, 4u) << layout;
+    EXPECT_EQ(pl.ags, layout == "shared" ? 1u : 4u) << layout << ": " << pl.inodes << " inodes";
+  }
+}
+
 TEST(Prepare, Ext4DefaultsAndRepeatPrepareRemounts) {
   Served s;
   ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
