@@ -1,5 +1,7 @@
 #include "nightly/analysis.hpp"
 
+#include "rlab/protocol/score.hpp"
+
 #include "changepoint/e_divisive.hpp"
 #include "compare/boots.hpp"
 #include "stats/descriptive.hpp"
@@ -285,6 +287,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
       c.source_commit = it->second->source_commit;
       c.kernel_release = it->second->env[store::env_index("kernel_release")];
       c.config_sha256 = it->second->env[store::env_index("config_sha256")];
+      if (c.median) c.index = protocol::unixbench_index(it->second->env[store::env_index("workload")], *c.median);
     }
     if (auto it = prev_rows.find(c.cell_id); it != prev_rows.end()) c.vs_previous = it->second;
     if (auto it = base_rows.find(c.cell_id); it != base_rows.end()) c.vs_baseline = it->second;

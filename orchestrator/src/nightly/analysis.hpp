@@ -62,6 +62,7 @@ struct CellOutcome {
   std::size_t failed = 0;       ///< failed boots
   std::vector<double> scores;   ///< lpm of the done boots
   std::optional<double> median; ///< median lpm of `scores`
+  std::optional<double> index;  ///< UnixBench's index of `median` in this guest (protocol::unixbench_index)
   std::string failure;          ///< first failed boot's "phase: message"
   std::string kernel_release;   ///< uname -r reported by the guest ("" unknown)
   std::string source_commit;    ///< git SHA or Debian version ("" unknown)

@@ -132,16 +132,17 @@ std::string render_html(const NightlyReport& r) {
   o += "</table>\n<p class=\"note\">Also: <a href=\"summary.txt\">summary.txt</a> · "
        "<a href=\"kcidb.json\">kcidb.json</a> · <a href=\"junit.xml\">junit.xml</a></p>\n";
 
-  o += "<h2>Cells</h2>\n<table><tr><th>status</th><th>cell</th><th>median lpm</th><th>boots "
+  o += "<h2>Cells</h2>\n<table><tr><th>status</th><th>cell</th><th>median lpm</th><th>UnixBench index (this guest)</th><th>boots "
        "(done/failed)</th><th>vs previous night</th><th>vs baseline</th><th>why</th></tr>\n";
   for (const auto& c : r.cells)
-    o += fmt::format(R"(<tr><td class="{0}">{0}</td><td>{1}</td><td class="num">{2}</td>)"
+    o += fmt::format(R"(<tr><td class="{0}">{0}</td><td>{1}</td><td class="num">{2}</td><td class="num">{9}</td>)"
                      R"(<td class="num">{3} ({4}/{5})</td>{6}{7}<td>{8}</td></tr>)" "\n",
                      c.status(), h(c.cell_id),
                      c.median ? fmt::format("{:.2f}", *c.median) : std::string("-"), c.boots,
                      c.done, c.failed,
                      c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_previous),
-                     c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_baseline), h(c.reason()));
+                     c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_baseline), h(c.reason()),
+                     c.index ? fmt::format("{:.1f}", *c.index) : std::string("-"));
   o += "</table>\n";
 
   o += "<h2>Scores</h2>\n<div class=\"plots\">\n" + render_svg(score_chart(r)) +
