@@ -1,5 +1,6 @@
 // A valid matrix: resolution of kernels (extends, paths, patch sets), defaults, cells.
 #include "matrix/matrix.hpp"
+#include "rlab/protocol/messages.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -66,7 +67,9 @@ TEST(LoadMatrix, ReadsEverySection) {
   EXPECT_EQ(m.workload_axis[1].scripts_per_loop, 8u);
   EXPECT_EQ(m.workload_axis[1].copies, 8u);
   EXPECT_DOUBLE_EQ(m.workload_axis[1].duration_s, 1.5);
-  EXPECT_TRUE(m.workload_axis[0].drop_caches);  // the default
+  EXPECT_FALSE(m.workload_axis[0].drop_caches);  // the default: UnixBench drops none
+  EXPECT_EQ(m.workload_axis[0].layout, "shared");  // the default: UnixBench's one test directory
+  EXPECT_EQ(m.workload_axis[0].input_id, std::string("sha256:") + rlab::protocol::kGeneratedInputSha256);
   EXPECT_FALSE(m.workload_axis[1].drop_caches);
   EXPECT_EQ(m.repeats, 3u);
   EXPECT_EQ(m.guest.memory_mib, 3072u);

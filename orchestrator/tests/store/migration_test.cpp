@@ -108,7 +108,7 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   EXPECT_EQ(counts.at("failures"), "1");
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "3");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
   EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'vcpu_share'").at(0), "1");
   EXPECT_EQ(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").size(), 1u);
   EXPECT_EQ(row_counts(db_), counts);
@@ -142,7 +142,7 @@ TEST_F(StoreMigration, AVersion2StoreGainsPerSampleHostFactsNullInOldSamples) {
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "3");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
   for (const char* c : kSampleHostColumns)
     EXPECT_EQ(sql_rows(db_, std::string("SELECT count(*) FROM pragma_table_info('samples') WHERE name = '") + c + "'").at(0), "1") << c;
   EXPECT_EQ(row_counts(db_), counts);
@@ -216,3 +216,30 @@ TEST_F(StoreMigration, AStoreNewerThanThisRlabIsRefusedUnchanged) {
 }
 
 }  // namespace
+
+// Version 3 -> 4: results gain how the load ran, passes where its inodes went. Rows stored
+// before say what rlab did then (per-copy directories, its older generated input, caches
+// dropped, its own scripts, a virtio disk); passes have no placement.
+TEST_F(StoreMigration, AVersion3StoreGainsLoadEnvironmentWithWhatRlabDidThen) {
+  store::RunId run;
+  {
+    auto st = store::Store::open(db_);
+    run = fill(*st);
+  }
+  for (const char* c : {"env_layout", "env_input", "env_drop_caches", "env_runner", "env_disk"})
+    sql_rows(db_, std::string("ALTER TABLE results DROP COLUMN ") + c);
+  for (const char* c : {"inode_ags", "agcount", "inodes_seen"}) sql_rows(db_, std::string("ALTER TABLE passes DROP COLUMN ") + c);
+  sql_rows(db_, "PRAGMA user_version = 3");
+  const auto counts = row_counts(db_);
+
+  auto st = store::Store::open(db_);
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
+  EXPECT_EQ(row_counts(db_), counts);
+  EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_layout || '|' || env_drop_caches || '|' || env_runner || '|' || env_disk FROM results"),
+            std::vector<std::string>{"per-copy|1|rlab|virtio"});
+  EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM passes WHERE inode_ags IS NOT NULL").at(0), "0");
+  const auto rows = st->boot_results(run);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0].layout, "per-copy");
+  EXPECT_FALSE(rows[0].inode_ags.has_value());
+}
