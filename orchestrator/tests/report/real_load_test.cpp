@@ -89,7 +89,7 @@ TEST(RealLoad, FidelityBenchmarkShortPass) {
                                       "--agent", agent_binary().string(), "--json"}),
                            rlab::build::run_options(std::chrono::minutes(90)));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto j = nlohmann::json::parse(r.output.substr(r.output.find("{\n")));
+  const auto j = nlohmann::json::parse(r.output.substr(r.output.find("{\n  \"clock\"")));
   ASSERT_EQ(j.at("rows").size(), 1u) << j.dump(2);
   const auto& row = j["rows"][0];
   EXPECT_EQ(row["fs"], "xfs");
