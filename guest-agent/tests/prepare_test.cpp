@@ -57,6 +57,17 @@ std::string mount_line(const fs::path& mnt) {
   return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
 }
 
+/// A `prepare` of XFS with `mkfs` options on `device`, mounted at `mnt`.
+rp::Prepare xfs_prepare(rp::RequestId id, const std::string& device, std::vector<std::string> mkfs, const fs::path& mnt) {
+  rp::Prepare p;
+  p.id = id;
+  p.device = device;
+  p.fs = "xfs";
+  p.mkfs_options = std::move(mkfs);
+  p.mountpoint = mnt.string();
+  return p;
+}
+
 }  // namespace
 
 TEST(Prepare, XfsWithAgcountThenShell1CountsInodegc) {
@@ -116,13 +127,7 @@ TEST(Prepare, XfsPlacementSharedOneAgPerCopyOneAgPerCopy) {
     ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
     const fs::path mnt = s.dir.path / "mnt";
     LoopDisk disk(s.dir.path, mnt);
-    rp::Prepare p;
-    p.id = 1;
-    p.device = disk.device;
-    p.fs = "xfs";
-    p.mkfs_options = {"-d", "agcount=4"};
-    p.mountpoint = mnt.string();
-    s.client.send(p);
+    s.client.send(xfs_prepare(1, disk.device, {"-d", "agcount=4"}, mnt));
     ASSERT_TRUE(s.client.next_of<rp::Prepared>(60s).has_value());
     rp::Run r;
     r.id = 2;
@@ -170,13 +175,7 @@ TEST(Prepare, MkfsFailureCarriesTheToolsOutput) {
   ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
   const fs::path mnt = s.dir.path / "mnt";
   LoopDisk disk(s.dir.path, mnt);
-  rp::Prepare p;
-  p.id = 4;
-  p.device = disk.device;
-  p.fs = "xfs";
-  p.mkfs_options = {"-d", "agcount=0"};
-  p.mountpoint = mnt.string();
-  s.client.send(p);
+  s.client.send(xfs_prepare(4, disk.device, {"-d", "agcount=0"}, mnt));
   auto m = s.client.next(60s);
   ASSERT_TRUE(m.has_value());
   auto* e = std::get_if<rp::Error>(&*m);
