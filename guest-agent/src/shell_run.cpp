@@ -139,6 +139,7 @@ void ShellRun::start() {
   env_ = {kLang, "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + p_.workdir,
           "RLAB_PGMS=" + pgms_.string(), "UB_BINDIR=" + pgms_.string()};
   sampler_ = std::make_unique<Sampler>(testdir_);
+  if (p_.attribution != "off") attribution_ = Attribution::open(p_.attribution, p_.attribution_top);
   settle(0);
 }
 
@@ -192,6 +193,7 @@ void ShellRun::begin_pass() {
   if (placement_) placement_->reset();
   looper_elapsed_s_ = 0;
   loopers_reported_ = 0;
+  if (attribution_) attribution_->begin_pass();
   sampler_->snapshot_into(pass_start_);
   last_sample_ = pass_start_;
   sample_no_ = 0;
@@ -214,6 +216,7 @@ void ShellRun::on_sample() {
   sample_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (ec || !*alive || !in_window_) return;
     if (placement_) placement_->scan();
+    if (attribution_) attribution_->poll();
     sampler_->snapshot_into(scratch_);
     protocol::Sample s;
     s.id = p_.id;
@@ -314,6 +317,7 @@ void ShellRun::end_window() {
   report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
   report_.counters = delta(pass_start_, pass_end_);
   if (placement_) report_.placement = placement_->result();
+  if (attribution_) report_.attribution = attribution_->end_pass();
   kill_timer_.expires_after(kDrainTimeout);
   kill_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (ec || !*alive) return;
@@ -371,11 +375,13 @@ void ShellRun::finish_run() {
   for (const auto& p : done_passes_) lpm.push_back(p.lpm);
   r.score = protocol::unixbench_score(lpm);
   r.passes = done_passes_;
+  for (auto& p : r.passes) p.attribution.reset();  // sent with each pass; keeps the result small
   r.failures = total_failures_;
   r.failure_examples = failure_examples_;
   r.agent_max_rss_kib = peak_rss_kib(std::max(rss_seen_kib_, current_rss_kib()));
   r.agent_cpu_s = thread_cpu_s() - cpu_at_start_;
   sampler_.reset();  // removes the tracepoint counters
+  attribution_.reset();  // and the attribution's triggers
   *alive_ = false;
   emit_(std::move(r));
   if (done_) done_();

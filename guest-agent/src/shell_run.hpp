@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "attribution.hpp"
 #include "children.hpp"
 #include "placement.hpp"
 #include "rlab/protocol/messages.hpp"
@@ -83,6 +84,7 @@ class ShellRun {
   std::vector<std::string> env_;
   std::filesystem::path pgms_, testdir_;
   std::unique_ptr<Sampler> sampler_;
+  std::unique_ptr<Attribution> attribution_;  ///< when run.attribution is not "off"
   std::optional<PlacementScan> placement_;  ///< XFS only
   boost::asio::steady_timer window_timer_, sample_timer_, pause_timer_, kill_timer_;
   std::shared_ptr<bool> alive_;

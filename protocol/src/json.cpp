@@ -78,6 +78,8 @@ void read(const json& v, const std::string& w, std::string& out) {
 void read(const json& v, const std::string& w, Counters& m);
 void read(const json& v, const std::string& w, Histogram& m);
 void read(const json& v, const std::string& w, PassReport& m);
+void read(const json& v, const std::string& w, StackRow& m);
+void read(const json& v, const std::string& w, Attribution& m);
 
 template <class T>
 void read(const json& v, const std::string& w, std::vector<T>& out) {
@@ -149,6 +151,18 @@ void read(const json& v, const std::string& w, Histogram& m) {
                             std::to_string(m.counts.size()));
 }
 
+const char* const kStackFamilies[] = {"lock", "offcpu.D", "offcpu.S", "oncpu"};
+
+void read(const json& v, const std::string& w, StackRow& m) {
+  Fields f(v, w);
+  f.req("family", m.family);
+  if (std::find(std::begin(kStackFamilies), std::end(kStackFamilies), m.family) == std::end(kStackFamilies))
+    bad(f.at("family"), "expected \"lock\", \"offcpu.D\", \"offcpu.S\" or \"oncpu\", got \"" + m.family + "\"");
+  f.req("frames", m.frames);
+  f.req("count", m.count);
+  f.req("total_ns", m.total_ns);
+}
+
 void read(const json& v, const std::string& w, PassReport& m) {
   Fields f(v, w);
   f.req("id", m.id);
@@ -170,6 +184,15 @@ void read(const json& v, const std::string& w, PassReport& m) {
     if (pl.ags > pl.agcount)
       bad(pf.at("ags"), "must be at most agcount (" + std::to_string(pl.agcount) + "), got " + std::to_string(pl.ags));
   }
+  f.opt("attribution", m.attribution);
+}
+
+void read(const json& v, const std::string& w, Attribution& m) {
+  Fields f(v, w);
+  m = Attribution{};
+  f.opt("totals", m.totals);
+  f.opt("stacks", m.stacks);
+  f.opt("unavailable", m.unavailable);
 }
 
 /// A number for an error message: "%g", so 1e300 stays short.
@@ -243,7 +266,8 @@ void to_json(json& j, const Run& m) {
        {"passes", m.passes}, {"duration_s", m.duration_s}, {"scripts_per_loop", m.scripts_per_loop},
        {"workdir", m.workdir}, {"sample_interval_s", m.sample_interval_s}, {"pause_s", m.pause_s},
        {"drop_caches", m.drop_caches}, {"layout", m.layout}, {"runner", m.runner},
-       {"unixbench_dir", m.unixbench_dir}};
+       {"unixbench_dir", m.unixbench_dir}, {"attribution", m.attribution},
+       {"attribution_top", m.attribution_top}};
   if (m.input) j["input_base64"] = base64_encode(*m.input);
 }
 void to_json(json& j, const Shutdown& m) {
@@ -275,6 +299,13 @@ void to_json(json& j, const PassReport& m) {
        {"latency", m.latency}, {"counters", m.counters}, {"caches_dropped", m.caches_dropped}};
   if (m.placement)
     j["placement"] = {{"agcount", m.placement->agcount}, {"ags", m.placement->ags}, {"inodes", m.placement->inodes}};
+  if (m.attribution) j["attribution"] = *m.attribution;
+}
+void to_json(json& j, const Attribution& m) {
+  json stacks = json::array();
+  for (const auto& r : m.stacks)
+    stacks.push_back({{"family", r.family}, {"frames", r.frames}, {"count", r.count}, {"total_ns", r.total_ns}});
+  j = {{"totals", m.totals}, {"stacks", std::move(stacks)}, {"unavailable", m.unavailable}};
 }
 void to_json(json& j, const Result& m) {
   json passes = json::array();
@@ -361,6 +392,12 @@ void from_json(const json& j, Run& m) {
     bad(f.at("unixbench_dir"), "expected an absolute path, got \"" + m.unixbench_dir + "\"");
   if (m.runner == "unixbench" && (m.duration_s < 1 || m.duration_s != static_cast<double>(static_cast<long>(m.duration_s))))
     bad(f.at("duration_s"), "UnixBench's looper takes whole seconds >= 1, got " + shortest(m.duration_s));
+  f.opt("attribution", m.attribution);
+  if (m.attribution != "off" && m.attribution != "counts" && m.attribution != "stacks")
+    bad(f.at("attribution"), "expected \"off\", \"counts\" or \"stacks\", got \"" + m.attribution + "\"");
+  f.opt("attribution_top", m.attribution_top);
+  if (m.attribution_top < 1 || m.attribution_top > 200)
+    bad(f.at("attribution_top"), "must be 1..200, got " + std::to_string(m.attribution_top));
   std::optional<std::string> b64;
   f.opt("input_base64", b64);
   if (b64) {
@@ -409,6 +446,7 @@ void from_json(const json& j, Sample& m) {
   f.req("failures", m.failures);
   f.req("counters", m.counters);
 }
+void from_json(const json& j, Attribution& m) { read(j, "attribution", m); }
 void from_json(const json& j, PassReport& m) { read(j, "pass", m); }
 void from_json(const json& j, Result& m) {
   Fields f(j, "result");

@@ -92,6 +92,13 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
     if (w.layout != "shared" && w.layout != "per-copy")
       ck.fail(l, what + ".layout: '" + w.layout + "' is not a layout (shared, per-copy)");
   }
+  if (const YAML::Node a = e["attribution"]) {
+    w.attribution = ck.string(a, what + ".attribution");
+    if (w.attribution != "off" && w.attribution != "counts" && w.attribution != "stacks")
+      ck.fail(a, what + ".attribution: '" + w.attribution + "' is not an attribution level (off, counts, stacks)");
+  }
+  if (e["attribution_top"])
+    w.attribution_top = static_cast<unsigned>(ck.integer(e["attribution_top"], what + ".attribution_top", 1, 200));
   if (const YAML::Node r = e["runner"]) {
     w.runner = ck.string(r, what + ".runner");
     if (w.runner != "rlab" && w.runner != "unixbench")
@@ -146,7 +153,8 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n, co
     const std::string what = "axes.workload[" + std::to_string(i) + "]";
     const YAML::Node& e = n[i];
     ck.check_map(e, what, {"type", "name", "copies", "passes", "warmup_passes", "duration_s",
-                          "drop_caches", "layout", "input", "runner", "unixbench"});
+                          "drop_caches", "layout", "input", "runner", "unixbench", "attribution",
+                          "attribution_top"});
     Workload w;
     const YAML::Node t = ck.required(e, what, "type");
     w.kind = ck.string(t, what + ".type");

@@ -67,6 +67,11 @@ struct Workload {
   /// `unixbench`: a UnixBench directory (holding src/looper.c, src/timeit.c, pgms/multi.sh,
   /// pgms/tst.sh, testdir/sort.src); runner "unixbench" only.
   std::filesystem::path unixbench_dir;
+  /// `attribution`: where the time went, collected in the guest per pass (docs/attribution.md):
+  /// "off", "counts" (family totals: lock waits, off-CPU D/S, XFS AGI/AGF buffer waits, on-CPU
+  /// samples) or "stacks" (those and the top `attribution_top` kernel stacks per family).
+  std::string attribution = "stacks";
+  unsigned attribution_top = 20;  ///< `attribution_top`: stacks kept per family and pass, 1..200
 };
 
 /// Where the filesystem under test lives (`guest.disk.backing`).

@@ -75,6 +75,7 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   e.drop_caches = c.workload.drop_caches;
   e.runner = c.workload.runner;
   e.disk = matrix::to_string(g.disk_backing);
+  e.attribution = c.workload.attribution;
   return e;
 }
 
@@ -93,6 +94,8 @@ proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
   req.layout = cell.workload.layout;
   req.runner = cell.workload.runner;
   req.unixbench_dir = image::kGuestUnixbenchDir;
+  req.attribution = cell.workload.attribution;
+  req.attribution_top = cell.workload.attribution_top;
   req.input = cell.workload.input;
   return req;
 }
@@ -112,6 +115,7 @@ store::Pass to_store(const proto::PassReport& p) {
     row.agcount = p.placement->agcount;
     row.inodes_seen = p.placement->inodes;
   }
+  if (p.attribution) row.attribution_json = json(*p.attribution).dump();
   return row;
 }
 

@@ -95,6 +95,8 @@ CREATE TABLE IF NOT EXISTS passes (
   inode_ags     INTEGER,
   agcount       INTEGER,
   inodes_seen   INTEGER,
+  -- version 5: where the pass's time went (protocol Attribution object; NULL when off)
+  attribution_json TEXT,
   UNIQUE (boot_id, pass)
 );
 
@@ -144,7 +146,9 @@ CREATE TABLE IF NOT EXISTS results (
   env_input             TEXT NOT NULL DEFAULT 'rlab-generated (before schema 4)',
   env_drop_caches       INTEGER NOT NULL DEFAULT 1,
   env_runner            TEXT NOT NULL DEFAULT 'rlab',
-  env_disk              TEXT NOT NULL DEFAULT 'virtio'
+  env_disk              TEXT NOT NULL DEFAULT 'virtio',
+  -- version 5: what the guest collected besides the score (rows of older stores: nothing)
+  env_attribution       TEXT NOT NULL DEFAULT 'off'
 );
 
 CREATE TABLE IF NOT EXISTS failures (
@@ -249,6 +253,9 @@ const AddedColumn kAddedColumns[] = {
     {"passes", "inode_ags", "INTEGER"},
     {"passes", "agcount", "INTEGER"},
     {"passes", "inodes_seen", "INTEGER"},
+    // version 5: where the time went
+    {"results", "env_attribution", "TEXT NOT NULL DEFAULT 'off'"},
+    {"passes", "attribution_json", "TEXT"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

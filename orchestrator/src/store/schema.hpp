@@ -7,8 +7,9 @@ namespace rlab::store::detail {
 /// facts of each sample (samples.host_s, host_busy, host_steal, host_mhz, vcpu_share) and
 /// noise_reports.vcpu_share_mean, vcpu_share_correlation; 4 added how the load ran
 /// (results.env_layout, env_input, env_drop_caches, env_runner, env_disk) and the XFS placement
-/// of each pass (passes.inode_ags, agcount, inodes_seen).
-inline constexpr int kSchemaVersion = 4;
+/// of each pass (passes.inode_ags, agcount, inodes_seen); 5 added where the time went
+/// (results.env_attribution, passes.attribution_json).
+inline constexpr int kSchemaVersion = 5;
 
 /// CREATE statements of the current version (tables, indexes, views), idempotent.
 extern const char* const kSchemaSql;

@@ -315,11 +315,12 @@ void Store::record_pass(BootId boot, const Pass& p) {
   Lock l(mu_);
   Stmt st(db_,
           "INSERT INTO passes (boot_id, pass, loops, failures, duration_s, lpm, latency_json,"
-          " counters_json, inode_ags, agcount, inodes_seen) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+          " counters_json, inode_ags, agcount, inodes_seen, attribution_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
           " ON CONFLICT(boot_id, pass) DO UPDATE SET loops = excluded.loops,"
           " failures = excluded.failures, duration_s = excluded.duration_s, lpm = excluded.lpm,"
           " latency_json = excluded.latency_json, counters_json = excluded.counters_json,"
-          " inode_ags = excluded.inode_ags, agcount = excluded.agcount, inodes_seen = excluded.inodes_seen");
+          " inode_ags = excluded.inode_ags, agcount = excluded.agcount, inodes_seen = excluded.inodes_seen,"
+          " attribution_json = excluded.attribution_json");
   st.bind(1, boot).bind(2, static_cast<std::int64_t>(p.index))
       .bind(3, static_cast<std::int64_t>(p.loops)).bind(4, static_cast<std::int64_t>(p.failures))
       .bind(5, p.duration_s).bind(6, p.lpm).bind(7, p.latency_json).bind(8, p.counters_json);
@@ -330,6 +331,8 @@ void Store::record_pass(BootId boot, const Pass& p) {
   opt(9, p.inode_ags);
   opt(10, p.agcount);
   opt(11, p.inodes_seen);
+  if (p.attribution_json) st.bind(12, *p.attribution_json);
+  else st.bind_null(12);
   st.run();
 }
 
@@ -339,7 +342,7 @@ std::array<std::string, kEnvFields.size()> env_values(const Environment& e) {
       e.host, e.accel, e.cpu_model, e.cpu_options, n(e.memory_mib), n(e.vcpus), n(e.page_size),
       e.kernel_release, e.config_sha256, e.fs, e.mkfs_options, e.mount_options, e.agent_version,
       e.workload, n(e.copies), n(e.passes), fmt::format("{}", e.duration_s), e.locale,
-      e.layout, e.input, e.drop_caches ? "1" : "0", e.runner, e.disk};
+      e.layout, e.input, e.drop_caches ? "1" : "0", e.runner, e.disk, e.attribution};
   return v;
 }
 

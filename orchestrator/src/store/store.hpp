@@ -103,6 +103,9 @@ struct Pass {
   /// distinct inodes seen (protocol::Placement); nullopt on other filesystems.
   std::optional<std::uint32_t> inode_ags, agcount;
   std::optional<std::uint64_t> inodes_seen;
+  /// Where the pass's time went: the protocol Attribution object as JSON; nullopt when the
+  /// run collected none (attribution "off").
+  std::optional<std::string> attribution_json;
 };
 
 /// One `sample` message.
@@ -150,15 +153,17 @@ struct Environment {
   bool drop_caches = false;    ///< caches dropped before every pass
   std::string runner = "rlab"; ///< "rlab" or "unixbench" (UnixBench's own scripts)
   std::string disk = "virtio"; ///< where the filesystem under test lives: "virtio" or "ram" (brd)
+  /// What the guest collected besides the score: "off", "counts" or "stacks" (protocol Run).
+  std::string attribution = "off";
 };
 
 /// The names of Environment's fields, in one list: the `results` columns are env_<name>, and
 /// compare, changepoint, nightly and metrics read and compare them by these names.
-inline constexpr std::array<std::string_view, 23> kEnvFields = {
+inline constexpr std::array<std::string_view, 24> kEnvFields = {
     "host",          "accel",    "cpu_model", "cpu_options", "memory_mib",     "vcpus",
     "page_size",     "kernel_release", "config_sha256", "fs", "mkfs_options",  "mount_options",
     "agent_version", "workload", "copies",    "passes",      "duration_s",     "locale",
-    "layout",        "input",    "drop_caches", "runner",    "disk"};
+    "layout",        "input",    "drop_caches", "runner",    "disk",           "attribution"};
 
 /// Position of field `name` in kEnvFields; kEnvFields.size() when there is none.
 constexpr std::size_t env_index(std::string_view name) {

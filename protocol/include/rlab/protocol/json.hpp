@@ -18,6 +18,7 @@ void to_json(nlohmann::json& j, const Prepared& m);
 void to_json(nlohmann::json& j, const Counters& m);
 void to_json(nlohmann::json& j, const Histogram& m);
 void to_json(nlohmann::json& j, const Sample& m);
+void to_json(nlohmann::json& j, const Attribution& m);  ///< no `type` (a part of `pass`)
 void to_json(nlohmann::json& j, const PassReport& m);
 void to_json(nlohmann::json& j, const Result& m);
 void to_json(nlohmann::json& j, const Error& m);
@@ -32,6 +33,7 @@ void from_json(const nlohmann::json& j, Prepared& m);
 void from_json(const nlohmann::json& j, Counters& m);
 void from_json(const nlohmann::json& j, Histogram& m);
 void from_json(const nlohmann::json& j, Sample& m);
+void from_json(const nlohmann::json& j, Attribution& m);
 void from_json(const nlohmann::json& j, PassReport& m);
 void from_json(const nlohmann::json& j, Result& m);
 void from_json(const nlohmann::json& j, Error& m);

@@ -83,6 +83,11 @@ struct Run {
   /// rlab's generated input (runner "rlab") or <unixbench_dir>/testdir/sort.src ("unixbench").
   /// JSON: `input_base64`.
   std::optional<std::string> input;
+  /// Where the load's time goes, per pass (docs/attribution.md): "off"; "counts" (totals per
+  /// family: contended lock waits, off-CPU waits in D and S, XFS AGI/AGF buffer-lock waits,
+  /// on-CPU samples); "stacks" (those plus the top `attribution_top` kernel stacks of each family).
+  std::string attribution = "off";
+  std::uint32_t attribution_top = 20;    ///< stacks kept per family and pass, [1, 200]; the rest is one "other" row
 };
 
 /// `shutdown`: the agent replies `bye`, syncs and powers the guest off (when PID 1, or when
@@ -167,6 +172,33 @@ struct Placement {
   std::uint64_t inodes = 0;              ///< distinct inodes seen (the load's temporary files)
 };
 
+/// One aggregated kernel stack of a pass.
+struct StackRow {
+  /// "lock" (contended lock waits, lock:contention_begin..end), "offcpu.D" / "offcpu.S"
+  /// (switched out uninterruptible / interruptible until switched back in, sched:sched_switch)
+  /// or "oncpu" (cpu-clock samples, perf_event_open).
+  std::string family;
+  /// Symbols without offsets, innermost first (e.g. "down", "xfs_buf_lock", ...); empty: the
+  /// "other" row, every stack of the family beyond the top N. On-CPU rows end with the
+  /// sampled task's name in brackets, e.g. "[sh]" (user frames are not symbolized).
+  std::vector<std::string> frames;
+  std::uint64_t count = 0;               ///< waits (lock, offcpu.*) or samples (oncpu)
+  std::uint64_t total_ns = 0;            ///< summed wait, nanoseconds; oncpu: samples x period
+};
+
+/// Where the time of one pass went, aggregated in the guest's kernel (tracefs hist triggers and
+/// synthetic events; perf_event_open cpu-clock sampling). docs/attribution.md.
+struct Attribution {
+  /// Family totals over the pass window: "lock.waits", "lock.wait_ns", "offcpu.D.waits",
+  /// "offcpu.D.wait_ns", "offcpu.S.waits", "offcpu.S.wait_ns", "xfs_agi.waits",
+  /// "xfs_agi.wait_ns", "xfs_agf.waits", "xfs_agf.wait_ns", "xfs_buf.waits", "xfs_buf.wait_ns"
+  /// (lock waits whose stack holds xfs_read_agi / xfs_read_agf / xfs_buf_lock), "oncpu.samples",
+  /// "oncpu.period_ns". Only families that could be collected are present.
+  std::map<std::string, std::uint64_t> totals;
+  std::vector<StackRow> stacks;          ///< level "stacks" only: top N per family, then its "other" row
+  std::string unavailable;               ///< families that could not be collected and why ("" = none)
+};
+
 /// `pass`: one finished pass.
 struct PassReport {
   RequestId id = 0;
@@ -181,6 +213,7 @@ struct PassReport {
   Counters counters;                     ///< totalled over the pass window
   bool caches_dropped = false;           ///< the agent dropped the caches just before the pass
   std::optional<Placement> placement;    ///< XFS only (absent on other filesystems)
+  std::optional<Attribution> attribution;  ///< when run.attribution is not "off"
 };
 
 /// `result`: the run is over.
@@ -188,7 +221,7 @@ struct Result {
   RequestId id = 0;
   std::string workload;
   double score = 0;                      ///< lpm; geometric mean after dropping the worst int(passes/3)
-  std::vector<PassReport> passes;        ///< as sent in the `pass` messages
+  std::vector<PassReport> passes;        ///< as sent in the `pass` messages, without their attribution
   std::uint64_t failures = 0;            ///< failed loops, all passes
   std::vector<std::string> failure_examples;  ///< stderr of up to 3 failed loops
   std::uint64_t agent_max_rss_kib = 0;   ///< the agent's own peak RSS, KiB

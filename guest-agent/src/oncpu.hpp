@@ -1,0 +1,72 @@
+#pragma once
+// On-CPU stacks: perf_event_open(2) cpu-clock sampling on every online CPU (all tasks), kernel
+// callchains only, aggregated in the agent by (kernel stack, task name). User frames are not
+// unwound (the guest's binaries carry no symbols); a sample taken in user mode is the frame
+// "[user]". Kernel addresses are symbolized from /proc/kallsyms.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rlab/protocol/messages.hpp"
+
+namespace rlab::agent {
+
+/// Kernel text symbols from /proc/kallsyms text (lines "addr type name [module]").
+class Kallsyms {
+ public:
+  /// Parses `text`; keeps text symbols (t/T/w/W) with a non-zero address.
+  explicit Kallsyms(const std::string& text);
+  /// The symbol whose start is the greatest not above `addr`, or "0x<hex>" when none.
+  std::string name(std::uint64_t addr) const;
+  std::size_t size() const { return addrs_.size(); }
+
+ private:
+  std::vector<std::uint64_t> addrs_;  ///< ascending
+  std::vector<std::string> names_;    ///< parallel to addrs_
+};
+
+/// One mmap'ed perf ring per CPU.
+class OnCpuSampler {
+ public:
+  /// Opens and enables one sampling event per online CPU, every `period_ns` of CPU time.
+  /// Throws std::runtime_error naming the failing call (e.g. perf_event_open without
+  /// CONFIG_PERF_EVENTS, or /proc/kallsyms unreadable).
+  static std::unique_ptr<OnCpuSampler> open(std::uint64_t period_ns);
+  ~OnCpuSampler();
+  OnCpuSampler(const OnCpuSampler&) = delete;
+  OnCpuSampler& operator=(const OnCpuSampler&) = delete;
+
+  /// Discards what was sampled so far.
+  void reset();
+  /// Reads every ring into the aggregation (cheap; call about once a second).
+  void poll();
+  /// Rows of family "oncpu" since reset(): frames innermost first, then "[<comm>]"; total_ns =
+  /// count x period. Lost records (a ring overflowed) are counted in lost().
+  std::vector<protocol::StackRow> rows() const;
+  std::uint64_t lost() const { return lost_; }
+  std::uint64_t period_ns() const { return period_ns_; }
+
+ private:
+  OnCpuSampler() = default;
+  struct Ring {
+    int fd = -1;
+    void* base = nullptr;
+    std::size_t bytes = 0;  ///< metadata page + data
+    std::size_t data_bytes = 0;
+  };
+  void drain(Ring& r);
+  void record(const unsigned char* rec, std::size_t size, std::uint32_t type);
+  std::string comm_of(std::uint32_t tid);
+  std::vector<Ring> rings_;
+  std::unique_ptr<Kallsyms> syms_;
+  std::uint64_t period_ns_ = 0;
+  std::uint64_t lost_ = 0;
+  std::unordered_map<std::uint32_t, std::string> comms_;          ///< tid -> task name
+  std::map<std::vector<std::string>, std::uint64_t> counts_;      ///< frames + [comm] -> samples
+  std::size_t page_ = 4096;
+};
+
+}  // namespace rlab::agent
