@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 
 #include "fileio.hpp"
@@ -81,6 +83,14 @@ struct ShellRun::Looper {
   bool busy = false;
   pid_t pgid = 0;  ///< process group of the running child (its pid)
   Clock::time_point started;
+  /// This pass: seconds from the pass's start (runner "unixbench": the looper's start) until the
+  /// copy's last loop had finished; negative while it has not.
+  double elapsed_s = -1;
+  // runner "unixbench": the looper's stderr is a pipe, read to EOF as UnixBench's Run reads it.
+  std::unique_ptr<boost::asio::posix::stream_descriptor> pipe;
+  std::array<char, 1024> chunk{};
+  std::string output;  ///< what the looper and its loops wrote to stderr (the last 64 KiB)
+  std::optional<int> status;  ///< the looper's wait status once reaped
 };
 
 ShellRun::ShellRun(boost::asio::io_context& io, Children& children, protocol::Run params, Emit emit, Done done)
@@ -151,8 +161,10 @@ void ShellRun::abort() {
   pause_timer_.cancel();
   kill_timer_.cancel();
   children_.signal_all(SIGKILL);
-  for (const auto& l : loopers_)
+  for (const auto& l : loopers_) {
     if (l->pgid > 0) ::kill(-l->pgid, SIGKILL);  // orphans of UnixBench's looper
+    l->pipe.reset();
+  }
 }
 
 // Before every pass, UnixBench's `sync; sleep 1; sync; sleep 2` (scaled to pause_s), with the
@@ -191,8 +203,6 @@ void ShellRun::begin_pass() {
   report_.latency.bounds_s = default_latency_bounds();
   report_.latency.counts.assign(report_.latency.bounds_s.size() + 1, 0);
   if (placement_) placement_->reset();
-  looper_elapsed_s_ = 0;
-  loopers_reported_ = 0;
   if (attribution_) attribution_->begin_pass();
   sampler_->snapshot_into(pass_start_);
   last_sample_ = pass_start_;
@@ -232,12 +242,9 @@ void ShellRun::on_sample() {
 }
 
 void ShellRun::start_loop(Looper& l) {
+  if (unixbench()) return start_looper(l);
   SpawnOptions o;
-  if (unixbench())
-    o.argv = {(pgms_ / "looper").string(), std::to_string(static_cast<long>(p_.duration_s)),
-              (pgms_ / "multi.sh").string(), std::to_string(p_.scripts_per_loop)};
-  else
-    o.argv = {"/bin/sh", (pgms_ / "loop.sh").string(), std::to_string(p_.scripts_per_loop)};
+  o.argv = {"/bin/sh", (pgms_ / "loop.sh").string(), std::to_string(p_.scripts_per_loop)};
   o.cwd = l.dir;
   o.env = env_;
   o.stderr_fd = l.stderr_capture.fd();
@@ -245,14 +252,54 @@ void ShellRun::start_loop(Looper& l) {
   l.started = Clock::now();
   try {
     l.pgid = children_.spawn(o, [this, &l, alive = alive_](int st) {
-      if (!*alive) return;
-      if (unixbench()) looper_exited(l, st);
-      else loop_exited(l, st);
+      if (*alive) loop_exited(l, st);
     });
     l.busy = true;
   } catch (const std::exception& e) {
     note_failure(l, e.what());
   }
+}
+
+// UnixBench's Run starts each copy as `looper <s> multi.sh <n> 2>&1 >/dev/null` with its
+// output on a pipe and takes the copy's time from its start to EOF on that pipe: the looper
+// exits at its alarm, but the multi.sh it was running keeps the pipe open until it ends.
+void ShellRun::start_looper(Looper& l) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return note_failure(l, std::string("pipe2: ") + std::strerror(errno));
+  SpawnOptions o;
+  o.argv = {(pgms_ / "looper").string(), std::to_string(static_cast<long>(p_.duration_s)),
+            (pgms_ / "multi.sh").string(), std::to_string(p_.scripts_per_loop)};
+  o.cwd = l.dir;
+  o.env = env_;
+  o.stderr_fd = fds[1];
+  l.output.clear();
+  l.status.reset();
+  l.started = Clock::now();
+  try {
+    l.pgid = children_.spawn(o, [this, &l, alive = alive_](int st) {
+      if (*alive) looper_exited(l, st);
+    });
+    l.busy = true;
+  } catch (const std::exception& e) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return note_failure(l, e.what());
+  }
+  ::close(fds[1]);
+  l.pipe = std::make_unique<boost::asio::posix::stream_descriptor>(io_, fds[0]);
+  read_looper(l);
+}
+
+void ShellRun::read_looper(Looper& l) {
+  l.pipe->async_read_some(boost::asio::buffer(l.chunk), [this, &l, alive = alive_](const boost::system::error_code& ec, std::size_t n) {
+    if (!*alive) return;
+    l.output.append(l.chunk.data(), n);
+    if (l.output.size() > 64 * 1024) l.output.erase(0, l.output.size() - 64 * 1024);
+    if (!ec) return read_looper(l);
+    l.elapsed_s = since(l.started);  // EOF (or a read error): the copy is over for Run
+    l.pipe.reset();
+    if (l.status) looper_reported(l);
+  });
 }
 
 void ShellRun::note_failure(const Looper& l, const std::string& what) {
@@ -265,6 +312,7 @@ void ShellRun::note_failure(const Looper& l, const std::string& what) {
 void ShellRun::loop_exited(Looper& l, int st) {
   l.busy = false;
   if (!in_window_) {  // finished after the window: not counted (UnixBench counts complete loops)
+    l.elapsed_s = since(t0_);
     maybe_finish_pass();
     return;
   }
@@ -281,16 +329,21 @@ void ShellRun::loop_exited(Looper& l, int st) {
 
 void ShellRun::looper_exited(Looper& l, int st) {
   l.busy = false;
-  const std::string out = l.stderr_capture.contents(kMaxExampleBytes);
-  const auto count = parse_looper_count(out);
+  l.status = st;
+  if (!l.pipe) looper_reported(l);  // its pipe is at EOF already
+  if (std::none_of(loopers_.begin(), loopers_.end(), [](const auto& x) { return x->busy; })) end_window();
+}
+
+void ShellRun::looper_reported(Looper& l) {
+  const int st = *l.status;
+  const auto count = parse_looper_count(l.output);
   if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && count) {
     report_.loops += *count;
-    looper_elapsed_s_ += since(l.started);
-    ++loopers_reported_;
   } else {
-    note_failure(l, "UnixBench looper: " + describe_status(st) + ": " + out);
+    l.elapsed_s = -1;  // not a copy Run could use
+    note_failure(l, "UnixBench looper: " + describe_status(st) + ": " + l.output.substr(0, kMaxExampleBytes));
   }
-  if (std::none_of(loopers_.begin(), loopers_.end(), [](const auto& x) { return x->busy; })) end_window();
+  maybe_finish_pass();
 }
 
 void ShellRun::on_window() {
@@ -311,10 +364,10 @@ void ShellRun::end_window() {
   window_timer_.cancel();
   sampler_->snapshot_into(pass_end_);
   rss_seen_kib_ = std::max(rss_seen_kib_, current_rss_kib());
-  report_.duration_s = std::chrono::duration<double>(t_end_ - t0_).count();
-  // UnixBench's Run: a pass's time is its copies' mean elapsed time.
-  if (unixbench() && loopers_reported_ > 0) report_.duration_s = looper_elapsed_s_ / loopers_reported_;
-  report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
+  report_.window_s = unixbench() ? p_.duration_s : std::chrono::duration<double>(t_end_ - t0_).count();
+  if (!unixbench())
+    for (auto& l : loopers_)
+      if (!l->busy) l->elapsed_s = report_.window_s;  // no loop in flight: the copy ended with the window
   report_.counters = delta(pass_start_, pass_end_);
   if (placement_) report_.placement = placement_->result();
   if (attribution_) report_.attribution = attribution_->end_pass();
@@ -335,7 +388,7 @@ bool ShellRun::groups_alive() const {
 void ShellRun::maybe_finish_pass() {
   if (in_window_ || finishing_) return;
   for (const auto& l : loopers_)
-    if (l->busy) return;
+    if (l->busy || l->pipe) return;
   if (unixbench() && groups_alive()) {
     pause_timer_.expires_after(kDrainPoll);
     pause_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
@@ -349,6 +402,15 @@ void ShellRun::maybe_finish_pass() {
 }
 
 void ShellRun::finish_pass() {
+  // UnixBench's Run: a pass's time is its copies' mean elapsed time, each copy's until its
+  // last loop has ended (runOnePass, commandBuffered).
+  double sum = 0;
+  unsigned n = 0;
+  for (const auto& l : loopers_)
+    if (l->elapsed_s >= 0) sum += l->elapsed_s, ++n;
+  report_.duration_s = n > 0 ? std::max(sum / n, report_.window_s) : report_.window_s;
+  report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
+  for (auto& l : loopers_) l->elapsed_s = -1;
   emit_(report_);
   done_passes_.push_back(report_);
   ++pass_;

@@ -4,10 +4,13 @@
 // every looper; with layout "per-copy", testdir/copy<i> per looper). Before every pass the
 // agent settles (sync, sleep pause_s/3, sync, sleep 2*pause_s/3), then runs `copies` loopers:
 // - runner "rlab": each looper runs `/bin/sh pgms/loop.sh <scripts_per_loop>` back to back; a
-//   loop counts when it exits 0 inside the pass window; the window is duration_s.
+//   loop counts when it exits 0 inside the pass window (run.duration_s).
 // - runner "unixbench": each looper is UnixBench's own `pgms/looper <duration_s> pgms/multi.sh
-//   <scripts_per_loop>`; the pass's loops are the sum of the loopers' COUNT lines and its
-//   length the loopers' mean elapsed time, as UnixBench's Run computes a pass.
+//   <scripts_per_loop>` with its stderr on a pipe; the pass's loops are the sum of the
+//   loopers' COUNT lines.
+// Either way the pass's time is UnixBench's: the copies' mean elapsed time, each copy's until
+// its last, uncounted loop has ended (runner "unixbench": EOF on its pipe); window_s is the
+// counting window alone.
 // Score from protocol::unixbench_score.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -59,7 +62,11 @@ class ShellRun {
   void begin_pass();
   void start_loop(Looper& l);
   void loop_exited(Looper& l, int status);
+  void start_looper(Looper& l);
+  void read_looper(Looper& l);
   void looper_exited(Looper& l, int status);
+  /// Runner "unixbench": the looper was reaped and its pipe is at EOF; counts its COUNT line.
+  void looper_reported(Looper& l);
   void note_failure(const Looper& l, const std::string& what);
   void on_sample();
   void on_window();
@@ -96,8 +103,6 @@ class ShellRun {
   bool caches_dropped_ = false;  ///< dropped while settling for this pass (goes into its report)
   Clock::time_point t0_, t_end_;
   std::uint64_t sample_no_ = 0;
-  double looper_elapsed_s_ = 0;        ///< runner "unixbench": summed elapsed time of the loopers that reported
-  std::uint32_t loopers_reported_ = 0;  ///< runner "unixbench": loopers that reported a COUNT this pass
   protocol::PassReport report_;
   Snapshot pass_start_, last_sample_, pass_end_, scratch_;
   std::vector<protocol::PassReport> done_passes_;

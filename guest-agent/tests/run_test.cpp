@@ -85,7 +85,10 @@ TEST(Run, Shell1TwoCopiesThreePasses) {
     EXPECT_EQ(p.pass, i);
     EXPECT_EQ(p.id, 77u);
     EXPECT_GT(p.loops, 0u);
-    EXPECT_NEAR(p.duration_s, 3.0, 0.25);
+    EXPECT_NEAR(p.window_s, 3.0, 0.25);
+    // UnixBench's pass time: each copy's loop in flight when the window closed ends after it.
+    EXPECT_GT(p.duration_s, p.window_s);
+    EXPECT_LT(p.duration_s, p.window_s + 2.0);
     EXPECT_NEAR(p.lpm, double(p.loops) * 60.0 / p.duration_s, 1e-6);
     std::uint64_t hist_total = 0;
     for (auto n : p.latency.counts) hist_total += n;
@@ -233,15 +236,8 @@ std::filesystem::path unixbench_dir() {
     if (c && *c && fs::exists(fs::path(c) / "src" / "looper.c")) return c;
   return {};
 }
-}  // namespace
-
-// UnixBench's own looper, multi.sh and tst.sh run by the agent (runner "unixbench"); looper is
-// built host-native here, for aarch64 by rlab for guests.
-TEST(Run, UnixBenchRunnerCountsLikeUnixBenchsRun) {
-  const auto ub = unixbench_dir();
-  if (ub.empty()) GTEST_SKIP() << "no UnixBench: set RLAB_UNIXBENCH to a UnixBench directory (src/, pgms/, testdir/)";
-  TempDir dir;
-  const auto packed = dir.path / "ub";
+/// `packed`/pgms/{looper (built host-native), multi.sh, tst.sh} and testdir/sort.src from `ub`.
+void pack_unixbench(const std::filesystem::path& ub, const std::filesystem::path& packed) {
   std::filesystem::create_directories(packed / "pgms");
   std::filesystem::create_directories(packed / "testdir");
   std::filesystem::copy_file(ub / "pgms" / "multi.sh", packed / "pgms" / "multi.sh");
@@ -251,6 +247,17 @@ TEST(Run, UnixBenchRunnerCountsLikeUnixBenchsRun) {
   std::string err;
   run_capture({"cc", "-O2", "-w", "-o", (packed / "pgms" / "looper").string(), (ub / "src" / "looper.c").string()}, &st, &err);
   ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << err;
+}
+}  // namespace
+
+// UnixBench's own looper, multi.sh and tst.sh run by the agent (runner "unixbench"); looper is
+// built host-native here, for aarch64 by rlab for guests.
+TEST(Run, UnixBenchRunnerCountsLikeUnixBenchsRun) {
+  const auto ub = unixbench_dir();
+  if (ub.empty()) GTEST_SKIP() << "no UnixBench: set RLAB_UNIXBENCH to a UnixBench directory (src/, pgms/, testdir/)";
+  TempDir dir;
+  const auto packed = dir.path / "ub";
+  ASSERT_NO_FATAL_FAILURE(pack_unixbench(ub, packed));
 
   Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
   Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
@@ -271,7 +278,9 @@ TEST(Run, UnixBenchRunnerCountsLikeUnixBenchsRun) {
   EXPECT_EQ(out.result->failures, 0u) << (out.result->failure_examples.empty() ? "" : out.result->failure_examples[0]);
   for (const auto& p : out.result->passes) {
     EXPECT_GT(p.loops, 0u) << "the loopers' COUNT lines, summed";
-    // Run's pass time is the copies' mean elapsed time: the 2 s alarm plus start and exit.
+    // Run's pass time is the copies' mean elapsed time: the 2 s alarm plus start, exit and the
+    // orphaned last multi.sh.
+    EXPECT_EQ(p.window_s, 2.0);
     EXPECT_GE(p.duration_s, 2.0);
     EXPECT_LT(p.duration_s, 4.0);
     EXPECT_NEAR(p.lpm, double(p.loops) * 60 / p.duration_s, 1e-9);
@@ -282,4 +291,41 @@ TEST(Run, UnixBenchRunnerCountsLikeUnixBenchsRun) {
   std::size_t left = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.path / "work" / "testdir")) left += e.path().filename() != "sort.src";
   EXPECT_EQ(left, 0u) << "every tst.sh removed its files before the pass ended";
+}
+
+// Run times a copy until EOF on its output pipe, which the multi.sh in flight at the looper's
+// alarm holds open: with a multi.sh of 1.5 s and a 2 s alarm the second loop is orphaned at 2 s
+// and ends at about 3 s, so the pass's time is about 3 s for 1 counted loop.
+TEST(Run, UnixBenchRunnerTimesACopyUntilItsOrphanedLoopEnds) {
+  const auto ub = unixbench_dir();
+  if (ub.empty()) GTEST_SKIP() << "no UnixBench: set RLAB_UNIXBENCH to a UnixBench directory (src/, pgms/, testdir/)";
+  TempDir dir;
+  const auto packed = dir.path / "ub";
+  ASSERT_NO_FATAL_FAILURE(pack_unixbench(ub, packed));
+  std::filesystem::remove(packed / "pgms" / "multi.sh");
+  ASSERT_TRUE(rlab::agent::write_file(packed / "pgms" / "multi.sh", "#!/bin/sh\nsleep 1.5\n"));
+  std::filesystem::permissions(packed / "pgms" / "multi.sh", std::filesystem::perms(0755));
+
+  Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
+  Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
+  ASSERT_TRUE(c.next_of<rp::Hello>().has_value());
+  rp::Run r;
+  r.id = 12;
+  r.copies = 1;
+  r.passes = 1;
+  r.duration_s = 2;
+  r.workdir = (dir.path / "work").string();
+  r.pause_s = 0;
+  r.runner = "unixbench";
+  r.unixbench_dir = packed.string();
+  c.send(r);
+  auto out = collect(c, 60s);
+  ASSERT_TRUE(out.result.has_value());
+  ASSERT_EQ(out.result->passes.size(), 1u);
+  const auto& p = out.result->passes[0];
+  EXPECT_EQ(p.loops, 1u);
+  EXPECT_EQ(p.window_s, 2.0);
+  EXPECT_GT(p.duration_s, 2.8) << "the orphaned second multi.sh keeps the copy's pipe open until about 3 s";
+  EXPECT_LT(p.duration_s, 4.0);
+  EXPECT_NEAR(p.lpm, 60.0 / p.duration_s, 1e-9);
 }

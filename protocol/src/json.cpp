@@ -75,6 +75,13 @@ void read(const json& v, const std::string& w, std::string& out) {
   if (v.is_string()) out = v.get<std::string>();
   else wrong(w, "a string", v);
 }
+/// A number for an error message: "%g", so 1e300 stays short.
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 void read(const json& v, const std::string& w, Counters& m);
 void read(const json& v, const std::string& w, Histogram& m);
 void read(const json& v, const std::string& w, PassReport& m);
@@ -171,6 +178,9 @@ void read(const json& v, const std::string& w, PassReport& m) {
   f.req("failures", m.failures);
   f.req("duration_s", m.duration_s);
   f.req("lpm", m.lpm);
+  f.opt("window_s", m.window_s);
+  if (m.window_s < 0 || m.window_s > m.duration_s + 1e-6)
+    bad(f.at("window_s"), "must be in [0, duration_s], got " + shortest(m.window_s));
   f.req("latency", m.latency);
   f.req("counters", m.counters);
   f.opt("caches_dropped", m.caches_dropped);
@@ -193,13 +203,6 @@ void read(const json& v, const std::string& w, Attribution& m) {
   f.opt("totals", m.totals);
   f.opt("stacks", m.stacks);
   f.opt("unavailable", m.unavailable);
-}
-
-/// A number for an error message: "%g", so 1e300 stays short.
-std::string shortest(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
 }
 
 /// RFC 4648 base64 with padding.
@@ -296,7 +299,7 @@ void to_json(json& j, const Sample& m) {
 void to_json(json& j, const PassReport& m) {
   j = {{"type", "pass"}, {"id", m.id}, {"pass", m.pass}, {"loops", m.loops},
        {"failures", m.failures}, {"duration_s", m.duration_s}, {"lpm", m.lpm},
-       {"latency", m.latency}, {"counters", m.counters}, {"caches_dropped", m.caches_dropped}};
+       {"window_s", m.window_s}, {"latency", m.latency}, {"counters", m.counters}, {"caches_dropped", m.caches_dropped}};
   if (m.placement)
     j["placement"] = {{"agcount", m.placement->agcount}, {"ags", m.placement->ags}, {"inodes", m.placement->inodes}};
   if (m.attribution) j["attribution"] = *m.attribution;

@@ -12,11 +12,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
 std::vector<std::string> with_tree(const fs::path& dir, const std::vector<std::string>& args) {
   std::vector<std::string> argv{"git", "-C", dir.string()};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -56,7 +51,7 @@ BisectOutcome parse_bisect_output(const std::string& output) {
 GitTree::GitTree(fs::path dir) : dir_(fs::absolute(std::move(dir)).lexically_normal()) {
   if (!fs::exists(dir_)) throw GitError("git tree " + dir_.string() + " does not exist");
   auto r = util::run(with_tree(dir_, {"rev-parse", "--git-dir"}), quiet());
-  if (!r.ok()) throw GitError(dir_.string() + " is not a git repository: " + trim(r.output));
+  if (!r.ok()) throw GitError(dir_.string() + " is not a git repository: " + util::trim_end(r.output));
 }
 
 std::string GitTree::git(const std::vector<std::string>& args) const {
@@ -70,9 +65,9 @@ std::string GitTree::git(const std::vector<std::string>& args) const {
 
 std::string GitTree::resolve(const std::string& ref) const {
   auto r = util::run(with_tree(dir_, {"rev-parse", "--verify", "--quiet", ref + "^{commit}"}), quiet());
-  if (!r.ok() || trim(r.output).empty())
+  if (!r.ok() || util::trim_end(r.output).empty())
     throw GitError(dir_.string() + ": '" + ref + "' is not a commit in this tree");
-  return trim(r.output);
+  return util::trim_end(r.output);
 }
 
 bool GitTree::is_ancestor(const std::string& ancestor, const std::string& descendant) const {
@@ -83,17 +78,17 @@ bool GitTree::is_ancestor(const std::string& ancestor, const std::string& descen
 }
 
 std::size_t GitTree::count_between(const std::string& good, const std::string& bad) const {
-  return std::stoul(trim(git({"rev-list", "--count", good + ".." + bad})));
+  return std::stoul(util::trim_end(git({"rev-list", "--count", good + ".." + bad})));
 }
 
 std::string GitTree::subject(const std::string& commit) const {
-  return trim(git({"log", "-1", "--format=%s", commit}));
+  return util::trim_end(git({"log", "-1", "--format=%s", commit}));
 }
 
 std::optional<std::string> GitTree::parent(const std::string& commit) const {
   auto r = util::run(with_tree(dir_, {"rev-parse", "--verify", "--quiet", commit + "^1"}), quiet());
   if (!r.ok()) return std::nullopt;
-  return trim(r.output);
+  return util::trim_end(r.output);
 }
 
 bool GitTree::bisecting() const {
@@ -112,7 +107,7 @@ BisectOutcome GitTree::mark(const std::string& term, const std::string& commit) 
 
 std::string GitTree::current() const {
   auto r = util::run(with_tree(dir_, {"rev-parse", "--verify", "--quiet", "BISECT_HEAD"}), quiet());
-  if (r.ok() && !trim(r.output).empty()) return trim(r.output);
+  if (r.ok() && !util::trim_end(r.output).empty()) return util::trim_end(r.output);
   return resolve("HEAD");
 }
 

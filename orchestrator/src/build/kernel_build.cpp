@@ -32,11 +32,6 @@ constexpr const char* kCross = "aarch64-linux-gnu-";
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
 unsigned build_jobs() {
   if (const char* j = std::getenv("RLAB_BUILD_JOBS"); j && *j) {
     char* end = nullptr;
@@ -196,7 +191,7 @@ MadeImage make_image(const KernelSpec& spec, const fs::path& src, const fs::path
   std::vector<std::string> rel{"make", "-s", "-C", src.string(), "O=" + obj.string()};
   rel.insert(rel.end(), ms.args.begin(), ms.args.end());
   rel.push_back("kernelrelease");
-  out.release = trim(util::run_checked(rel, run_options(std::chrono::seconds(300), {}, ms.env)).output);
+  out.release = util::trim_end(util::run_checked(rel, run_options(std::chrono::seconds(300), {}, ms.env)).output);
   if (auto nl = out.release.rfind('\n'); nl != std::string::npos) out.release = out.release.substr(nl + 1);
   return out;
 }
@@ -275,7 +270,7 @@ std::string planned_commit(const KernelSource& src, const fs::path& cache_root, 
     auto rev = util::run({"git", "-C", src.git_tree.string(), "rev-parse", "--verify", "--quiet",
                           src.git_ref + "^{commit}"});
     if (!rev.ok()) note = "ref '" + src.git_ref + "' is not a commit of " + src.git_tree.string();
-    return rev.ok() ? trim(rev.output) : "";
+    return rev.ok() ? util::trim_end(rev.output) : "";
   }
   const auto lists = cache_root / "apt" / (src.debian_suite + "-arm64");
   auto v = listed_candidate_version(lists, "arm64", "linux-source-" + src.debian_version);

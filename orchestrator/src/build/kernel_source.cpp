@@ -15,11 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
 // Unpacks into `<final>.partial-<pid>` and renames, so an interrupted unpack never looks done.
 fs::path staging_for(const fs::path& final_dir) {
   auto tmp = final_dir;
@@ -79,8 +74,8 @@ SourceTree fetch_git(const KernelSource& src, const fs::path& cache_root, const 
   if (!rev.ok())
     throw std::runtime_error("kernel source " + src.git_tree.string() + ": ref '" + src.git_ref +
                              "' is not a commit");
-  SourceTree tree{cache_root / "sources" / ("git-" + trim(rev.output)), source_identity(src),
-                  trim(rev.output)};
+  SourceTree tree{cache_root / "sources" / ("git-" + util::trim_end(rev.output)), source_identity(src),
+                  util::trim_end(rev.output)};
   if (fs::exists(tree.dir / "Makefile")) return tree;
   report(progress, "fetch", "exporting " + src.git_ref + " (" + tree.commit + ")");
   auto staging = staging_for(tree.dir);

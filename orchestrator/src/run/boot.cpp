@@ -107,6 +107,7 @@ store::Pass to_store(const proto::PassReport& p) {
   row.loops = p.loops;
   row.failures = p.failures;
   row.duration_s = p.duration_s;
+  row.window_s = p.window_s;
   row.lpm = p.lpm;
   row.latency_json = json(p.latency).dump();
   row.counters_json = json(p.counters).dump();

@@ -13,7 +13,7 @@
 namespace rlab::stats {
 namespace {
 
-constexpr std::size_t kAutoExactLimit = 1000000;  // n_a * n_b
+constexpr std::size_t kExactLimitKs = 1000000;  // n_a * n_b
 
 // max over x of |i(x) * nb - j(x) * na|, i/j = #values <= x in a/b: D * na * nb, exactly.
 std::int64_t scaled_statistic(std::vector<double> a, std::vector<double> b) {
@@ -69,7 +69,7 @@ KolmogorovSmirnovResult kolmogorov_smirnov(std::span<const double> a, std::span<
   const std::int64_t h = scaled_statistic({a.begin(), a.end()}, {b.begin(), b.end()});
   KolmogorovSmirnovResult r;
   r.d = static_cast<double>(h) / (static_cast<double>(na) * static_cast<double>(nb));
-  const bool feasible = a.size() * b.size() <= kAutoExactLimit;
+  const bool feasible = a.size() * b.size() <= kExactLimitKs;
   if (method == PValueMethod::exact && !feasible) {
     throw std::invalid_argument(
         "stats::kolmogorov_smirnov: the exact p-value needs n_a * n_b <= 1000000");

@@ -15,7 +15,7 @@
 namespace rlab::stats {
 namespace {
 
-constexpr std::size_t kAutoExactLimit = 2500;     // n_a * n_b
+constexpr std::size_t kExactLimitMw = 2500;     // n_a * n_b
 constexpr std::size_t kExactHardLimit = 10000;    // memory/time bound of the recurrence
 
 // Upper-tail probabilities sf[u] = P(U >= u), u = 0..m*n. The layers run over i = 1..m and
@@ -117,7 +117,7 @@ MannWhitneyResult mann_whitney_u(std::span<const double> a, std::span<const doub
       exact = true;
       break;
     case PValueMethod::automatic:
-      exact = !r.ties && na * nb <= kAutoExactLimit;
+      exact = !r.ties && na * nb <= kExactLimitMw;
       break;
     case PValueMethod::asymptotic:
       exact = false;

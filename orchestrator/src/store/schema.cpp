@@ -95,6 +95,8 @@ CREATE TABLE IF NOT EXISTS passes (
   inode_ags     INTEGER,
   agcount       INTEGER,
   inodes_seen   INTEGER,
+  -- version 5: the counting window (duration_s is UnixBench's pass time; before 5 the window)
+  window_s      REAL,
   -- version 5: where the pass's time went (protocol Attribution object; NULL when off)
   attribution_json TEXT,
   UNIQUE (boot_id, pass)
@@ -256,6 +258,7 @@ const AddedColumn kAddedColumns[] = {
     // version 5: where the time went
     {"results", "env_attribution", "TEXT NOT NULL DEFAULT 'off'"},
     {"passes", "attribution_json", "TEXT"},
+    {"passes", "window_s", "REAL"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

@@ -8,7 +8,8 @@ namespace rlab::store::detail {
 /// noise_reports.vcpu_share_mean, vcpu_share_correlation; 4 added how the load ran
 /// (results.env_layout, env_input, env_drop_caches, env_runner, env_disk) and the XFS placement
 /// of each pass (passes.inode_ags, agcount, inodes_seen); 5 added where the time went
-/// (results.env_attribution, passes.attribution_json).
+/// (results.env_attribution, passes.attribution_json) and the counting window beside
+/// UnixBench's pass time (passes.window_s).
 inline constexpr int kSchemaVersion = 5;
 
 /// CREATE statements of the current version (tables, indexes, views), idempotent.

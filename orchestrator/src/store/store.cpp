@@ -315,12 +315,13 @@ void Store::record_pass(BootId boot, const Pass& p) {
   Lock l(mu_);
   Stmt st(db_,
           "INSERT INTO passes (boot_id, pass, loops, failures, duration_s, lpm, latency_json,"
-          " counters_json, inode_ags, agcount, inodes_seen, attribution_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+          " counters_json, inode_ags, agcount, inodes_seen, attribution_json, window_s)"
+          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
           " ON CONFLICT(boot_id, pass) DO UPDATE SET loops = excluded.loops,"
           " failures = excluded.failures, duration_s = excluded.duration_s, lpm = excluded.lpm,"
           " latency_json = excluded.latency_json, counters_json = excluded.counters_json,"
           " inode_ags = excluded.inode_ags, agcount = excluded.agcount, inodes_seen = excluded.inodes_seen,"
-          " attribution_json = excluded.attribution_json");
+          " attribution_json = excluded.attribution_json, window_s = excluded.window_s");
   st.bind(1, boot).bind(2, static_cast<std::int64_t>(p.index))
       .bind(3, static_cast<std::int64_t>(p.loops)).bind(4, static_cast<std::int64_t>(p.failures))
       .bind(5, p.duration_s).bind(6, p.lpm).bind(7, p.latency_json).bind(8, p.counters_json);
@@ -333,6 +334,7 @@ void Store::record_pass(BootId boot, const Pass& p) {
   opt(11, p.inodes_seen);
   if (p.attribution_json) st.bind(12, *p.attribution_json);
   else st.bind_null(12);
+  st.bind(13, p.window_s);
   st.run();
 }
 

@@ -95,8 +95,8 @@ struct Pass {
   unsigned index = 0;          ///< 0-based pass number
   std::uint64_t loops = 0;
   std::uint64_t failures = 0;
-  double duration_s = 0;       ///< measured
-  double lpm = 0;              ///< loops per minute
+  double duration_s = 0;       ///< UnixBench's pass time, seconds (protocol PassReport::duration_s)
+  double lpm = 0;              ///< loops per minute: loops * 60 / duration_s
   std::string latency_json = "{}";   ///< {"bounds_s": [...], "counts": [...]}
   std::string counters_json = "{}";  ///< protocol counters object, totalled over the pass
   /// XFS only: allocation groups the load's inodes were seen in / the filesystem's AG count /
@@ -106,6 +106,9 @@ struct Pass {
   /// Where the pass's time went: the protocol Attribution object as JSON; nullopt when the
   /// run collected none (attribution "off").
   std::optional<std::string> attribution_json;
+  /// The counting window alone, seconds (protocol PassReport::window_s); nullopt in rows
+  /// stored before schema 5, whose duration_s was the window.
+  std::optional<double> window_s;
 };
 
 /// One `sample` message.

@@ -211,4 +211,9 @@ ProcessResult run_checked(const std::vector<std::string>& argv, const ProcessOpt
   throw err;
 }
 
+std::string trim_end(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
 }  // namespace rlab::util

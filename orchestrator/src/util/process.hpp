@@ -54,6 +54,9 @@ std::string display_command(const std::vector<std::string>& argv);
 /// The last `n` lines of `text`.
 std::string tail(const std::string& text, std::size_t n);
 
+/// `s` without trailing newlines, carriage returns and spaces (a command's one-line output).
+std::string trim_end(std::string s);
+
 /// The path of `name` in PATH, or nullopt.
 std::optional<std::filesystem::path> find_program(const std::string& name);
 

@@ -80,6 +80,13 @@ void drop_sample_host_columns(const fs::path& db) {
 
 class StoreMigration : public ::testing::Test {
  protected:
+  /// Drops what version 5 added (results.env_attribution, passes.window_s, attribution_json).
+  void drop_version_5_columns() {
+    sql_rows(db_, "ALTER TABLE results DROP COLUMN env_attribution");
+    for (const char* c : {"window_s", "attribution_json"}) sql_rows(db_, std::string("ALTER TABLE passes DROP COLUMN ") + c);
+  }
+
+ protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("rlab-store-migration-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -108,7 +115,7 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   EXPECT_EQ(counts.at("failures"), "1");
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
   EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'vcpu_share'").at(0), "1");
   EXPECT_EQ(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").size(), 1u);
   EXPECT_EQ(row_counts(db_), counts);
@@ -142,7 +149,7 @@ TEST_F(StoreMigration, AVersion2StoreGainsPerSampleHostFactsNullInOldSamples) {
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
   for (const char* c : kSampleHostColumns)
     EXPECT_EQ(sql_rows(db_, std::string("SELECT count(*) FROM pragma_table_info('samples') WHERE name = '") + c + "'").at(0), "1") << c;
   EXPECT_EQ(row_counts(db_), counts);
@@ -229,11 +236,12 @@ TEST_F(StoreMigration, AVersion3StoreGainsLoadEnvironmentWithWhatRlabDidThen) {
   for (const char* c : {"env_layout", "env_input", "env_drop_caches", "env_runner", "env_disk"})
     sql_rows(db_, std::string("ALTER TABLE results DROP COLUMN ") + c);
   for (const char* c : {"inode_ags", "agcount", "inodes_seen"}) sql_rows(db_, std::string("ALTER TABLE passes DROP COLUMN ") + c);
+  drop_version_5_columns();
   sql_rows(db_, "PRAGMA user_version = 3");
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
   EXPECT_EQ(row_counts(db_), counts);
   EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_layout || '|' || env_drop_caches || '|' || env_runner || '|' || env_disk FROM results"),
             std::vector<std::string>{"per-copy|1|rlab|virtio"});
@@ -242,4 +250,32 @@ TEST_F(StoreMigration, AVersion3StoreGainsLoadEnvironmentWithWhatRlabDidThen) {
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0].layout, "per-copy");
   EXPECT_FALSE(rows[0].inode_ags.has_value());
+}
+
+// Version 4 -> 5: results gain what the guest collected besides the score (nothing, before),
+// passes the counting window beside UnixBench's pass time and where their time went (NULL).
+TEST_F(StoreMigration, AVersion4StoreGainsAttributionOffAndNoWindow) {
+  store::RunId run;
+  std::vector<store::BootResult> before;
+  {
+    auto st = store::Store::open(db_);
+    run = fill(*st);
+    before = st->boot_results(run);
+  }
+  drop_version_5_columns();
+  sql_rows(db_, "PRAGMA user_version = 4");
+  const auto counts = row_counts(db_);
+
+  auto st = store::Store::open(db_);
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
+  EXPECT_EQ(row_counts(db_), counts);
+  EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_attribution FROM results"), std::vector<std::string>{"off"});
+  EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM passes WHERE window_s IS NOT NULL OR attribution_json IS NOT NULL").at(0), "0");
+  const auto after = st->boot_results(run);
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].cell_id, before[i].cell_id);
+    EXPECT_EQ(after[i].score, before[i].score);
+    EXPECT_EQ(after[i].loops, before[i].loops);
+  }
 }

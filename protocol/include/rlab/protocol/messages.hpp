@@ -207,8 +207,15 @@ struct PassReport {
   /// Loops that exited non-zero (not counted; UnixBench's looper stops there) plus counted
   /// loops whose scripts wrote to stderr (a command of the pipeline failed).
   std::uint64_t failures = 0;
-  double duration_s = 0;                 ///< measured length of the pass window
+  /// The pass's time as UnixBench's Run takes it, seconds: the mean over the copies of each
+  /// copy's elapsed time, from its start until its last loop (the one in flight when the window
+  /// closed, never counted) has finished; runner "unixbench": until EOF on the looper's stderr
+  /// pipe, which that loop's processes hold open, exactly as Run reads it.
+  double duration_s = 0;
   double lpm = 0;                        ///< loops per minute: loops * 60 / duration_s
+  /// The counting window alone, seconds: rlab's measured window (loops finished inside it are
+  /// counted); runner "unixbench": the loopers' alarm (run.duration_s). window_s <= duration_s.
+  double window_s = 0;
   Histogram latency;
   Counters counters;                     ///< totalled over the pass window
   bool caches_dropped = false;           ///< the agent dropped the caches just before the pass

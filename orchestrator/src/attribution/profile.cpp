@@ -1,0 +1,128 @@
+#include "attribution/profile.hpp"
+
+#include <array>
+#include <utility>
+
+namespace rlab::attribution {
+namespace {
+
+constexpr double kNsPerJiffy = 1e9 / 100;  // USER_HZ
+
+constexpr std::array<std::pair<Family, std::string_view>, 10> kNames = {{
+    {Family::tracepoint, "tracepoint"}, {Family::xfs_stats, "xfs_stats"}, {Family::vmstat, "vmstat"},
+    {Family::psi, "psi"},               {Family::cpu, "cpu"},             {Family::stat, "stat"},
+    {Family::lock, "lock"},             {Family::offcpu, "offcpu"},       {Family::oncpu, "oncpu"},
+}};
+
+std::string join(const std::vector<std::string>& frames) {
+  std::string k;
+  for (const auto& f : frames) k += (k.empty() ? "" : ";") + f;
+  return k;
+}
+
+double total(const protocol::Attribution& a, const std::string& name) {
+  const auto it = a.totals.find(name);
+  return it == a.totals.end() ? 0.0 : static_cast<double>(it->second);
+}
+
+/// The families an attribution collected (its totals name them), with their values.
+std::map<Family, std::map<std::string, double>> attribution_values(const protocol::Attribution& a) {
+  std::map<Family, std::map<std::string, double>> v;
+  if (a.totals.count("lock.waits")) {
+    auto& m = v[Family::lock];
+    m["[all]"] = total(a, "lock.wait_ns");
+    m["[AGI buffer]"] = total(a, "xfs_agi.wait_ns");
+    m["[AGF buffer]"] = total(a, "xfs_agf.wait_ns");
+    m["[XFS buffer locks]"] = total(a, "xfs_buf.wait_ns");
+  }
+  if (a.totals.count("offcpu.D.waits")) {
+    auto& m = v[Family::offcpu];
+    m["[D all]"] = total(a, "offcpu.D.wait_ns");
+    m["[S all]"] = total(a, "offcpu.S.wait_ns");
+  }
+  if (a.totals.count("oncpu.samples")) v[Family::oncpu]["[all]"] = total(a, "oncpu.sampled_ns");
+  for (const auto& r : a.stacks) {
+    if (r.family == "lock" && v.count(Family::lock)) {
+      v[Family::lock][r.frames.empty() ? "[other stacks]" : join(r.frames)] += static_cast<double>(r.total_ns);
+    } else if ((r.family == "offcpu.D" || r.family == "offcpu.S") && v.count(Family::offcpu)) {
+      const std::string state = r.family.substr(7);
+      v[Family::offcpu][r.frames.empty() ? "[" + state + " other stacks]" : state + ";" + join(r.frames)] +=
+          static_cast<double>(r.total_ns);
+    } else if (r.family == "oncpu" && v.count(Family::oncpu)) {
+      v[Family::oncpu][r.frames.empty() ? "[other stacks]" : join(r.frames)] += static_cast<double>(r.total_ns);
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string_view family_name(Family f) {
+  for (const auto& [fam, name] : kNames)
+    if (fam == f) return name;
+  return "?";
+}
+
+std::optional<Family> parse_family(std::string_view name) {
+  for (const auto& [fam, n] : kNames)
+    if (n == name) return fam;
+  return std::nullopt;
+}
+
+bool is_time(Family f) {
+  return f == Family::psi || f == Family::cpu || f == Family::lock || f == Family::offcpu || f == Family::oncpu;
+}
+
+void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& c,
+              const std::optional<protocol::Attribution>& a) {
+  std::map<Family, std::map<std::string, double>> v;
+  for (const auto& [k, n] : c.tracepoints) v[Family::tracepoint][k] = static_cast<double>(n);
+  for (const auto& [k, n] : c.xfs_stats) v[Family::xfs_stats][k] = static_cast<double>(n);
+  for (const auto& [k, n] : c.vmstat)
+    if (k.rfind("nr_", 0) != 0) v[Family::vmstat][k] = static_cast<double>(n);
+  for (const auto& [k, n] : c.pressure) v[Family::psi][k] = 1000.0 * static_cast<double>(n);
+  for (const char* state : {"user", "nice", "system", "iowait", "irq", "softirq", "steal"})
+    if (const auto it = c.cpu.find(state); it != c.cpu.end())
+      v[Family::cpu][state] = kNsPerJiffy * static_cast<double>(it->second);
+  v[Family::stat]["ctxt"] = static_cast<double>(c.ctxt);
+  v[Family::stat]["processes"] = static_cast<double>(c.forks);
+  for (const Family f : {Family::tracepoint, Family::xfs_stats, Family::vmstat, Family::psi, Family::cpu})
+    v[f];  // collected with every pass, even when nothing moved (zero deltas are omitted)
+  if (a)
+    for (auto& [f, m] : attribution_values(*a)) v[f] = std::move(m);
+
+  std::set<Family> here;
+  for (const auto& [f, m] : v) here.insert(f);
+  if (!p.any_pass) {
+    p.collected = here;
+  } else {
+    std::set<Family> both;
+    for (const Family f : p.collected)
+      if (here.count(f)) both.insert(f);
+    p.collected = std::move(both);
+  }
+  p.any_pass = true;
+  p.loops += loops;
+  for (auto& [f, m] : v)
+    for (auto& [k, x] : m) p.values[f][k] += x;
+}
+
+std::string short_stack(std::string_view key, std::size_t frames) {
+  std::string out;
+  if (key.size() > 2 && (key[0] == 'D' || key[0] == 'S') && key[1] == ';') {  // offcpu state
+    out = std::string(1, key[0]) + ": ";
+    key.remove_prefix(2);
+  }
+  const std::size_t head = out.size();
+  std::size_t n = 0, pos = 0;
+  while (pos <= key.size()) {
+    const std::size_t end = std::min(key.find(';', pos), key.size());
+    if (n == frames) return out + " < …";
+    out += (out.size() > head ? " < " : "") + std::string(key.substr(pos, end - pos));
+    ++n;
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace rlab::attribution

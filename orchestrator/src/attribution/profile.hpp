@@ -1,0 +1,62 @@
+#pragma once
+// One boot's counters and "where the time went", summed over its counted passes, by family,
+// as the "what changed" ranking (attribution/rank.hpp) reads them. Families, keys and units
+// are listed in docs/attribution.md.
+#include "rlab/protocol/messages.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace rlab::attribution {
+
+/// A counter family of the ranking.
+enum class Family {
+  tracepoint,  ///< xfs:* tracepoint hits (Counters::tracepoints); events
+  xfs_stats,   ///< /proc/fs/xfs/stat "<group>.<index>" deltas; events
+  vmstat,      ///< /proc/vmstat event counters (gauges "nr_*" left out); events
+  psi,         ///< /proc/pressure stall time ("cpu.some", "io.full", ...); nanoseconds
+  cpu,         ///< /proc/stat CPU time by state (user, nice, system, iowait, irq, softirq, steal); nanoseconds
+  stat,        ///< /proc/stat context switches ("ctxt") and forks ("processes"); events
+  lock,        ///< contended lock waits by waiting kernel stack, and the XFS AGI/AGF/buffer classes; nanoseconds
+  offcpu,      ///< the load's time switched out in D or S by blocking stack; nanoseconds
+  oncpu,       ///< cpu-clock samples by kernel stack and task; nanoseconds sampled
+};
+
+/// Every family, in display order.
+inline constexpr Family kFamilies[] = {Family::lock,      Family::offcpu, Family::oncpu, Family::psi,
+                                       Family::cpu,       Family::stat,   Family::tracepoint,
+                                       Family::xfs_stats, Family::vmstat};
+
+/// "lock", "offcpu", "oncpu", "psi", "cpu", "stat", "tracepoint", "xfs_stats", "vmstat".
+std::string_view family_name(Family f);
+/// The family named `name`; nullopt for any other text.
+std::optional<Family> parse_family(std::string_view name);
+/// Whether a family's values are time (nanoseconds) rather than event counts.
+bool is_time(Family f);
+
+/// Summed over a boot's counted passes. Keys of stack families are the frames innermost first,
+/// joined by ";" (with a "D;"/"S;" state prefix for offcpu, and ending in "[task]" for oncpu);
+/// keys in brackets are the family's totals ("[all]", "[AGI buffer]", "[AGF buffer]",
+/// "[other stacks]", ...).
+struct BootProfile {
+  std::uint64_t loops = 0;                                   ///< counted loops of those passes
+  std::map<Family, std::map<std::string, double>> values;    ///< family -> key -> events or ns
+  std::set<Family> collected;                                ///< families every added pass had
+  bool any_pass = false;                                     ///< add_pass() was called
+};
+
+/// Adds one counted pass: its loops, its counters, and its attribution (nullopt when the run
+/// collected none). A family missing from any added pass is dropped from `collected` (its
+/// values are then not comparable). The /proc/stat jiffies are taken at USER_HZ = 100.
+void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& counters,
+              const std::optional<protocol::Attribution>& attribution);
+
+/// The display text of a stack key: at most `frames` frames, " < " between them (innermost
+/// first), "…" when cut.
+std::string short_stack(std::string_view key, std::size_t frames = 6);
+
+}  // namespace rlab::attribution

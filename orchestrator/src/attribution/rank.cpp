@@ -1,0 +1,130 @@
+#include "attribution/rank.hpp"
+
+#include "stats/descriptive.hpp"
+#include "stats/mann_whitney.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+namespace rlab::attribution {
+namespace {
+
+/// Events, or nanoseconds, per 1,000 loops below which a key is nothing (1 event; 1 us).
+double floor_of(Family f) { return is_time(f) ? 1000.0 : 1.0; }
+
+std::vector<const BootProfile*> with_loops(const std::vector<BootProfile>& side) {
+  std::vector<const BootProfile*> out;
+  for (const auto& b : side)
+    if (b.loops > 0) out.push_back(&b);
+  return out;
+}
+
+bool collected_by_all(const std::vector<const BootProfile*>& side, Family f) {
+  return !side.empty() && std::all_of(side.begin(), side.end(), [f](const BootProfile* b) { return b->collected.count(f) > 0; });
+}
+
+/// x per boot of `key` in `f`: 1000 * value / loops (0 where the boot has no such key).
+std::vector<double> per_kloop(const std::vector<const BootProfile*>& side, Family f, const std::string& key) {
+  std::vector<double> x;
+  for (const BootProfile* b : side) {
+    double v = 0;
+    if (const auto fi = b->values.find(f); fi != b->values.end())
+      if (const auto ki = fi->second.find(key); ki != fi->second.end()) v = ki->second;
+    x.push_back(1000.0 * v / static_cast<double>(b->loops));
+  }
+  return x;
+}
+
+/// |log(new / base)|, infinite when exactly one side is zero.
+double magnitude(const Mover& m) {
+  if (m.base_per_kloop <= 0 && m.new_per_kloop <= 0) return 0;
+  if (m.base_per_kloop <= 0 || m.new_per_kloop <= 0) return std::numeric_limits<double>::infinity();
+  return std::fabs(std::log(m.new_per_kloop / m.base_per_kloop));
+}
+
+/// The movers of one family, p and q set.
+std::vector<Mover> family_movers(Family f, const std::vector<const BootProfile*>& a, const std::vector<const BootProfile*>& b,
+                                 double fdr) {
+  std::set<std::string> keys;
+  for (const auto* side : {&a, &b})
+    for (const BootProfile* p : *side)
+      if (const auto it = p->values.find(f); it != p->values.end())
+        for (const auto& [k, v] : it->second) keys.insert(k);
+  std::vector<Mover> out;
+  std::vector<double> ps;
+  std::vector<std::size_t> tested;
+  for (const auto& k : keys) {
+    const auto xa = per_kloop(a, f, k), xb = per_kloop(b, f, k);
+    const double fl = floor_of(f);
+    auto below = [fl](double v) { return std::fabs(v) < fl; };
+    if (std::all_of(xa.begin(), xa.end(), below) && std::all_of(xb.begin(), xb.end(), below)) continue;
+    Mover m;
+    m.family = f;
+    m.key = k;
+    m.base_per_kloop = stats::median(xa);
+    m.new_per_kloop = stats::median(xb);
+    if (m.base_per_kloop != 0) m.change = (m.new_per_kloop - m.base_per_kloop) / std::fabs(m.base_per_kloop);
+    if (xa.size() >= 2 && xb.size() >= 2) {
+      m.p = stats::mann_whitney_u(xa, xb).p;
+      ps.push_back(*m.p);
+      tested.push_back(out.size());
+    }
+    out.push_back(std::move(m));
+  }
+  const auto q = benjamini_hochberg(ps);
+  for (std::size_t i = 0; i < tested.size(); ++i) {
+    out[tested[i]].q = q[i];
+    out[tested[i]].significant = q[i] <= fdr;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> benjamini_hochberg(const std::vector<double>& p) {
+  const std::size_t m = p.size();
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return p[x] < p[y]; });
+  std::vector<double> q(m);
+  double running = 1;
+  for (std::size_t r = m; r-- > 0;) {
+    running = std::min(running, p[order[r]] * static_cast<double>(m) / static_cast<double>(r + 1));
+    q[order[r]] = std::min(running, 1.0);
+  }
+  return q;
+}
+
+Ranking rank(const std::vector<BootProfile>& base, const std::vector<BootProfile>& next, const RankOptions& o) {
+  if (!(o.fdr > 0 && o.fdr < 1)) throw std::invalid_argument("attribution::rank: fdr must be in (0, 1)");
+  const auto a = with_loops(base), b = with_loops(next);
+  Ranking r;
+  r.base_boots = a.size();
+  r.new_boots = b.size();
+  std::vector<Mover> all;
+  for (const Family f : kFamilies) {
+    if (!collected_by_all(a, f) || !collected_by_all(b, f)) {
+      r.missing.push_back(f);
+      continue;
+    }
+    r.families.push_back(f);
+    for (auto& m : family_movers(f, a, b, o.fdr)) all.push_back(std::move(m));
+  }
+  std::stable_sort(all.begin(), all.end(), [](const Mover& x, const Mover& y) {
+    return std::make_tuple(x.significant, magnitude(x), std::fabs(x.new_per_kloop - x.base_per_kloop)) >
+           std::make_tuple(y.significant, magnitude(y), std::fabs(y.new_per_kloop - y.base_per_kloop));
+  });
+  if (o.top > 0 && all.size() > o.top) {
+    r.left_out = all.size() - o.top;
+    all.resize(o.top);
+  }
+  r.rows = std::move(all);
+  return r;
+}
+
+}  // namespace rlab::attribution
