@@ -15,7 +15,15 @@ namespace rlab::agent {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::uint64_t kOnCpuPeriodNs = 4'000'000;  // 250 samples per CPU-second
+constexpr std::uint64_t kOnCpuPeriodNs = 10'000'000;  // 100 samples per CPU-second
+
+/// The tasks of the load whose off-CPU time counts: the shell1 scripts' commands (rlab's and
+/// UnixBench's), and kernel workers, which run the load's deferred work (XFS inodegc).
+bool load_task(std::string_view comm) {
+  for (std::string_view c : {"sh", "sort", "od", "grep", "tee", "wc", "rm", "looper", "multi.sh", "tst.sh", "loop.sh", "copy.sh"})
+    if (comm == c) return true;
+  return comm.rfind("kworker/", 0) == 0;
+}
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -77,6 +85,13 @@ std::vector<HistStack> parse_stack_hist(std::string_view text) {
       i = j;
     }
     if (const auto st = value_after(key, "state")) e.state = static_cast<std::int64_t>(*st);
+    if (const auto c = key.find("comm:"); c != std::string_view::npos) {
+      std::size_t a = c + 5;
+      while (a < key.size() && is_space(key[a])) ++a;
+      std::size_t b = a;
+      while (b < key.size() && !is_space(key[b]) && key[b] != ',') ++b;
+      e.comm = std::string(key.substr(a, b - a));
+    }
     const auto hits = value_after(vals, "hitcount");
     if (!hits || e.frames.empty()) continue;
     e.hitcount = *hits;
@@ -168,9 +183,10 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
         "stack.stacktrace", w);
     if (!a->lock_) why.push_back("lock: " + w);
     w.clear();
-    // Off-CPU: out in S (1) or D (2), back in; PID 1 (this agent) not counted.
+    // Off-CPU: out in S (1) or D (2), back in; PID 1 (this agent) not counted. The task's
+    // name comes from the switch back in (next_comm), so end_pass keeps the load's tasks.
     a->offcpu_ = a->install_family(
-        "rlab_offcpu", "u64 delta; s64 state; unsigned long[] stack",
+        "rlab_offcpu", "u64 delta; s64 state; char comm[16]; unsigned long[] stack",
         {{ev / "sched/sched_switch/trigger",
           {"hist:keys=prev_pid:rlab_ot0=common_timestamp,rlab_os0=common_stacktrace,rlab_ost0=prev_state"
            " if prev_pid != 1 && (prev_state == 1 || prev_state == 2)",
@@ -178,8 +194,8 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
            " if prev_pid != 1 && (prev_state == 1 || prev_state == 2)"}},
          {ev / "sched/sched_switch/trigger",
           {"hist:keys=next_pid:rlab_od=common_timestamp-$rlab_ot0,rlab_os=$rlab_os0,rlab_ost=$rlab_ost0:"
-           "onmatch(sched.sched_switch).trace(rlab_offcpu,$rlab_od,$rlab_ost,$rlab_os)"}}},
-        "state,stack.stacktrace", w);
+           "onmatch(sched.sched_switch).trace(rlab_offcpu,$rlab_od,$rlab_ost,next_comm,$rlab_os)"}}},
+        "state,comm,stack.stacktrace", w);
     if (!a->offcpu_) why.push_back("offcpu: " + w);
   }
   try {
@@ -253,8 +269,16 @@ Attribution::~Attribution() {
 }
 
 void Attribution::begin_pass() {
-  for (const auto& h : clearable_) write_file(h.file, h.text + ":clear", true, true);
-  if (oncpu_) oncpu_->reset();
+  for (const auto& h : clearable_) {
+    write_file(h.file, h.text + ":clear", true, true);
+    write_file(h.file, h.text + ":cont", true, true);
+  }
+  if (oncpu_) oncpu_->reset(), oncpu_->enable(true);
+}
+
+void Attribution::stop() {
+  for (const auto& h : clearable_) write_file(h.file, h.text + ":pause", true, true);
+  if (oncpu_) oncpu_->enable(false);
 }
 
 void Attribution::poll() {
@@ -268,6 +292,7 @@ protocol::Attribution Attribution::end_pass() {
     if (!text) continue;
     const bool offcpu = h.file.parent_path().filename() == "rlab_offcpu";
     for (auto& e : parse_stack_hist(*text)) {
+      if (offcpu && !load_task(e.comm)) continue;
       protocol::StackRow r;
       r.family = !offcpu ? "lock" : e.state == 2 ? "offcpu.D" : "offcpu.S";
       drop_tracing_frames(e.frames);

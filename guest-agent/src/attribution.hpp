@@ -2,9 +2,10 @@
 // Where the load's time goes, per pass, aggregated in the guest's kernel (docs/attribution.md):
 //  - lock waits: lock:contention_begin .. contention_end of the same task, as a synthetic
 //    event carrying the wait (ns) and the waiter's kernel stack, histogrammed by stack;
-//  - off-CPU: sched:sched_switch out in S (1) or D (2) .. back in, same shape, by state and
-//    stack (the agent itself, PID 1, excluded; idle kernel threads report state I and are not
-//    counted);
+//  - off-CPU: sched:sched_switch out in S (1) or D (2) .. back in, same shape, by state, task
+//    name and stack, kept for the load's tasks only: the scripts' commands (sh, sort, od, grep,
+//    tee, wc, rm; UnixBench's looper, multi.sh, tst.sh) and kernel workers (kworker/*, which
+//    run XFS inodegc); the agent itself (PID 1) and other kernel threads are not counted;
 //  - on-CPU: perf_event_open cpu-clock samples with kernel callchains (oncpu.hpp).
 // Kernel interfaces: Documentation/trace/histogram.rst (hist triggers, variables, onmatch,
 // synthetic events with stacktrace fields, Linux >= 6.3) and events/lock (Linux >= 5.19).
@@ -26,11 +27,12 @@ class OnCpuSampler;
 struct HistStack {
   std::vector<std::string> frames;   ///< symbols without "+off/size" or " [module]", innermost first
   std::optional<std::int64_t> state; ///< the entry's `state` key, when the histogram has one
+  std::string comm;                  ///< the entry's `comm` key, "" when it has none
   std::uint64_t hitcount = 0;
   std::uint64_t delta = 0;           ///< the summed `delta` value (ns), 0 when absent
 };
 
-/// Parses a tracefs `hist` file keyed by a stacktrace (optionally also by `state`), with values
+/// Parses a tracefs `hist` file keyed by a stacktrace (optionally also by `state`, `comm`), with values
 /// hitcount and delta. Entries it cannot read are skipped; comment and "Totals" lines ignored.
 std::vector<HistStack> parse_stack_hist(std::string_view text);
 
@@ -45,8 +47,10 @@ void drop_tracing_frames(std::vector<std::string>& frames);
 /// per family summing the rest. Rows with equal frames within a family are merged first.
 protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std::size_t top, bool keep_stacks);
 
-/// The collectors of one run. Install at open(), clear at begin_pass(), read at end_pass(),
-/// removed by the destructor (triggers first, then the synthetic events).
+/// The collectors of one run. Install at open(), clear and start at begin_pass(), pause at
+/// stop() (the window closed: cheap, so the loops in flight are not slowed), read at
+/// end_pass() (after they ended), removed by the destructor (triggers first, then the
+/// synthetic events).
 class Attribution {
  public:
   /// `level` "counts" or "stacks". Never throws: what cannot be installed (no tracefs, no hist
@@ -57,12 +61,15 @@ class Attribution {
   Attribution(const Attribution&) = delete;
   Attribution& operator=(const Attribution&) = delete;
 
-  /// Empties every aggregation: the pass starts now.
+  /// Empties and (re)starts every aggregation: the pass starts now.
   void begin_pass();
+  /// Pauses every aggregation (hist triggers' `pause`, perf events disabled): the window closed.
+  void stop();
   /// Moves on-CPU samples out of the kernel's ring buffers (call every second or so during a
   /// pass so they do not overflow).
   void poll();
-  /// The pass's attribution so far (totals, and stacks at level "stacks").
+  /// The pass's attribution between begin_pass() and stop() (totals, and stacks at level
+  /// "stacks"); symbolizes and sorts, so it costs far more than stop().
   protocol::Attribution end_pass();
 
  private:

@@ -81,6 +81,7 @@ std::unique_ptr<OnCpuSampler> OnCpuSampler::open(std::uint64_t period_ns) {
     attr.exclude_callchain_user = 1;
     attr.comm = 1;
     attr.comm_exec = 1;
+    attr.task = 1;  // FORK records: a child is named after its parent until it execs
     attr.exclude_idle = 1;  // the idle task's time is not the load's
     attr.disabled = 1;
     const int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, static_cast<int>(cpu), -1, PERF_FLAG_FD_CLOEXEC));
@@ -101,7 +102,7 @@ std::unique_ptr<OnCpuSampler> OnCpuSampler::open(std::uint64_t period_ns) {
     s->rings_.push_back(r);
   }
   if (s->rings_.empty()) throw std::runtime_error("perf_event_open: no online CPU");
-  for (const auto& r : s->rings_) ::ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0);
+  s->enable(true);
   return s;
 }
 
@@ -119,6 +120,10 @@ void OnCpuSampler::reset() {
   lost_ = 0;
 }
 
+void OnCpuSampler::enable(bool on) {
+  for (const auto& r : rings_) ::ioctl(r.fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
 void OnCpuSampler::poll() {
   for (auto& r : rings_) drain(r);
 }
@@ -128,15 +133,16 @@ void OnCpuSampler::drain(Ring& r) {
   const auto* data = static_cast<const unsigned char*>(r.base) + page_;
   const std::uint64_t head = load_acquire(&meta->data_head);
   std::uint64_t tail = meta->data_tail;
-  std::vector<unsigned char> rec;
   while (tail + sizeof(perf_event_header) <= head) {
     perf_event_header h;
     for (std::size_t i = 0; i < sizeof h; ++i)
       reinterpret_cast<unsigned char*>(&h)[i] = data[(tail + i) % r.data_bytes];
     if (h.size < sizeof h || tail + h.size > head) break;
-    rec.resize(h.size);
-    for (std::size_t i = 0; i < h.size; ++i) rec[i] = data[(tail + i) % r.data_bytes];
-    record(rec.data() + sizeof h, h.size - sizeof h, h.type);
+    rec_.resize(h.size);
+    const std::size_t at = tail % r.data_bytes, first = std::min<std::size_t>(h.size, r.data_bytes - at);
+    std::memcpy(rec_.data(), data + at, first);
+    std::memcpy(rec_.data() + first, data, h.size - first);
+    record(rec_.data() + sizeof h, h.size - sizeof h, h.type);
     tail += h.size;
   }
   store_release(&meta->data_tail, tail);
@@ -155,26 +161,35 @@ void OnCpuSampler::record(const unsigned char* p, std::size_t size, std::uint32_
   };
   if (type == PERF_RECORD_COMM && size > 8) {  // pid, tid, comm[]
     const char* c = reinterpret_cast<const char*>(p + 8);
-    comms_[u32(4)] = std::string(c, strnlen(c, size - 8));
+    comms_[u32(4)] = intern(std::string(c, strnlen(c, size - 8)));
+  } else if (type == PERF_RECORD_FORK && size >= 16) {  // pid, ppid, tid, ptid, time
+    comms_[u32(8)] = comm_of(u32(12));
+  } else if (type == PERF_RECORD_EXIT && size >= 16) {
+    comms_.erase(u32(8));
   } else if (type == PERF_RECORD_LOST && size >= 16) {  // id, lost
     lost_ += u64(8);
   } else if (type == PERF_RECORD_SAMPLE && size >= 16) {  // pid, tid, nr, ips[nr]
     const std::uint32_t tid = u32(4);
     const std::uint64_t nr = u64(8);
     if (16 + nr * 8 > size) return;
-    std::vector<std::string> frames;
+    std::vector<std::uint64_t> key;
+    key.reserve(nr + 1);
     for (std::uint64_t i = 0; i < nr; ++i) {
       const std::uint64_t ip = u64(16 + i * 8);
-      if (ip >= static_cast<std::uint64_t>(PERF_CONTEXT_MAX)) continue;  // context markers
-      frames.push_back(syms_->name(ip));
+      if (ip < static_cast<std::uint64_t>(PERF_CONTEXT_MAX)) key.push_back(ip);  // not a context marker
     }
-    if (frames.empty()) frames.push_back("[user]");
-    frames.push_back("[" + comm_of(tid) + "]");
-    ++counts_[std::move(frames)];
+    key.push_back(comm_of(tid));
+    ++counts_[std::move(key)];
   }
 }
 
-std::string OnCpuSampler::comm_of(std::uint32_t tid) {
+std::uint32_t OnCpuSampler::intern(const std::string& name) {
+  const auto [it, added] = name_ids_.try_emplace(name, static_cast<std::uint32_t>(names_.size()));
+  if (added) names_.push_back(name);
+  return it->second;
+}
+
+std::uint32_t OnCpuSampler::comm_of(std::uint32_t tid) {
   if (auto it = comms_.find(tid); it != comms_.end()) return it->second;
   std::string name = "?";
   if (tid == 0) name = "swapper";
@@ -182,16 +197,17 @@ std::string OnCpuSampler::comm_of(std::uint32_t tid) {
     name = *c;
     while (!name.empty() && name.back() == '\n') name.pop_back();
   }
-  comms_[tid] = name;
-  return name;
+  return comms_[tid] = intern(name);
 }
 
 std::vector<protocol::StackRow> OnCpuSampler::rows() const {
   std::vector<protocol::StackRow> out;
-  for (const auto& [frames, n] : counts_) {
+  for (const auto& [key, n] : counts_) {
     protocol::StackRow r;
     r.family = "oncpu";
-    r.frames = frames;
+    for (std::size_t i = 0; i + 1 < key.size(); ++i) r.frames.push_back(syms_->name(key[i]));
+    if (r.frames.empty()) r.frames.push_back("[user]");
+    r.frames.push_back("[" + names_.at(key.back()) + "]");
     r.count = n;
     r.total_ns = n * period_ns_;
     out.push_back(std::move(r));

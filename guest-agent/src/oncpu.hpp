@@ -1,8 +1,10 @@
 #pragma once
 // On-CPU stacks: perf_event_open(2) cpu-clock sampling on every online CPU (all tasks), kernel
-// callchains only, aggregated in the agent by (kernel stack, task name). User frames are not
+// callchains only, aggregated in the agent by (kernel return addresses, task name) as they are
+// read and symbolized from /proc/kallsyms only when rows() is asked for. User frames are not
 // unwound (the guest's binaries carry no symbols); a sample taken in user mode is the frame
-// "[user]". Kernel addresses are symbolized from /proc/kallsyms.
+// "[user]". Task names come from the kernel's COMM records (exec) and FORK records (a child
+// has its parent's name until it execs), /proc/<tid>/comm for tasks older than the sampler.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -41,6 +43,8 @@ class OnCpuSampler {
 
   /// Discards what was sampled so far.
   void reset();
+  /// Starts (true) or stops (false) sampling on every CPU.
+  void enable(bool on);
   /// Reads every ring into the aggregation (cheap; call about once a second).
   void poll();
   /// Rows of family "oncpu" since reset(): frames innermost first, then "[<comm>]"; total_ns =
@@ -59,13 +63,19 @@ class OnCpuSampler {
   };
   void drain(Ring& r);
   void record(const unsigned char* rec, std::size_t size, std::uint32_t type);
-  std::string comm_of(std::uint32_t tid);
+  /// The interned name of task `tid` (an index into names_).
+  std::uint32_t comm_of(std::uint32_t tid);
+  std::uint32_t intern(const std::string& name);
   std::vector<Ring> rings_;
   std::unique_ptr<Kallsyms> syms_;
   std::uint64_t period_ns_ = 0;
   std::uint64_t lost_ = 0;
-  std::unordered_map<std::uint32_t, std::string> comms_;          ///< tid -> task name
-  std::map<std::vector<std::string>, std::uint64_t> counts_;      ///< frames + [comm] -> samples
+  std::unordered_map<std::uint32_t, std::uint32_t> comms_;   ///< tid -> index into names_
+  std::vector<std::string> names_;                           ///< interned task names
+  std::map<std::string, std::uint32_t> name_ids_;            ///< names_ -> index
+  /// Kernel return addresses (innermost first), then the task name's index -> samples.
+  std::map<std::vector<std::uint64_t>, std::uint64_t> counts_;
+  std::vector<unsigned char> rec_;                           ///< one record, unwrapped
   std::size_t page_ = 4096;
 };
 

@@ -370,7 +370,7 @@ void ShellRun::end_window() {
       if (!l->busy) l->elapsed_s = report_.window_s;  // no loop in flight: the copy ended with the window
   report_.counters = delta(pass_start_, pass_end_);
   if (placement_) report_.placement = placement_->result();
-  if (attribution_) report_.attribution = attribution_->end_pass();
+  if (attribution_) attribution_->stop();  // cheap; reading it waits until the loops in flight ended
   kill_timer_.expires_after(kDrainTimeout);
   kill_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (ec || !*alive) return;
@@ -411,6 +411,7 @@ void ShellRun::finish_pass() {
   report_.duration_s = n > 0 ? std::max(sum / n, report_.window_s) : report_.window_s;
   report_.lpm = report_.duration_s > 0 ? double(report_.loops) * 60.0 / report_.duration_s : 0;
   for (auto& l : loopers_) l->elapsed_s = -1;
+  if (attribution_) report_.attribution = attribution_->end_pass();
   emit_(report_);
   done_passes_.push_back(report_);
   ++pass_;
