@@ -1,9 +1,11 @@
 #include "attribution/rank.hpp"
+#include "attribution/render.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+#include <sstream>
 
 namespace {
 using rlab::attribution::BootProfile;
@@ -156,4 +158,27 @@ TEST(AttributionProfile, AFamilyMissingFromOnePassIsNotCollectedAndStacksReadAsK
   EXPECT_EQ(p.loops, 200u);
   EXPECT_EQ(rlab::attribution::short_stack("D;down;xfs_buf_lock;xfs_read_agi", 2), "D: down < xfs_buf_lock < …");
   EXPECT_EQ(rlab::attribution::short_stack("a;b", 6), "a < b");
+}
+
+TEST(AttributionRender, TheTableShowsUnitsSignificanceAndWhatWasNotCompared) {
+  std::mt19937 rng(7);
+  std::vector<BootProfile> base, next;
+  for (int i = 0; i < 6; ++i) base.push_back(boot(rng, 1e6));
+  for (int i = 0; i < 6; ++i) next.push_back(boot(rng, 4e6));
+  const auto r = rlab::attribution::rank(base, next, {.fdr = 0.05, .top = 5});
+  std::ostringstream out;
+  rlab::attribution::render_ranking(r, out);
+  const std::string t = out.str();
+  EXPECT_NE(t.find("6 base boots, 6 new"), std::string::npos) << t;
+  EXPECT_NE(t.find("[AGI buffer]"), std::string::npos) << t;
+  EXPECT_NE(t.find(" ms "), std::string::npos) << "time families in ms per 1,000 loops: " << t;
+  EXPECT_NE(t.find(" *\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("more rows"), std::string::npos) << t;
+  EXPECT_NE(t.find("not compared"), std::string::npos) << "oncpu was collected on neither side: " << t;
+  const auto j = rlab::attribution::ranking_json(r, 0.05);
+  ASSERT_EQ(j["rows"].size(), 5u);
+  EXPECT_EQ(j["rows"][0]["family"], "lock");
+  EXPECT_EQ(j["rows"][0]["unit"], "ns");
+  EXPECT_TRUE(j["rows"][0]["significant"].get<bool>());
+  EXPECT_EQ(j["missing"][0], "oncpu");
 }
