@@ -76,7 +76,6 @@ Config parse(int argc, char** argv) {
     std::fprintf(stderr, "rlab_bench_bisect: option %s needs a value\n", argv[argc - 1]);
     std::exit(2);
   }
-  c.options.verdict.resamples = 2000;  // only the ends' "same" check uses the bootstrap
   return c;
 }
 

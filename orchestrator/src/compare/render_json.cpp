@@ -52,8 +52,11 @@ json cell_json(const CellComparison& c) {
     j["p"] = x.difference.p_min;
     j["p_mann_whitney"] = x.difference.mann_whitney.p;
     j["p_kolmogorov_smirnov"] = x.difference.kolmogorov_smirnov.p;
-    j["ratio_interval"] = {{"ratio", x.ratio.ratio}, {"low", x.ratio.low}, {"high", x.ratio.high},
-                           {"confidence", x.ratio.confidence}};
+    // Moses' distribution-free interval of new's scale against base's; null below the floor.
+    j["ratio_interval"] = x.ratio.exists ? nlohmann::json{{"ratio", x.ratio.estimate}, {"low", x.ratio.low},
+                                                          {"high", x.ratio.high}, {"confidence", x.ratio.confidence}}
+                                         : nlohmann::json(nullptr);
+    j["boots_floor"] = x.boots_floor;
     j["reason"] = x.reason;
     if (x.verdict == stats::Verdict::unknown)
       j["more_boots"] = {{"at_cap", c.next_boots_per_side == 0},

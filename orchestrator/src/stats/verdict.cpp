@@ -52,21 +52,26 @@ Comparison compare(std::span<const double> a, std::span<const double> b, const V
   c.difference = test_difference(a, b, opt);
   c.a = summarize(a);
   c.b = summarize(b);
-  c.ratio = bootstrap_median_ratio(a, b, {opt.resamples, 1 - 2 * opt.alpha, opt.seed});
+  c.ratio = ratio_shift_interval(a, b, 1 - 2 * opt.alpha);
+  c.boots_floor = shift_interval_floor(1 - 2 * opt.alpha);
   const Difference& d = c.difference;
   const double lo = 1 - opt.min_effect, hi = 1 + opt.min_effect;
-  if (d.different) {
+  if (a.size() < c.boots_floor || b.size() < c.boots_floor) {
+    c.verdict = Verdict::unknown;
+    c.reason = fmt::format("{} and {} boots: at alpha {:g} a verdict needs at least {} boots a side (change {:+.1f}%, not judged)",
+                           a.size(), b.size(), opt.alpha, c.boots_floor, 100 * d.relative_change);
+  } else if (d.different) {
     c.verdict = Verdict::different;
     c.reason = fmt::format("min p {:.3g} <= {:g} and |{:+.1f}%| >= {:g}%", d.p_min, opt.alpha,
                            100 * d.relative_change, 100 * opt.min_effect);
-  } else if (c.ratio.low >= lo && c.ratio.high <= hi) {
+  } else if (c.ratio.exists && c.ratio.low >= lo && c.ratio.high <= hi) {
     c.verdict = Verdict::same;
-    c.reason = fmt::format("{:g}% interval of the median ratio [{:.4f}, {:.4f}] inside [{:g}, {:g}]",
+    c.reason = fmt::format("{:.1f}% interval of the ratio [{:.4f}, {:.4f}] inside [{:g}, {:g}]",
                            100 * c.ratio.confidence, c.ratio.low, c.ratio.high, lo, hi);
   } else {
     c.verdict = Verdict::unknown;
     c.reason = fmt::format(
-        "min p {:.3g}, change {:+.1f}%, {:g}% interval of the median ratio [{:.4f}, {:.4f}] "
+        "min p {:.3g}, change {:+.1f}%, {:.1f}% interval of the ratio [{:.4f}, {:.4f}] "
         "not inside [{:g}, {:g}]: measure more",
         d.p_min, 100 * d.relative_change, 100 * c.ratio.confidence, c.ratio.low, c.ratio.high, lo, hi);
   }

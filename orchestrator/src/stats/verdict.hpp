@@ -5,17 +5,19 @@
 // plus a minimum effect size and an equivalence test so that "same" is a claim the data
 // support, not merely the absence of a significant difference (Schuirmann, J. Pharmacokinet.
 // Biopharm. 15 (1987) 657-680: two one-sided tests at level alpha = a (1 - 2 alpha) interval
-// inside the equivalence margin).
+// inside the equivalence margin). The interval is distribution-free and valid at every
+// sample size (stats/shift_interval.hpp), so it does not exist below a floor of boots: at
+// alpha 0.01 neither "same" nor "different" can be reached with fewer than 5 boots a side.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 
-#include "stats/bootstrap.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/kolmogorov_smirnov.hpp"
 #include "stats/mann_whitney.hpp"
+#include "stats/shift_interval.hpp"
 
 namespace rlab::stats {
 
@@ -33,8 +35,6 @@ std::string_view verdict_name(Verdict v);
 struct VerdictOptions {
   double alpha = 0.01;                 ///< significance level for min(p_MWU, p_KS), in (0, 0.5)
   double min_effect = 0.02;            ///< smallest relevant |median change| as a fraction of A's median
-  std::size_t resamples = 10000;       ///< bootstrap resamples for the ratio interval
-  std::uint64_t seed = 0x726c6162;     ///< bootstrap seed (reproducible verdicts)
   PValueMethod method = PValueMethod::automatic;
 };
 
@@ -56,8 +56,12 @@ struct Comparison {
   Summary a;
   Summary b;
   Difference difference;
-  RatioInterval ratio;  ///< bootstrap (1 - 2 alpha) interval of median(b) / median(a)
+  ShiftInterval ratio;  ///< distribution-free (1 - 2 alpha) interval of B's scale against A's
   Verdict verdict = Verdict::unknown;
+  /// The fewest boots a side with which a verdict is possible at all at this alpha (the rank
+  /// tests' and the interval's floor, shift_interval_floor(1 - 2 alpha)); a side with fewer
+  /// makes the verdict "unknown" whatever the data.
+  std::size_t boots_floor = 0;
   std::string reason;   ///< one line in words, e.g. "min p 0.0003 <= 0.01 and |-12.1%| >= 2%"
 };
 
@@ -68,10 +72,11 @@ Difference test_difference(std::span<const double> a, std::span<const double> b,
 
 /// The verdict rule:
 ///  - different: min(p_MWU, p_KS) <= alpha and |median change| >= min_effect;
-///  - same: otherwise, if the bootstrap (1 - 2 alpha) percentile interval of
-///    median(b)/median(a) lies inside [1 - min_effect, 1 + min_effect];
-///  - unknown: otherwise.
-/// Every value of `a` must be > 0 (the ratio interval divides by A's medians).
+///  - same: otherwise, if the distribution-free (1 - 2 alpha) interval of B's scale against A's
+///    (ratio_shift_interval) exists and lies inside [1 - min_effect, 1 + min_effect];
+///  - unknown: otherwise; with fewer than boots_floor boots a side always, and the reason
+///    says how many boots a side a verdict needs.
+/// Every value of `a` and `b` must be > 0 (the interval compares logs).
 Comparison compare(std::span<const double> a, std::span<const double> b,
                    const VerdictOptions& opt = {});
 

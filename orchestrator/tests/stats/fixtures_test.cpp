@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "stats/bootstrap.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/distributions.hpp"
 #include "stats/kolmogorov_smirnov.hpp"
@@ -111,24 +110,6 @@ TEST(StatsFixtures, KolmogorovSmirnovMatchesScipy) {
     }
   }
   EXPECT_GE(exact, 15u);
-}
-
-TEST(StatsFixtures, BootstrapIntervalMatchesScipyWithinMonteCarloError) {
-  for (const auto& c : fixtures().at("bootstrap")) {
-    const auto a = vec(c.at("a")), b = vec(c.at("b"));
-    const std::string what = "bootstrap " + std::to_string(a.size()) + "x" + std::to_string(b.size());
-    BootstrapOptions opt;
-    opt.confidence = c.at("confidence");
-    opt.resamples = 200000;
-    const auto r = bootstrap_median_ratio(a, b, opt);
-    expect_close(r.ratio, c.at("ratio"), 1e-14, 0, what + " ratio");
-    // Both sides use 200,000 resamples of their own random streams, so the bounds agree up to
-    // Monte Carlo error; medians of small samples take few values, so the bootstrap
-    // distribution is lumpy and a bound can sit next to a jump: allow 3% of the width.
-    const double width = c.at("high").get<double>() - c.at("low").get<double>();
-    expect_close(r.low, c.at("low"), 0, 0.03 * width, what + " low");
-    expect_close(r.high, c.at("high"), 0, 0.03 * width, what + " high");
-  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The bootstrap's random source: the same stream everywhere, unbiased bounded integers.
+// The random source of the permutation tests: the same stream everywhere, unbiased bounded integers.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -59,21 +59,40 @@ TEST(StatsVerdict, Table) {
     const Difference& d = c.difference;
     EXPECT_EQ(d.different, d.p_min <= r.alpha && std::abs(d.relative_change) >= r.min_effect);
     EXPECT_DOUBLE_EQ(d.p_min, std::min(d.mann_whitney.p, d.kolmogorov_smirnov.p));
-    EXPECT_NEAR(c.ratio.confidence, 1 - 2 * r.alpha, 1e-12);
-    EXPECT_LE(c.ratio.low, c.ratio.high);
+    EXPECT_EQ(c.boots_floor, shift_interval_floor(1 - 2 * r.alpha));
+    EXPECT_EQ(c.ratio.exists, r.n_a >= c.boots_floor && r.n_b >= c.boots_floor) << r.name;
+    if (c.ratio.exists) {
+      EXPECT_GE(c.ratio.confidence, 1 - 2 * r.alpha - 1e-12) << r.name;
+      EXPECT_LE(c.ratio.low, c.ratio.estimate);
+      EXPECT_LE(c.ratio.estimate, c.ratio.high);
+    }
     EXPECT_FALSE(c.reason.empty());
   }
 }
 
-TEST(StatsVerdict, ReproducibleWithSeed) {
-  const auto a = normal_sample(15, 100, 5, 11), b = normal_sample(15, 97, 5, 12);
-  const Comparison x = compare(a, b), y = compare(a, b);
-  EXPECT_EQ(x.ratio.low, y.ratio.low);
-  EXPECT_EQ(x.ratio.high, y.ratio.high);
-  VerdictOptions other;
-  other.seed = 99;
-  const Comparison z = compare(a, b, other);
-  EXPECT_TRUE(z.ratio.low != x.ratio.low || z.ratio.high != x.ratio.high);
+// With fewer boots a side than the floor, nothing is claimed: the bootstrap this replaced said
+// "same" from one boot a side whenever the one ratio was within the minimum effect.
+TEST(StatsVerdict, BelowTheFloorNothingIsClaimedAndTheReasonSaysHowManyBoots) {
+  for (std::size_t n : {1u, 2u, 4u}) {
+    const std::vector<double> a(n, 100.0), b(n, 100.5);
+    const Comparison c = compare(a, b);
+    EXPECT_EQ(c.verdict, Verdict::unknown) << n;
+    EXPECT_EQ(c.boots_floor, 5u);
+    EXPECT_FALSE(c.ratio.exists);
+    EXPECT_NE(c.reason.find("needs at least 5 boots a side"), std::string::npos) << c.reason;
+    EXPECT_NE(c.reason.find("+0.5%"), std::string::npos) << c.reason;
+  }
+  // Five identical boots a side (a deterministic clock): the interval is the one ratio.
+  const std::vector<double> a(5, 210.0), b(5, 210.0), c5(5, 190.0);
+  const Comparison same = compare(a, b);
+  EXPECT_EQ(same.verdict, Verdict::same) << same.reason;
+  EXPECT_DOUBLE_EQ(same.ratio.low, 1.0);
+  EXPECT_DOUBLE_EQ(same.ratio.high, 1.0);
+  EXPECT_EQ(compare(a, c5).verdict, Verdict::different);
+  VerdictOptions loose;
+  loose.alpha = 0.05;  // a 90% interval: 2 / C(6, 3) = 0.1, so 3 boots a side
+  EXPECT_EQ(compare(std::vector<double>(3, 210.0), std::vector<double>(3, 210.0), loose).verdict, Verdict::same);
+  EXPECT_EQ(compare(std::vector<double>(2, 210.0), std::vector<double>(2, 210.0), loose).verdict, Verdict::unknown);
 }
 
 TEST(StatsVerdict, PinpointDoublingUpToCap) {

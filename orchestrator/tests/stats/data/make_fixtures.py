@@ -94,24 +94,9 @@ normal_sf = [{"z": z, "sf": float(stats.norm.sf(z))}
 kolmogorov_sf = [{"lambda": x, "sf": float(special.kolmogorov(x))}
                  for x in [0.0, 0.2, 0.5, 0.8, 1.0, 1.17, 1.19, 1.358, 1.63, 2.0, 3.0]]
 
-# Percentile bootstrap of median(b)/median(a), independent resampling, many resamples, so
-# the reference is close to the ideal bootstrap interval; the test allows Monte Carlo error.
-bootstrap = []
-for idx in [2, 6, 8, 9, 12, 16]:
-    a, b = samples[idx]
-    res = stats.bootstrap((np.array(a), np.array(b)),
-                          lambda x, y, axis: np.median(y, axis=axis) / np.median(x, axis=axis),
-                          vectorized=True, paired=False, confidence_level=0.98,
-                          n_resamples=200000, method="percentile",
-                          random_state=np.random.RandomState(7))
-    bootstrap.append({"a": a, "b": b, "confidence": 0.98,
-                      "ratio": float(np.median(b) / np.median(a)),
-                      "low": float(res.confidence_interval.low),
-                      "high": float(res.confidence_interval.high)})
-
 json.dump({"generator": "make_fixtures.py", "scipy": scipy.__version__, "numpy": np.__version__,
            "descriptive": descriptive, "mann_whitney": mann_whitney,
            "mann_whitney_exact_sf": mwu_exact_sf, "kolmogorov_smirnov": kolmogorov_smirnov,
-           "normal_sf": normal_sf, "kolmogorov_sf": kolmogorov_sf, "bootstrap": bootstrap},
+           "normal_sf": normal_sf, "kolmogorov_sf": kolmogorov_sf},
           sys.stdout, indent=1)
 sys.stdout.write("\n")
