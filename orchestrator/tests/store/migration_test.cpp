@@ -108,7 +108,7 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   EXPECT_EQ(counts.at("failures"), "1");
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
   EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'vcpu_share'").at(0), "1");
   EXPECT_EQ(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").size(), 1u);
   EXPECT_EQ(row_counts(db_), counts);
@@ -142,7 +142,7 @@ TEST_F(StoreMigration, AVersion2StoreGainsPerSampleHostFactsNullInOldSamples) {
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
   for (const char* c : kSampleHostColumns)
     EXPECT_EQ(sql_rows(db_, std::string("SELECT count(*) FROM pragma_table_info('samples') WHERE name = '") + c + "'").at(0), "1") << c;
   EXPECT_EQ(row_counts(db_), counts);
@@ -233,7 +233,7 @@ TEST_F(StoreMigration, AVersion3StoreGainsLoadEnvironmentWithWhatRlabDidThen) {
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "4");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
   EXPECT_EQ(row_counts(db_), counts);
   EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_layout || '|' || env_drop_caches || '|' || env_runner || '|' || env_disk FROM results"),
             std::vector<std::string>{"per-copy|1|rlab|virtio"});

@@ -89,7 +89,7 @@ TEST_F(StoreTest, OpenCreatesWalDatabaseWithSchema) {
   auto st = store::Store::open(db_);
   EXPECT_TRUE(fs::exists(db_));
   EXPECT_EQ(pragma(db_, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(pragma(db_, "PRAGMA user_version"), "4");
+  EXPECT_EQ(pragma(db_, "PRAGMA user_version"), "5");
   for (const char* t : {"runs", "cells", "boots", "passes", "samples", "results", "failures",
                         "kernels", "images", "boot_results", "latest_cell_results"}) {
     EXPECT_EQ(pragma(db_, (std::string("SELECT name FROM sqlite_master WHERE name = '") + t + "'").c_str()), t);
