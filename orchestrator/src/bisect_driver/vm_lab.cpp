@@ -141,13 +141,13 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
     } catch (const std::exception& e) {
       out[k].failure = "build: " + brief_build_failure(e.what());
-      for (unsigned r = 0; r < requests[k].runs; ++r) st.record_failure(boot_of(k, r).id, "build", e.what(), "");
+      for (unsigned r = 0; r < requests[k].runs; ++r) st.record_failure(boot_of(k, r).id, store::FailurePhase::build, e.what(), "");
       spdlog::warn("{}: kernel build failed", sha);
       built = false;
     }
   }
   if (!built) {
-    st.finish_run(run, "failed");
+    st.finish_run(run, store::RunStatus::failed);
     return out;
   }
   if (!i.conn) i.conn = std::make_unique<vm::Connection>(i.m.hosts.front().uri);
@@ -180,7 +180,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
       const std::string sha = requests[k].commit.substr(0, 12);
       if (run::Interrupts::instance().stopped()) {
         // Not an answer about the commits: leave the step unanswered so a resume redoes it.
-        st.finish_run(run, "interrupted");
+        st.finish_run(run, store::RunStatus::interrupted);
         throw Interrupted(fmt::format("{}: interrupted while measuring", sha));
       }
       if (o.ok) {
@@ -188,8 +188,9 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
         i.say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", sha, r + 1,
                           requests[k].runs, order, total, o.score, o.wall_s));
       } else {
-        last_failure[k] = o.phase + ": " + o.message;
-        i.say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, r + 1, requests[k].runs, o.phase, o.message));
+        last_failure[k] = fmt::format("{}: {}", store::to_string(o.phase), o.message);
+        i.say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, r + 1, requests[k].runs,
+                          store::to_string(o.phase), o.message));
       }
     }
   }
@@ -199,7 +200,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
     all = false;
     out[k].failure = "boot: " + last_failure[k];
   }
-  st.finish_run(run, all ? "done" : "failed");
+  st.finish_run(run, all ? store::RunStatus::done : store::RunStatus::failed);
   return out;
 }
 

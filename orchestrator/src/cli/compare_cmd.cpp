@@ -6,6 +6,7 @@
 #include "compare/compare.hpp"
 #include "compare/render.hpp"
 #include "matrix/matrix.hpp"
+#include "store/store.hpp"
 #include "util/paths.hpp"
 
 #include <spdlog/spdlog.h>
@@ -59,21 +60,21 @@ int compare_main(const CompareArgs& a) {
   }
   compare::CompareReport rep;
   try {
-    const compare::ReadOnlyDb db(path);
+    const auto db = store::Store::open_read_only(path);
     for (auto r : a.runs)
-      if (!compare::run_exists(db, r)) {
+      if (!db->run(r)) {
         spdlog::error("{}: no run {} (see `rlab results --list`)", path.string(), r);
         return kUsage;
       }
     if (a.kernels.empty()) {
-      rep = compare::compare_runs(db, a.runs[0], a.runs[1], opt);
+      rep = compare::compare_runs(*db, a.runs[0], a.runs[1], opt);
     } else {
-      const std::int64_t run = a.runs.empty() ? compare::latest_run(db) : a.runs[0];
+      const std::int64_t run = a.runs.empty() ? db->latest_run().value_or(0) : a.runs[0];
       if (run == 0) {
         spdlog::error("{}: the store holds no runs yet", path.string());
         return kUsage;
       }
-      rep = compare::compare_kernels(db, run, a.kernels[0], a.kernels[1], opt);
+      rep = compare::compare_kernels(*db, run, a.kernels[0], a.kernels[1], opt);
     }
   } catch (...) {
     return exit_code_of_current_exception();

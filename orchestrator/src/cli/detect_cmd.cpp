@@ -123,8 +123,7 @@ int detect_main(const DetectArgs& a) {
   }
   std::vector<changepoint::CellDetection> cells;
   try {
-    const compare::ReadOnlyDb db(path);
-    cells = changepoint::detect(db, opt);
+    cells = changepoint::detect(*store::Store::open_read_only(path), opt);
   } catch (...) {
     return exit_code_of_current_exception("rlab detect");
   }

@@ -37,8 +37,8 @@ void list_runs(const store::Store& st) {
   for (const auto& r : st.runs()) {
     const auto boots = st.boots(r.id);
     std::size_t done = 0;
-    for (const auto& b : boots) done += b.status == "done";
-    std::cout << fmt::format("{:>5}  {:<11}  {:<24}  {:>5}  {:>5}  {}\n", r.id, r.status,
+    for (const auto& b : boots) done += b.status == store::BootStatus::done;
+    std::cout << fmt::format("{:>5}  {:<11}  {:<24}  {:>5}  {:>5}  {}\n", r.id, store::to_string(r.status),
                              r.created_at, boots.size(), done, r.matrix_path);
   }
 }

@@ -96,7 +96,7 @@ static void side_figures(const std::vector<const BootData*>& side, std::optional
     scores.push_back(b->score);
     if (b->inode_ags) placed.push_back(*b->inode_ags);
   }
-  index = protocol::unixbench_index(side.front()->env[store::env_index("workload")], stats::median(scores));
+  index = protocol::unixbench_index(side.front()->env.workload, stats::median(scores));
   if (!placed.empty()) ags = stats::mean(placed);
 }
 
@@ -188,12 +188,12 @@ std::optional<DriftCorrection> correct(const CompareOptions& opt, const std::vec
 
 }  // namespace
 
-CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int64_t new_run,
+CompareReport compare_runs(const store::Store& st, std::int64_t base_run, std::int64_t new_run,
                            const CompareOptions& opt) {
   for (auto r : {base_run, new_run})
-    if (!run_exists(db, r))
-      throw store::StoreError(db.path().string() + ": no run " + std::to_string(r));
-  const auto a_all = load_boots(db, base_run), b_all = load_boots(db, new_run);
+    if (!st.run(r))
+      throw store::StoreError(st.path().string() + ": no run " + std::to_string(r));
+  const auto a_all = store::scored_boots(st, base_run), b_all = store::scored_boots(st, new_run);
   std::vector<BootData> a, b;
   auto drift = correct(opt, a_all, b_all, a, b, [](const BootData&, bool) { return true; });
   auto rep = compare_boots(Mode::runs, {base_run, ""}, {new_run, ""}, a, b, opt);
@@ -201,11 +201,11 @@ CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int
   return rep;
 }
 
-CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std::string& base_kernel,
+CompareReport compare_kernels(const store::Store& st, std::int64_t run, const std::string& base_kernel,
                               const std::string& new_kernel, const CompareOptions& opt) {
-  if (!run_exists(db, run))
-    throw store::StoreError(db.path().string() + ": no run " + std::to_string(run));
-  const auto boots = load_boots(db, run);
+  if (!st.run(run))
+    throw store::StoreError(st.path().string() + ": no run " + std::to_string(run));
+  const auto boots = store::scored_boots(st, run);
   std::vector<BootData> a, b;
   std::vector<std::string> names;
   for (const auto& x : boots)

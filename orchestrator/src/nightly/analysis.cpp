@@ -3,7 +3,7 @@
 #include "rlab/protocol/score.hpp"
 
 #include "changepoint/e_divisive.hpp"
-#include "compare/boots.hpp"
+#include "store/readers.hpp"
 #include "stats/descriptive.hpp"
 
 #include <fmt/format.h>
@@ -16,17 +16,12 @@
 namespace rlab::nightly {
 namespace {
 
-bool has_result(const compare::ReadOnlyDb& db, store::RunId run) {
-  return !compare::load_boots(db, run).empty();
-}
-
 /// Nightly runs of the same matrix file other than `run` that have a scored boot, oldest first.
 std::vector<store::RunInfo> sibling_nights(const store::Store& st, const store::RunInfo& run) {
   std::vector<store::RunInfo> out;
-  const compare::ReadOnlyDb db(st.path());
   for (const auto& r : st.runs())  // newest first
     if (r.id != run.id && r.kind == kNightlyKind && r.matrix_path == run.matrix_path &&
-        has_result(db, r.id))
+        !store::scored_boots(st, r.id).empty())
       out.push_back(r);
   std::reverse(out.begin(), out.end());
   return out;
@@ -221,7 +216,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (b && b->id < run_id) r.baseline = b;
     r.baseline_source = "first night of the matrix";
   }
-  const compare::ReadOnlyDb db(db_path);
+  const store::Store& db = *st;
   compare::CompareOptions copt = opt.compare;
   if (!copt.control.empty()) {
     std::vector<std::string> ids;
@@ -253,7 +248,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
   for (auto& d : changepoint::detect(db, r.detect)) detections[d.history.cell_id] = std::move(d);
 
   std::map<std::string, const compare::BootData*> identity;
-  const auto scored = compare::load_boots(db, run_id);
+  const auto scored = store::scored_boots(db, run_id);
   for (const auto& b : scored) identity.emplace(b.cell_id, &b);
 
   for (const auto& b : st->boot_results(run_id)) {
@@ -273,10 +268,10 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     }
     auto& c = r.cells.back();
     ++c.boots;
-    if (b.status == "done" && b.score) {
+    if (b.status == store::BootStatus::done && b.score) {
       ++c.done;
       c.scores.push_back(*b.score);
-    } else if (b.status == "failed") {
+    } else if (b.status == store::BootStatus::failed) {
       ++c.failed;
       if (c.failure.empty()) c.failure = b.failure;
     }
@@ -285,9 +280,9 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (!c.scores.empty()) c.median = stats::median(c.scores);
     if (auto it = identity.find(c.cell_id); it != identity.end()) {
       c.source_commit = it->second->source_commit;
-      c.kernel_release = it->second->env[store::env_index("kernel_release")];
-      c.config_sha256 = it->second->env[store::env_index("config_sha256")];
-      if (c.median) c.index = protocol::unixbench_index(it->second->env[store::env_index("workload")], *c.median);
+      c.kernel_release = it->second->env.kernel_release;
+      c.config_sha256 = it->second->env.config_sha256;
+      if (c.median) c.index = protocol::unixbench_index(it->second->env.workload, *c.median);
     }
     if (auto it = prev_rows.find(c.cell_id); it != prev_rows.end()) c.vs_previous = it->second;
     if (auto it = base_rows.find(c.cell_id); it != base_rows.end()) c.vs_baseline = it->second;

@@ -120,7 +120,7 @@ std::string render_html(const NightlyReport& r) {
   for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
            {"matrix", r.run.matrix_path},
            {"started / finished", r.run.created_at + " / " + (r.run.finished_at.empty() ? "-" : r.run.finished_at)},
-           {"status", r.run.status},
+           {"status", std::string(store::to_string(r.run.status))},
            {"host", r.run.hostname},
            {"previous night", run_text(r.previous)},
            {"baseline", run_text(r.baseline) + " (" + r.baseline_source + ")"},

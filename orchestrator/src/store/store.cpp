@@ -1,6 +1,7 @@
 // Store: runs, cells, boots and their records (schema in schema.cpp, docs/store.md).
 #include "store/store.hpp"
 
+#include "store/environment_columns.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite.hpp"
 #include "util/hash.hpp"
@@ -94,6 +95,31 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
   return s;
 }
 
+std::unique_ptr<Store> Store::open_read_only(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) throw StoreError(path.string() + ": no results store");
+  if (std::filesystem::is_directory(path))
+    throw NotAStoreError(path.string() + ": is a directory, not a results store (name a file)");
+  std::unique_ptr<Store> s(new Store(path));
+  if (sqlite3_open_v2(path.c_str(), &s->db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK)
+    throw StoreError(path.string() + ": open read-only: " +
+                     (s->db_ ? sqlite3_errmsg(s->db_) : "out of memory"));
+  sqlite3_busy_timeout(s->db_, 10000);
+  // An rlab store has user_version >= 1 (open() sets it); anything else is another program's
+  // file, or not SQLite at all (SQLite says so on the first statement).
+  std::int64_t version = 0;
+  try {
+    Stmt ver(s->db_, "PRAGMA user_version");
+    if (ver.step()) version = ver.i64(0);
+  } catch (const StoreError&) {
+    throw NotAStoreError(path.string() + ": not an rlab results store (SQLite: " +
+                         sqlite3_errmsg(s->db_) + "); left unchanged");
+  }
+  if (version < 1)
+    throw NotAStoreError(path.string() + ": not an rlab results store (no rlab schema version); left unchanged");
+  return s;
+}
+
 RunId Store::create_run(const NewRun& r) {
   Lock l(mu_);
   char host[256] = {};
@@ -143,10 +169,10 @@ void Store::set_boot_order(BootId boot, int order_index) {
   if (sqlite3_changes(db_) != 1) throw StoreError("no boot " + std::to_string(boot));
 }
 
-void Store::finish_run(RunId run, const std::string& status) {
+void Store::finish_run(RunId run, RunStatus status) {
   Lock l(mu_);
   Stmt st(db_, "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?");
-  st.bind(1, status).bind(2, now_iso()).bind(3, run).run();
+  st.bind(1, to_string(status)).bind(2, now_iso()).bind(3, run).run();
   if (sqlite3_changes(db_) != 1) throw StoreError("no run " + std::to_string(run));
 }
 
@@ -159,7 +185,7 @@ RunInfo read_run(const Stmt& st, bool with_text) {
   RunInfo r;
   r.id = st.i64(0);
   r.kind = st.text(1);
-  r.status = st.text(2);
+  r.status = parse_run_status(st.text(2));
   r.created_at = st.text(3);
   r.finished_at = st.text(4);
   r.matrix_path = st.text(5);
@@ -210,7 +236,7 @@ std::vector<BootRef> query_boots(sqlite3* db, RunId run, const char* status_filt
     b.id = st.i64(0);
     b.cell_id = st.text(1);
     b.repeat = static_cast<unsigned>(st.i64(2));
-    b.status = st.text(3);
+    b.status = parse_boot_status(st.text(3));
     b.order_index = static_cast<int>(st.i64(4));
     b.attempts = static_cast<unsigned>(st.i64(5));
     out.push_back(std::move(b));
@@ -336,35 +362,17 @@ void Store::record_pass(BootId boot, const Pass& p) {
   st.run();
 }
 
-std::array<std::string, kEnvFields.size()> env_values(const Environment& e) {
-  const auto n = [](auto v) { return std::to_string(v); };
-  std::array<std::string, kEnvFields.size()> v = {
-      e.host, e.accel, e.cpu_model, e.cpu_options, n(e.memory_mib), n(e.vcpus), n(e.page_size),
-      e.kernel_release, e.config_sha256, e.fs, e.mkfs_options, e.mount_options, e.agent_version,
-      e.workload, n(e.copies), n(e.passes), fmt::format("{}", e.duration_s), e.locale,
-      e.layout, e.input, e.drop_caches ? "1" : "0", e.runner, e.disk, e.attribution};
-  return v;
-}
-
-std::string env_columns(std::string_view alias) {
-  std::string out;
-  for (const auto name : kEnvFields) out += fmt::format("{}{}.env_{}", out.empty() ? "" : ", ", alias, name);
-  return out;
-}
-
 void Store::record_result(BootId boot, const Result& r, const Environment& e) {
   Lock l(mu_);
   Tx tx(db_);
-  std::string cols = "boot_id, score, failures, failure_examples_json, recorded_at", marks = "?,?,?,?,?";
-  for (const auto name : kEnvFields) {
-    cols += fmt::format(", env_{}", name);
-    marks += ",?";
-  }
-  Stmt ins(db_, fmt::format("INSERT OR REPLACE INTO results ({}) VALUES ({})", cols, marks).c_str());
+  std::string marks = "?,?,?,?,?";
+  for (std::size_t i = 0; i < kEnvFields.size(); ++i) marks += ",?";
+  Stmt ins(db_, fmt::format("INSERT OR REPLACE INTO results (boot_id, score, failures,"
+                            " failure_examples_json, recorded_at, {}) VALUES ({})",
+                            detail::env_column_names(), marks).c_str());
   ins.bind(1, boot).bind(2, r.score).bind(3, static_cast<std::int64_t>(r.failures))
       .bind(4, r.failure_examples_json).bind(5, now_iso());
-  const auto values = env_values(e);
-  for (std::size_t i = 0; i < values.size(); ++i) ins.bind(static_cast<int>(6 + i), values[i]);  // column affinity types them
+  detail::bind_env(ins, 6, e);
   ins.run();
   Stmt(db_, "UPDATE boots SET status = 'done', finished_at = ? WHERE id = ?")
       .bind(1, now_iso()).bind(2, boot).run();
@@ -372,7 +380,7 @@ void Store::record_result(BootId boot, const Result& r, const Environment& e) {
   tx.commit();
 }
 
-void Store::record_failure(BootId boot, const std::string& phase, const std::string& message,
+void Store::record_failure(BootId boot, FailurePhase phase, const std::string& message,
                            const std::string& console_tail) {
   Lock l(mu_);
   Tx tx(db_);
@@ -380,7 +388,7 @@ void Store::record_failure(BootId boot, const std::string& phase, const std::str
   Stmt(db_,
        "INSERT INTO failures (boot_id, phase, message, console_tail, recorded_at)"
        " VALUES (?,?,?,?,?)")
-      .bind(1, boot).bind(2, phase).bind(3, message).bind(4, console_tail).bind(5, now).run();
+      .bind(1, boot).bind(2, to_string(phase)).bind(3, message).bind(4, console_tail).bind(5, now).run();
   Stmt(db_, "UPDATE boots SET status = 'failed', finished_at = ? WHERE id = ?")
       .bind(1, now).bind(2, boot).run();
   require_changed(db_, boot);
@@ -415,8 +423,8 @@ std::vector<BootResult> Store::boot_results(RunId run) const {
     b.workload = st.text(7);
     b.copies = static_cast<unsigned>(st.i64(8));
     b.repeat = static_cast<unsigned>(st.i64(9));
-    b.status = st.text(10);
-    if (!st.is_null(11) && b.status == "done") b.score = st.real(11);
+    b.status = parse_boot_status(st.text(10));
+    if (!st.is_null(11) && b.status == BootStatus::done) b.score = st.real(11);
     b.loops = static_cast<std::uint64_t>(st.i64(12));
     b.loop_failures = static_cast<std::uint64_t>(st.i64(13));
     b.throttle_counted = !st.is_null(14);

@@ -45,7 +45,7 @@ class SessionTest : public ::testing::Test {
     auto boots = st.boots(run);
     for (std::size_t i = 0; i < scores.size(); ++i) {
       if (std::isnan(scores[i])) {
-        st.record_failure(boots[i].id, "hello", "no hello within 180 s", "");
+        st.record_failure(boots[i].id, rlab::store::FailurePhase::hello, "no hello within 180 s", "");
       } else {
         store::Result r;
         r.score = scores[i];

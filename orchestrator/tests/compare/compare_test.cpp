@@ -38,7 +38,8 @@ class CompareStore : public ::testing::Test {
 };
 
 TEST_F(CompareStore, TwoRunsGiveEachVerdict) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, new_, {});
   ASSERT_EQ(rep.cells.size(), 4u);
 
@@ -103,7 +104,8 @@ TEST(CompareBoots, UnknownAsksForTheBootsTheNoiseCallsFor) {
 }
 
 TEST_F(CompareStore, CountersPerThousandLoopsBiggestMoverFirst) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, new_, {});
   const auto& c = row(rep, kDefaults).counters;
   ASSERT_EQ(c.size(), 5u);
@@ -125,7 +127,8 @@ TEST_F(CompareStore, CountersPerThousandLoopsBiggestMoverFirst) {
 }
 
 TEST_F(CompareStore, TwoKernelsInOneRun) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_kernels(db, base_, "6.12", "6.12+inline-inactivation", {});
   ASSERT_EQ(rep.cells.size(), 2u);
   const auto& r = row(rep, "xfs(defaults).2vcpu.shell1.2copies");
@@ -161,7 +164,8 @@ TEST_F(CompareStore, EnvironmentMismatchIsRefusedNamingTheField) {
       return b;
     });
   }
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, kvm_, {});
   const auto& acc = row(rep, kAgcount4);
   ASSERT_EQ(acc.status, compare::RowStatus::refused);
@@ -189,7 +193,8 @@ TEST_F(CompareStore, FailedAndMissingCellsAreOneSided) {
       return b;
     });
   }
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, part_, {});
   const auto& r = row(rep, kAgcount4);
   EXPECT_EQ(r.status, compare::RowStatus::base_only);
@@ -197,7 +202,8 @@ TEST_F(CompareStore, FailedAndMissingCellsAreOneSided) {
 }
 
 TEST_F(CompareStore, TextTableInLkpStyle) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   std::ostringstream out;
   compare::render_text(compare::compare_runs(db, base_, new_, {}), out);
   const std::string s = out.str();
@@ -215,9 +221,10 @@ TEST_F(CompareStore, TextTableInLkpStyle) {
 }
 
 TEST_F(CompareStore, MissingRunIsAStoreError) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   EXPECT_THROW(compare::compare_runs(db, base_, 99, {}), store::StoreError);
-  EXPECT_THROW(compare::ReadOnlyDb(dir_ / "none.db"), store::StoreError);
+  EXPECT_THROW(store::Store::open_read_only(dir_ / "none.db"), store::StoreError);
   EXPECT_FALSE(fs::exists(dir_ / "none.db"));
 }
 

@@ -54,7 +54,8 @@ class CompareDrift : public ::testing::Test {
 };
 
 TEST_F(CompareDrift, TheControlRemovesTheHostsDriftAndKeepsARealChange) {
-  const ReadOnlyDb db(dir_ / "rlab.db");
+  const auto read_only = rlab::store::Store::open_read_only(dir_ / "rlab.db");
+  const rlab::store::Store& db = *read_only;
   const auto raw = compare_runs(db, base_, new_, {});
   ASSERT_NE(row(raw, kDefaults), nullptr);
   EXPECT_EQ(row(raw, kDefaults)->result->verdict, stats::Verdict::different);  // the host's -10%
@@ -85,7 +86,8 @@ TEST_F(CompareDrift, TheControlRemovesTheHostsDriftAndKeepsARealChange) {
 }
 
 TEST_F(CompareDrift, KernelsOfOneRunAndBadControls) {
-  const ReadOnlyDb db(dir_ / "rlab.db");
+  const auto read_only = rlab::store::Store::open_read_only(dir_ / "rlab.db");
+  const rlab::store::Store& db = *read_only;
   CompareOptions opt;
   opt.control = "6.12/xfs-agcount4";  // a unique part of a cell id
   const auto rep = compare_kernels(db, new_, "6.12", "6.12+inline-inactivation", opt);

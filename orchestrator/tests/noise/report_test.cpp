@@ -77,7 +77,7 @@ TEST(NoiseStore, BootTimingsCarryWarmupPassesAndHostFacts) {
   f.boot(0, 0, 100, 0.5);
   auto t = f.st->boot_timings(f.run);
   ASSERT_EQ(t.size(), 6u);
-  const auto& b = *std::find_if(t.begin(), t.end(), [](auto& x) { return x.status == "done"; });
+  const auto& b = *std::find_if(t.begin(), t.end(), [](auto& x) { return x.status == rlab::store::BootStatus::done; });
   EXPECT_EQ(b.warmup_passes, 1u);
   EXPECT_EQ(b.pass_lpm, (std::vector<double>{80, 98, 102}));
   ASSERT_TRUE(b.host);
@@ -88,7 +88,7 @@ TEST(NoiseStore, BootTimingsCarryWarmupPassesAndHostFacts) {
   EXPECT_NEAR(*b.started_unix_s, static_cast<double>(::time(nullptr)), 60);
   EXPECT_EQ(*b.score, 100);
   for (const auto& x : t) {
-    if (x.status == "pending") {
+    if (x.status == rlab::store::BootStatus::pending) {
       EXPECT_FALSE(x.score);
     }
   }

@@ -43,16 +43,16 @@ std::map<std::string, std::string> golden_reads(const fs::path& db) {
     auto st = store::Store::open(db);
     nlohmann::json runs = nlohmann::json::array(), tables = nlohmann::json::array();
     for (const auto& r : st->runs()) {
-      runs.push_back({r.id, r.kind, r.status, r.created_at, r.finished_at, r.matrix_path, r.seed, r.note});
+      runs.push_back({r.id, r.kind, std::string(store::to_string(r.status)), r.created_at, r.finished_at, r.matrix_path, r.seed, r.note});
       tables.push_back(report::to_json(report::load_table(*st, r.id)));
     }
     out["runs.json"] = runs.dump(1);
     out["results.json"] = tables.dump(1);
     nlohmann::json boots = nlohmann::json::array();
     for (const auto& b : st->boots(13))
-      boots.push_back({b.id, b.cell_id, b.repeat, b.status, b.order_index, b.attempts});
+      boots.push_back({b.id, b.cell_id, b.repeat, std::string(store::to_string(b.status)), b.order_index, b.attempts});
     for (const auto& b : st->unfinished_boots(11, true))
-      boots.push_back({b.id, b.cell_id, b.repeat, b.status, b.order_index, b.attempts});
+      boots.push_back({b.id, b.cell_id, b.repeat, std::string(store::to_string(b.status)), b.order_index, b.attempts});
     out["boots.json"] = boots.dump(1);
     nlohmann::json timings = nlohmann::json::array();
     for (const auto& t : st->boot_timings(13)) {
@@ -63,7 +63,7 @@ std::map<std::string, std::string> golden_reads(const fs::path& db) {
       if (t.host)
         host = {t.host->cpus, t.host->load1_before, t.host->load1_after, t.host->busy_fraction,
                 t.host->steal_fraction, t.host->seconds, t.host->vcpu_pins, t.host->emulator_pin};
-      timings.push_back({t.boot_id, t.cell_id, t.repeat, t.order_index, t.status, opt(t.score),
+      timings.push_back({t.boot_id, t.cell_id, t.repeat, t.order_index, std::string(store::to_string(t.status)), opt(t.score),
                          t.warmup_passes, t.pass_lpm, pass_share, pass_steal, host,
                          t.started_unix_s.has_value()});
     }
@@ -78,7 +78,8 @@ std::map<std::string, std::string> golden_reads(const fs::path& db) {
     out["noise_history.txt"] = noise::render_history(st->noise_reports(""));
   }
   {
-    const compare::ReadOnlyDb rdb(db);
+    const auto read_only = store::Store::open_read_only(db);
+    const store::Store& rdb = *read_only;
     compare::CompareOptions o;
     nlohmann::json cmp = nlohmann::json::array();
     cmp.push_back(compare::to_json(compare::compare_runs(rdb, 12, 13, o)));
