@@ -32,13 +32,6 @@ struct BisectArgs {
   std::size_t initial = 5, cap = 20;
 };
 
-std::filesystem::path store_path(const BisectArgs& a) {
-  if (!a.db.empty()) return a.db;
-  matrix::LoadOptions lo;
-  lo.check_paths = false;
-  return matrix::load_matrix(a.matrix, lo).results;
-}
-
 bd::Report progress_lines() {
   return [](std::string_view line) { spdlog::info("{}", line); };
 }
@@ -48,7 +41,7 @@ int bisect_main(const BisectArgs& a) {
   std::unique_ptr<bd::SessionDb> db;
   bd::SessionId id = a.resume;
   try {
-    const auto path = store_path(a);
+    const auto path = matrix::store_path(a.db, a.matrix);
     if (a.resume > 0 && !std::filesystem::exists(path))
       throw std::invalid_argument(path.string() + ": no results store to resume from");
     db = std::make_unique<bd::SessionDb>(path);
@@ -100,7 +93,7 @@ int step_main(const BisectArgs& a) {
     return kStepAbort;
   }
   try {
-    bd::SessionDb db(store_path(a));
+    bd::SessionDb db(matrix::store_path(a.db, a.matrix));
     auto s = db.get(a.session);
     if (!s) {
       spdlog::error("{}: no bisect session {}", db.path().string(), a.session);

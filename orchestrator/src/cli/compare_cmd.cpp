@@ -44,13 +44,9 @@ int compare_main(const CompareArgs& a) {
     spdlog::error("rlab compare: --kernels compares two kernels inside one run; give one run id");
     return kUsage;
   }
-  std::filesystem::path path = a.db;
+  std::filesystem::path path;
   try {
-    if (path.empty()) {
-      matrix::LoadOptions lo;
-      lo.check_paths = false;
-      path = matrix::load_matrix(a.matrix, lo).results;
-    }
+    path = matrix::store_path(a.db, a.matrix);
   } catch (...) {
     return exit_code_of_current_exception();
   }

@@ -28,17 +28,10 @@ struct NoiseArgs {
   bool show = false, json = false;
 };
 
-std::filesystem::path store_path(const NoiseArgs& a) {
-  if (!a.db.empty()) return a.db;
-  matrix::LoadOptions lo;
-  lo.check_paths = false;
-  return matrix::load_matrix(a.matrix, lo).results;
-}
-
 int show(const NoiseArgs& a) {
   std::vector<store::NoiseReportRow> rows;
   try {
-    const auto path = store_path(a);
+    const auto path = matrix::store_path(a.db, a.matrix);
     if (!std::filesystem::exists(path)) throw std::invalid_argument(path.string() + ": no results store");
     auto st = store::Store::open(path);
     // The cell part is matched as text, not as a GLOB: '*', '?' and '[' in it are literal, and

@@ -241,6 +241,10 @@ Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options
 Matrix parse_matrix(const std::string& text, const std::filesystem::path& path,
                     const LoadOptions& options = {});
 
+/// The results store a command uses: `db` when given, else the `results:` of the matrix file
+/// `matrix` (read without checking its other paths). Throws MatrixError as load_matrix does.
+std::filesystem::path store_path(const std::filesystem::path& db, const std::filesystem::path& matrix);
+
 /// All cells, in axis order: kernel (outermost), filesystem variant, vcpus, workload.
 std::vector<Cell> expand_cells(const Matrix& m);
 

@@ -4,12 +4,17 @@
 #include "nightly/reports.hpp"
 #include "nightly/svg.hpp"
 
+#include "util/xml.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
 #include <tuple>
 
 namespace rlab::nightly {
+
+using util::xml_escape;
+
 namespace {
 
 constexpr const char* kCss = R"(body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}

@@ -44,13 +44,6 @@ void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
 
 }  // namespace
 
-fs::path store_path(const NightOptions& o) {
-  if (!o.db.empty()) return o.db;
-  matrix::LoadOptions lo;
-  lo.check_paths = false;
-  return matrix::load_matrix(o.matrix, lo).results;
-}
-
 NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say& say_in) {
   const Say say = say_in ? say_in : [](std::string_view) {};
   NightOutcome out;
@@ -63,7 +56,7 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     if (analyse_options.compare.control.empty() && m.control) analyse_options.compare.control = *m.control;
   };
   if (o.report_only) {
-    db = store_path(o);
+    db = matrix::store_path(o.db, o.matrix);
     if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store");
     run_id = *o.report_only;
     matrix::LoadOptions lo;
@@ -80,7 +73,7 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     take_matrix_control(m);
     if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
     if (o.analyse.baseline) {  // refuse an unknown baseline before booting
-      const auto path = store_path(o);
+      const auto path = matrix::store_path(o.db, o.matrix);
       if (!fs::exists(path) || !store::Store::open(path)->run(*o.analyse.baseline))
         throw std::invalid_argument(
             fmt::format("{}: no baseline run {}", path.string(), *o.analyse.baseline));

@@ -41,9 +41,6 @@ struct NightOutcome {
 /// Progress lines for the user ("reports in ...", "bisect session 3: found ...").
 using Say = std::function<void(std::string_view line)>;
 
-/// The store a night uses: `o.db`, else the matrix's `results:`.
-std::filesystem::path store_path(const NightOptions& o);
-
 /// Runs one night. Throws what run::execute throws (matrix::MatrixError for a bad matrix,
 /// std::invalid_argument for bad input such as an unknown --run or --baseline or a --control
 /// that names no single cell of the matrix,

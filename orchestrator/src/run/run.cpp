@@ -117,12 +117,7 @@ std::string list_drained(const std::vector<DrainedHostInfo>& d) {
 
 Plan plan_resume(const RunOptions& o) {
   Plan p;
-  fs::path db = o.db;
-  if (db.empty()) {
-    matrix::LoadOptions lo;
-    lo.check_paths = false;  // only `results:` is needed from the file named on the command line
-    db = matrix::load_matrix(o.matrix, lo).results;
-  }
+  const fs::path db = matrix::store_path(o.db, o.matrix);
   if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store to resume from");
   p.st = store::Store::open(db);
   auto info = p.st->run(*o.resume);
