@@ -1,4 +1,5 @@
 #include "bisect_driver/session.hpp"
+#include "util/usage_error.hpp"
 
 #include <stdexcept>
 
@@ -11,7 +12,7 @@ std::string direction_name(bisect::Direction d) {
 bisect::Direction parse_direction(const std::string& s) {
   if (s == "regression") return bisect::Direction::regression;
   if (s == "improvement") return bisect::Direction::improvement;
-  throw std::invalid_argument("direction '" + s + "': expected regression or improvement");
+  throw UsageError("direction '" + s + "': expected regression or improvement");
 }
 
 SessionDb::SessionDb(const std::filesystem::path& db) : path_(db), store_(store::Store::open(db)) {}

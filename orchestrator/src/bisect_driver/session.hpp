@@ -6,6 +6,7 @@
 // `git bisect run` starts share the store file (WAL, busy timeout). docs/bisect.md.
 #include "bisect/classify.hpp"
 #include "store/bisect_sessions.hpp"
+#include "util/usage_error.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -93,7 +94,7 @@ class SessionDb {
   std::unique_ptr<store::Store> store_;
 };
 
-/// "regression" or "improvement"; parse_direction() throws std::invalid_argument otherwise.
+/// "regression" or "improvement"; parse_direction() throws UsageError otherwise.
 std::string direction_name(bisect::Direction d);
 bisect::Direction parse_direction(const std::string& s);
 

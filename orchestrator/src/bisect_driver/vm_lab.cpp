@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -39,8 +40,8 @@ matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector) {
   std::string id;
   try {
     id = matrix::select_cell_id(ids, selector);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(fmt::format("{}: {}", m.path.string(), e.what()));
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", m.path.string(), e.what()));
   }
   return *std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.id == id; });
 }

@@ -7,6 +7,7 @@
 #include "bisect_driver/lab.hpp"
 #include "bisect_driver/session.hpp"
 #include "matrix/matrix.hpp"
+#include "util/usage_error.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -32,7 +33,7 @@ matrix::Cell cell_at(const matrix::Cell& cell, const std::filesystem::path& tree
                      const std::string& commit);
 
 /// The cell `selector` names in `m`: an exact cell id, else the one cell whose id contains
-/// it. Throws std::invalid_argument listing the matches (none or several).
+/// it. Throws UsageError listing the matches (none or several).
 matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector);
 
 /// A build error in one line: the first line of `what` (the failing step and its log file),

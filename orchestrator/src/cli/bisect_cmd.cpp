@@ -10,6 +10,7 @@
 #include "matrix/matrix.hpp"
 #include "run/interrupts.hpp"
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -43,14 +44,14 @@ int bisect_main(const BisectArgs& a) {
   try {
     const auto path = matrix::store_path(a.db, a.matrix);
     if (a.resume > 0 && !std::filesystem::exists(path))
-      throw std::invalid_argument(path.string() + ": no results store to resume from");
+      throw UsageError(path.string() + ": no results store to resume from");
     db = std::make_unique<bd::SessionDb>(path);
     if (a.resume > 0) {
       if (!db->get(a.resume))
-        throw std::invalid_argument(fmt::format("{}: no bisect session {}", path.string(), a.resume));
+        throw UsageError(fmt::format("{}: no bisect session {}", path.string(), a.resume));
     } else {
       if (a.tree.empty() || a.good.empty() || a.bad.empty() || a.cell.empty())
-        throw std::invalid_argument("rlab bisect: give --tree, --good, --bad and --cell (or --resume S)");
+        throw UsageError("rlab bisect: give --tree, --good, --bad and --cell (or --resume S)");
       bd::StartOptions o;
       o.tree = a.tree;
       o.good = a.good;

@@ -9,6 +9,7 @@
 #include "run/interrupts.hpp"
 #include "store/store.hpp"
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -32,7 +33,7 @@ int show(const NoiseArgs& a) {
   std::vector<store::NoiseReportRow> rows;
   try {
     const auto path = matrix::store_path(a.db, a.matrix);
-    if (!std::filesystem::exists(path)) throw std::invalid_argument(path.string() + ": no results store");
+    if (!std::filesystem::exists(path)) throw UsageError(path.string() + ": no results store");
     auto st = store::Store::open(path);
     // The cell part is matched as text, not as a GLOB: '*', '?' and '[' in it are literal, and
     // no length of it makes SQLite refuse the pattern.

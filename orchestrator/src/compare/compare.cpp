@@ -4,6 +4,7 @@
 
 #include "stats/descriptive.hpp"
 #include "stats/power.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -170,7 +171,7 @@ std::optional<DriftCorrection> correct(const CompareOptions& opt, const std::vec
   d.control = resolve_control(both, opt.control);
   const auto ca = control_boots(a_all, d.control), cb = control_boots(b_all, d.control);
   if (ca.empty() || cb.empty())
-    throw std::invalid_argument(fmt::format("--control {}: no scored boot of it in the {} run", d.control,
+    throw UsageError(fmt::format("--control {}: no scored boot of it in the {} run", d.control,
                                             ca.empty() ? "base" : "new"));
   std::vector<double> all, sa, sb;
   for (const auto& c : ca) sa.push_back(c.score), all.push_back(c.score);
@@ -212,7 +213,7 @@ CompareReport compare_kernels(const store::Store& st, std::int64_t run, const st
     if (std::find(names.begin(), names.end(), x.kernel) == names.end()) names.push_back(x.kernel);
   for (const auto* k : {&base_kernel, &new_kernel})
     if (std::find(names.begin(), names.end(), *k) == names.end())
-      throw std::invalid_argument(fmt::format("run {} has no scored boot of kernel `{}` (kernels: {})",
+      throw UsageError(fmt::format("run {} has no scored boot of kernel `{}` (kernels: {})",
                                               run, *k, fmt::join(names, ", ")));
   auto drift = correct(opt, boots, boots, a, b, [&](const BootData& x, bool base) {
     return x.kernel == (base ? base_kernel : new_kernel);

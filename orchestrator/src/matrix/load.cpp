@@ -8,6 +8,7 @@
 #include "util/paths.hpp"
 #include "rlab/protocol/messages.hpp"
 #include "vm/domain_xml.hpp"  // kMaxVcpus
+#include "util/usage_error.hpp"
 
 #include <unistd.h>
 
@@ -388,7 +389,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
     for (const auto& c : expand_cells(m)) ids.push_back(c.id);
     try {
       m.control = select_cell_id(ids, ck.string(root["control"], "control"));
-    } catch (const std::invalid_argument& e) {
+    } catch (const UsageError& e) {
       ck.fail(root["control"], std::string("control: ") + e.what());
     }
   }

@@ -2,6 +2,7 @@
 // matrix.yaml: the schema's in-memory form, loading with validation, and expansion into
 // cells. The schema is documented in docs/matrix.md.
 #include "build/kernel_spec.hpp"
+#include "util/usage_error.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -250,7 +251,7 @@ std::vector<Cell> expand_cells(const Matrix& m);
 
 /// The cell id among `ids` that `selector` names: the id itself, else the only id containing
 /// it (the selectors of `rlab bisect --cell`, `rlab noise`, `--control`, `control:`). Throws
-/// std::invalid_argument "no cell matches '<selector>'; cells: <ids>" or "'<selector>'
+/// UsageError "no cell matches '<selector>'; cells: <ids>" or "'<selector>'
 /// matches <n> cells, name one: <those ids>". `ids` may repeat an id (one per boot).
 std::string select_cell_id(const std::vector<std::string>& ids, const std::string& selector);
 

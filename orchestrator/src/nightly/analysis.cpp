@@ -5,6 +5,7 @@
 #include "changepoint/e_divisive.hpp"
 #include "store/readers.hpp"
 #include "stats/descriptive.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -173,8 +174,8 @@ std::string NightlyReport::drift_text(std::string_view which) const {
 std::string resolve_night_control(const std::vector<std::string>& cell_ids, const std::string& selector) {
   try {
     return matrix::select_cell_id(cell_ids, selector);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--control: ") + e.what());
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--control: ") + e.what());
   }
 }
 
@@ -201,13 +202,13 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
   NightlyReport r;
   r.db = db_path;
   auto info = st->run(run_id);
-  if (!info) throw std::invalid_argument(fmt::format("{}: no run {}", db_path.string(), run_id));
+  if (!info) throw UsageError(fmt::format("{}: no run {}", db_path.string(), run_id));
   r.run = *info;
   r.previous = previous_night(*st, r.run);
   if (opt.baseline) {
     auto b = st->run(*opt.baseline);
     if (!b)
-      throw std::invalid_argument(
+      throw UsageError(
           fmt::format("{}: no baseline run {} (see `rlab results --list`)", db_path.string(), *opt.baseline));
     if (b->id != run_id) r.baseline = b;
     r.baseline_source = "--baseline";
@@ -229,7 +230,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (copt.control.empty()) return compare::compare_runs(db, base, run_id, copt);
     try {
       return compare::compare_runs(db, base, run_id, copt);
-    } catch (const std::invalid_argument& e) {
+    } catch (const UsageError& e) {
       uncorrected = e.what();
       auto plain = copt;
       plain.control.clear();

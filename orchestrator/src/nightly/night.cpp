@@ -6,6 +6,7 @@
 #include "metrics/push.hpp"
 #include "nightly/reports.hpp"
 #include "run/interrupts.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -57,7 +58,7 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
   };
   if (o.report_only) {
     db = matrix::store_path(o.db, o.matrix);
-    if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store");
+    if (!fs::exists(db)) throw UsageError(db.string() + ": no results store");
     run_id = *o.report_only;
     matrix::LoadOptions lo;
     lo.check_paths = false;
@@ -75,7 +76,7 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     if (o.analyse.baseline) {  // refuse an unknown baseline before booting
       const auto path = matrix::store_path(o.db, o.matrix);
       if (!fs::exists(path) || !store::Store::open(path)->run(*o.analyse.baseline))
-        throw std::invalid_argument(
+        throw UsageError(
             fmt::format("{}: no baseline run {}", path.string(), *o.analyse.baseline));
     }
     run::RunOptions ro;

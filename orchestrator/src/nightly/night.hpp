@@ -42,7 +42,7 @@ struct NightOutcome {
 using Say = std::function<void(std::string_view line)>;
 
 /// Runs one night. Throws what run::execute throws (matrix::MatrixError for a bad matrix,
-/// std::invalid_argument for bad input such as an unknown --run or --baseline or a --control
+/// UsageError for bad input such as an unknown --run or --baseline or a --control
 /// that names no single cell of the matrix,
 /// metrics::PushUrlError for a bad push URL, all before anything boots; vm::LibvirtError and
 /// store::StoreError for lab failures).

@@ -2,6 +2,7 @@
 
 #include "bisect_driver/vm_lab.hpp"
 #include "matrix/matrix.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ std::pair<std::string, std::string> resolve_cells(const MeasureOptions& o) {
 }
 
 Measured measure(const MeasureOptions& o, run::Progress& progress) {
-  if (o.boots < 2) throw std::invalid_argument(fmt::format("--boots {}: needs at least 2 boots", o.boots));
+  if (o.boots < 2) throw UsageError(fmt::format("--boots {}: needs at least 2 boots", o.boots));
   const auto [cell, control] = resolve_cells(o);
   run::RunOptions ro;
   ro.matrix = o.matrix;

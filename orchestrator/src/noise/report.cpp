@@ -1,6 +1,7 @@
 #include "noise/report.hpp"
 
 #include "stats/descriptive.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -186,7 +187,7 @@ NoiseReport report_from_run(const store::Store& st, store::RunId run, const std:
     if (is_control && !is_cell) control.push_back(point(b)), control_by_repeat[b.repeat] = *b.score;
   }
   if (!any)
-    throw std::invalid_argument(fmt::format("run {} has no boot of cell '{}'", run, cell_id));
+    throw UsageError(fmt::format("run {} has no boot of cell '{}'", run, cell_id));
   r.cell = cell_figures(cell, alpha, power);
   if (control_id != cell_id) {
     r.control = cell_figures(control, alpha, power);

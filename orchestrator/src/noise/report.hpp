@@ -4,6 +4,7 @@
 // text or JSON.
 #include "noise/figures.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -49,7 +50,7 @@ struct NoiseReport {
 };
 
 /// The report of `cell_id` (and `control_id`, which may equal it) from run `run` of `st`,
-/// at `alpha` and `power`. Throws std::invalid_argument when the run has no boot of `cell_id`.
+/// at `alpha` and `power`. Throws UsageError when the run has no boot of `cell_id`.
 NoiseReport report_from_run(const store::Store& st, store::RunId run, const std::string& cell_id,
                             const std::string& control_id, double alpha = 0.01, double power = 0.9);
 

@@ -10,6 +10,7 @@
 #include "run/scheduler.hpp"
 #include "util/hash.hpp"
 #include "vm/disk.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -34,18 +35,18 @@ struct Plan {
   std::vector<Job> order;
 };
 
-/// The selected cells of `all`, in the selection's order. Throws std::invalid_argument.
+/// The selected cells of `all`, in the selection's order. Throws UsageError.
 std::vector<matrix::Cell> select_cells(const std::vector<matrix::Cell>& all, const Selection& s,
                                        const fs::path& matrix) {
   std::vector<matrix::Cell> out;
   for (const auto& id : s.cell_ids) {
     auto it = std::find_if(all.begin(), all.end(), [&](const matrix::Cell& c) { return c.id == id; });
-    if (it == all.end()) throw std::invalid_argument(fmt::format("{}: no cell '{}'", matrix.string(), id));
+    if (it == all.end()) throw UsageError(fmt::format("{}: no cell '{}'", matrix.string(), id));
     if (std::any_of(out.begin(), out.end(), [&](const matrix::Cell& c) { return c.id == id; }))
-      throw std::invalid_argument(fmt::format("cell '{}' selected twice", id));
+      throw UsageError(fmt::format("cell '{}' selected twice", id));
     out.push_back(*it);
   }
-  if (out.empty() || s.repeats < 1) throw std::invalid_argument("a selection needs cells and repeats >= 1");
+  if (out.empty() || s.repeats < 1) throw UsageError("a selection needs cells and repeats >= 1");
   return out;
 }
 
@@ -118,11 +119,11 @@ std::string list_drained(const std::vector<DrainedHostInfo>& d) {
 Plan plan_resume(const RunOptions& o) {
   Plan p;
   const fs::path db = matrix::store_path(o.db, o.matrix);
-  if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store to resume from");
+  if (!fs::exists(db)) throw UsageError(db.string() + ": no results store to resume from");
   p.st = store::Store::open(db);
   auto info = p.st->run(*o.resume);
   if (!info)
-    throw std::invalid_argument(fmt::format("{}: no run {} to resume (see `rlab results --list`)",
+    throw UsageError(fmt::format("{}: no run {} to resume (see `rlab results --list`)",
                                             db.string(), *o.resume));
   p.run = info->id;
   // The run's own matrix text, not whatever the file says now.
@@ -134,7 +135,7 @@ Plan plan_resume(const RunOptions& o) {
   for (const auto& b : p.st->unfinished_boots(p.run, o.retry_failed)) {
     auto it = index.find(b.cell_id);
     if (it == index.end())
-      throw std::invalid_argument(fmt::format("run {}: stored cell '{}' is not in its matrix",
+      throw UsageError(fmt::format("run {}: stored cell '{}' is not in its matrix",
                                               p.run, b.cell_id));
     p.order.push_back({b.id, it->second, b.repeat, p.cells[it->second].vcpus});
   }

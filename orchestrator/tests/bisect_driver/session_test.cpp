@@ -75,7 +75,7 @@ TEST_F(SessionTest, RoundTripsTheSpecAndStatus) {
   EXPECT_EQ(s->candidates, (std::vector<std::string>{"c1", "c2"}));
   EXPECT_FALSE(db->get(id + 1));
   EXPECT_THROW(db->set_status(id + 1, "found", ""), store::StoreError);
-  EXPECT_THROW(parse_direction("sideways"), std::invalid_argument);
+  EXPECT_THROW(parse_direction("sideways"), rlab::UsageError);
 }
 
 TEST_F(SessionTest, SamplesComeFromTheBatchRunsBoots) {

@@ -139,7 +139,7 @@ TEST_F(CompareStore, TwoKernelsInOneRun) {
   EXPECT_EQ(r.result->verdict, stats::Verdict::unknown);
   EXPECT_TRUE(r.beyond_cap);  // too noisy for its change within 80 boots a side
   EXPECT_EQ(r.next_boots_per_side, 0u);
-  EXPECT_THROW(compare::compare_kernels(db, base_, "6.12", "7.0", {}), std::invalid_argument);
+  EXPECT_THROW(compare::compare_kernels(db, base_, "6.12", "7.0", {}), rlab::UsageError);
 
   // With a cap of 10 boots per side the larger side is already there: stays unknown.
   compare::CompareOptions capped;

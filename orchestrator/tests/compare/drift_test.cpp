@@ -107,12 +107,12 @@ TEST_F(CompareDrift, KernelsOfOneRunAndBadControls) {
   }
   EXPECT_TRUE(compared && control_pair);
   opt.control = "agcount4";  // matches both kernels' agcount4 cells
-  EXPECT_THROW(compare_runs(db, base_, new_, opt), std::invalid_argument);
+  EXPECT_THROW(compare_runs(db, base_, new_, opt), rlab::UsageError);
   opt.control = "ext4";
   try {
     compare_runs(db, base_, new_, opt);
     ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
+  } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--control: no cell matches 'ext4'"), std::string::npos) << e.what();
   }
 }

@@ -93,8 +93,8 @@ TEST_F(TwoNights, ExplicitBaselineAndUnknownBaseline) {
   EXPECT_EQ(r.baseline->id, first_ + 1);
   EXPECT_EQ(r.baseline_source, "--baseline");
   o.baseline = 99;
-  EXPECT_THROW(nightly::analyse(db_, second_, o), std::invalid_argument);
-  EXPECT_THROW(nightly::analyse(db_, 99, {}), std::invalid_argument);
+  EXPECT_THROW(nightly::analyse(db_, second_, o), rlab::UsageError);
+  EXPECT_THROW(nightly::analyse(db_, 99, {}), rlab::UsageError);
 }
 
 TEST_F(TwoNights, SummaryUsesCompareTables) {

@@ -211,7 +211,7 @@ TEST(NoiseReport, StoredAndListedNewestFirstByCell) {
 
 TEST(NoiseReport, UnknownCellIsAnError) {
   StoreFixture f;
-  EXPECT_THROW(noise::report_from_run(*f.st, f.run, "no/such/cell", "no/such/cell"), std::invalid_argument);
+  EXPECT_THROW(noise::report_from_run(*f.st, f.run, "no/such/cell", "no/such/cell"), rlab::UsageError);
 }
 
 TEST(NoiseMetrics, NewestReportOfEachCellIsExportedWithBoundedLabels) {
