@@ -71,19 +71,19 @@ struct VmLab::Impl {
   SessionDb& db;
   Session session;
   fs::path agent;
-  Report report;
+  ProgressLine progress_line;
   matrix::Matrix m;
   matrix::Cell cell;
   run::GuestSettings guest;
   std::unique_ptr<vm::Connection> conn;
 
   void say(const std::string& line) const {
-    if (report) report(line);
+    if (progress_line) progress_line(line);
   }
 };
 
-VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, Report report)
-    : impl_(std::make_unique<Impl>(Impl{db, s, std::move(agent), std::move(report), {}, {}, {}, {}})) {
+VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progress_line)
+    : impl_(std::make_unique<Impl>(Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}})) {
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   i.cell = select_cell(i.m, s.spec.cell_id);

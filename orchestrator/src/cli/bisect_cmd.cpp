@@ -33,7 +33,7 @@ struct BisectArgs {
   std::size_t initial = 5, cap = 20;
 };
 
-bd::Report progress_lines() {
+bd::ProgressLine progress_lines() {
   return [](std::string_view line) { spdlog::info("{}", line); };
 }
 

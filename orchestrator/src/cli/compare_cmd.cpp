@@ -54,7 +54,7 @@ int compare_main(const CompareArgs& a) {
     spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
     return kUsage;
   }
-  compare::CompareReport rep;
+  compare::ComparisonTable rep;
   try {
     const auto db = store::Store::open_read_only(path);
     for (auto r : a.runs)

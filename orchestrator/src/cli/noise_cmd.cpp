@@ -84,8 +84,8 @@ int measure(const NoiseArgs& a) {
   } catch (...) {
     return exit_code_of_failed_run();
   }
-  if (a.json) std::cout << noise::to_json(m.report).dump(2) << "\n";
-  else std::cout << noise::render_text(m.report);
+  if (a.json) std::cout << noise::to_json(m.noise).dump(2) << "\n";
+  else std::cout << noise::render_text(m.noise);
   if (m.summary.interrupted) {
     spdlog::warn("interrupted: the report above is partial and was not stored");
     return kInterrupted;

@@ -101,10 +101,10 @@ static void side_figures(const std::vector<const BootData*>& side, std::optional
   if (!placed.empty()) ags = stats::mean(placed);
 }
 
-CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
+ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
                             const std::vector<BootData>& base_boots,
                             const std::vector<BootData>& new_boots, const CompareOptions& opt) {
-  CompareReport rep{mode, base, next, opt, {}, std::nullopt};
+  ComparisonTable rep{mode, base, next, opt, {}, std::nullopt};
   const auto a = group(mode, base_boots), b = group(mode, new_boots);
   std::vector<CellComparison> one_sided;
   for (const auto& [key, side_a] : a) {
@@ -189,7 +189,7 @@ std::optional<DriftCorrection> correct(const CompareOptions& opt, const std::vec
 
 }  // namespace
 
-CompareReport compare_runs(const store::Store& st, std::int64_t base_run, std::int64_t new_run,
+ComparisonTable compare_runs(const store::Store& st, std::int64_t base_run, std::int64_t new_run,
                            const CompareOptions& opt) {
   for (auto r : {base_run, new_run})
     if (!st.run(r))
@@ -202,7 +202,7 @@ CompareReport compare_runs(const store::Store& st, std::int64_t base_run, std::i
   return rep;
 }
 
-CompareReport compare_kernels(const store::Store& st, std::int64_t run, const std::string& base_kernel,
+ComparisonTable compare_kernels(const store::Store& st, std::int64_t run, const std::string& base_kernel,
                               const std::string& new_kernel, const CompareOptions& opt) {
   if (!st.run(run))
     throw store::StoreError(st.path().string() + ": no run " + std::to_string(run));

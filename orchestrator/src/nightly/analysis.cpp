@@ -29,7 +29,7 @@ std::vector<store::RunInfo> sibling_nights(const store::Store& st, const store::
 }
 
 /// The rows of `rep` by cell id (runs mode pairs cells by id, so either side's id will do).
-std::map<std::string, compare::CellComparison> rows_by_cell(const compare::CompareReport& rep) {
+std::map<std::string, compare::CellComparison> rows_by_cell(const compare::ComparisonTable& rep) {
   std::map<std::string, compare::CellComparison> out;
   for (const auto& c : rep.cells) out[c.new_cell.empty() ? c.base_cell : c.new_cell] = c;
   return out;
@@ -82,7 +82,7 @@ bool is_hex_commit(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isxdigit(ch) != 0; });
 }
 
-void plan_bisects(NightlyReport& r) {
+void plan_bisects(NightAnalysis& r) {
   std::set<std::tuple<std::string, std::string, std::string>> seen;
   auto add = [&](const std::string& cell, const std::string& good, const std::string& bad,
                  const std::string& why) {
@@ -144,17 +144,17 @@ std::string CellOutcome::reason() const {
   return out;
 }
 
-std::size_t NightlyReport::regressions() const {
+std::size_t NightAnalysis::regressions() const {
   return static_cast<std::size_t>(
       std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c.regression(); }));
 }
 
-std::size_t NightlyReport::failed_cells() const {
+std::size_t NightAnalysis::failed_cells() const {
   return static_cast<std::size_t>(
       std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c.failed_cell(); }));
 }
 
-std::string NightlyReport::drift_text(std::string_view which) const {
+std::string NightAnalysis::drift_text(std::string_view which) const {
   const bool prev = which == "previous";
   const auto& rep = prev ? vs_previous : vs_baseline;
   const auto& why = prev ? vs_previous_uncorrected : vs_baseline_uncorrected;
@@ -179,7 +179,7 @@ std::string resolve_night_control(const std::vector<std::string>& cell_ids, cons
   }
 }
 
-std::string NightlyReport::dir_name() const {
+std::string NightAnalysis::dir_name() const {
   return fmt::format("{}-run{}", run.created_at.substr(0, 10), run.id);
 }
 
@@ -196,10 +196,10 @@ std::optional<store::RunInfo> first_night(const store::Store& st, const store::R
   return nights.front();
 }
 
-NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
+NightAnalysis analyse(const std::filesystem::path& db_path, store::RunId run_id,
                       const AnalyseOptions& opt) {
   auto st = store::Store::open(db_path);
-  NightlyReport r;
+  NightAnalysis r;
   r.db = db_path;
   auto info = st->run(run_id);
   if (!info) throw UsageError(fmt::format("{}: no run {}", db_path.string(), run_id));

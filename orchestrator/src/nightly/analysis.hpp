@@ -88,15 +88,15 @@ struct CellOutcome {
   std::string reason() const;
 };
 
-/// The whole night.
-struct NightlyReport {
+/// What a night found (analyse()): the reports of the night are written from it.
+struct NightAnalysis {
   std::filesystem::path db;
   store::RunInfo run;
   std::optional<store::RunInfo> previous;  ///< previous night of the same matrix, if any
   std::optional<store::RunInfo> baseline;  ///< baseline run, if any
   std::string baseline_source;             ///< "--baseline" or "first night of the matrix"
-  std::optional<compare::CompareReport> vs_previous;
-  std::optional<compare::CompareReport> vs_baseline;
+  std::optional<compare::ComparisonTable> vs_previous;
+  std::optional<compare::ComparisonTable> vs_baseline;
   changepoint::DetectOptions detect;
   std::vector<CellOutcome> cells;          ///< the matrix's cell order
   std::vector<BisectPlan> bisects;         ///< what the night calls for (and what was started)
@@ -134,6 +134,6 @@ std::string resolve_night_control(const std::vector<std::string>& cell_ids, cons
 /// control boot is compared uncorrected, and the report says why). Throws
 /// UsageError for a missing run or baseline or a control that names no single cell
 /// of the run, store::StoreError on a store error.
-NightlyReport analyse(const std::filesystem::path& db, store::RunId run, const AnalyseOptions& opt);
+NightAnalysis analyse(const std::filesystem::path& db, store::RunId run, const AnalyseOptions& opt);
 
 }  // namespace rlab::nightly

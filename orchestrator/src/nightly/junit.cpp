@@ -33,7 +33,7 @@ std::string figures(const CellOutcome& c) {
 
 }  // namespace
 
-std::string render_junit(const NightlyReport& r) {
+std::string render_junit(const NightAnalysis& r) {
   std::size_t failures = 0, errors = 0;
   for (const auto& c : r.cells) {
     const auto s = c.status();

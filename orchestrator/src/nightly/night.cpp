@@ -17,7 +17,7 @@ namespace bd = rlab::bisect_driver;
 namespace {
 
 void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
-  auto& r = out.report;
+  auto& r = out.analysis;
   for (auto& b : r.bisects) {
     if (run::Interrupts::instance().stopped()) break;
     try {
@@ -89,13 +89,13 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     run_id = out.run->run;
     if (out.run->interrupted) {
       out.interrupted = true;
-      out.report.run.id = run_id;
+      out.analysis.run.id = run_id;
       return out;
     }
   }
-  out.report = analyse(db, run_id, analyse_options);
+  out.analysis = analyse(db, run_id, analyse_options);
   const fs::path root = o.out.empty() ? db.parent_path() / "reports" : o.out;
-  out.report_dir = write_reports(out.report, root);
+  out.report_dir = write_reports(out.analysis, root);
   say(fmt::format("reports of run {} in {}", run_id, out.report_dir.string()));
   if (!push_url.empty()) {
     try {
@@ -109,9 +109,9 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
       out.push_errors = 1;
     }
   }
-  if (!o.tree.empty() && !out.report.bisects.empty()) {
+  if (!o.tree.empty() && !out.analysis.bisects.empty()) {
     start_bisects(out, o, say);
-    write_reports(out.report, root);  // now with the bisections' outcome
+    write_reports(out.analysis, root);  // now with the bisections' outcome
   }
   return out;
 }

@@ -30,7 +30,7 @@ struct NightOptions {
 
 /// How the night went.
 struct NightOutcome {
-  NightlyReport report;
+  NightAnalysis analysis;        ///< what the night found (the reports are written from it)
   std::optional<run::RunSummary> run;   ///< nullopt with report_only
   std::filesystem::path report_dir;     ///< <out>/<date>-run<id>; "" when interrupted
   bool interrupted = false;             ///< SIGINT/SIGTERM during the run: no reports written

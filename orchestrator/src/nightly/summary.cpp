@@ -26,7 +26,7 @@ std::string change_text(const std::optional<compare::CellComparison>& c) {
 
 }  // namespace
 
-std::string render_summary(const NightlyReport& r) {
+std::string render_summary(const NightAnalysis& r) {
   std::ostringstream out;
   out << fmt::format("rlab nightly: run {} of {}\n", r.run.id, r.run.matrix_path);
   out << fmt::format("started {}, finished {}, status {}, host {}\n", r.run.created_at,

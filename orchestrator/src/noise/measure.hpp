@@ -24,7 +24,7 @@ struct MeasureOptions {
 
 /// What a measurement gave.
 struct Measured {
-  NoiseReport report;             ///< stored unless the run was interrupted
+  CellNoise noise;              ///< stored (as a noise report) unless the run was interrupted
   run::RunSummary summary;
   bool stored = false;
 };

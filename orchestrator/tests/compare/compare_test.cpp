@@ -27,7 +27,7 @@ class CompareStore : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  static const compare::CellComparison& row(const compare::CompareReport& r, const std::string& label) {
+  static const compare::CellComparison& row(const compare::ComparisonTable& r, const std::string& label) {
     for (const auto& c : r.cells)
       if (c.label == label) return c;
     throw std::runtime_error("no row " + label);

@@ -44,7 +44,7 @@ class CompareDrift : public ::testing::Test {
     new_ = testing::fill_run(*st, "matrix", [](auto& c, auto& k, unsigned r) { return drifting(1, c, k, r); });
   }
   void TearDown() override { fs::remove_all(dir_); }
-  static const CellComparison* row(const CompareReport& r, const std::string& label) {
+  static const CellComparison* row(const ComparisonTable& r, const std::string& label) {
     for (const auto& c : r.cells)
       if (c.label == label) return &c;
     return nullptr;

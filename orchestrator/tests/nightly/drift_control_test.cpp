@@ -39,7 +39,7 @@ class NightlyDrift : public ::testing::Test {
       nights_.push_back(fill_run(*st, "nightly", [n](auto& c, auto& k, unsigned r) { return night(n, c, k, r); }));
   }
   void TearDown() override { fs::remove_all(dir_); }
-  static const nightly::CellOutcome& cell(const nightly::NightlyReport& r, const std::string& id) {
+  static const nightly::CellOutcome& cell(const nightly::NightAnalysis& r, const std::string& id) {
     for (const auto& c : r.cells)
       if (c.cell_id == id) return c;
     throw std::out_of_range(id);

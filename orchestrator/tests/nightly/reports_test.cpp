@@ -223,7 +223,7 @@ axes:
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  static const nightly::CellOutcome& cell(const nightly::NightlyReport& r, const std::string& id) {
+  static const nightly::CellOutcome& cell(const nightly::NightAnalysis& r, const std::string& id) {
     for (const auto& c : r.cells)
       if (c.cell_id == id) return c;
     throw std::runtime_error("no cell " + id);
