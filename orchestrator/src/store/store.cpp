@@ -26,6 +26,56 @@ Store::Store(std::filesystem::path path) : path_(std::move(path)) {}
 
 Store::~Store() { sqlite3_close_v2(db_); }
 
+namespace {
+
+/// The schema version of the store open on `db`. Throws NotAStoreError, before anything is
+/// changed, when the file is not ours: an rlab store always has user_version >= 1, a new one
+/// has no objects yet.
+std::int64_t rlab_version_of(sqlite3* db, const std::filesystem::path& path) {
+  std::int64_t version = 0, objects = 0;
+  try {
+    Stmt ver(db, "PRAGMA user_version");
+    if (ver.step()) version = ver.i64(0);
+    Stmt count(db, "SELECT count(*) FROM sqlite_master");
+    if (count.step()) objects = count.i64(0);
+  } catch (const StoreError&) {
+    throw NotAStoreError(path.string() + ": not an rlab results store (SQLite: " +
+                     sqlite3_errmsg(db) + ")");
+  }
+  if (version == 0 && objects > 0)
+    throw NotAStoreError(path.string() + ": not an rlab results store (an SQLite database with " +
+                     std::to_string(objects) +
+                     " tables or indexes but no rlab schema version); left unchanged");
+  return version;
+}
+
+/// Creates the schema, or upgrades a store of an older `version` in place keeping every row
+/// (schema.cpp), in one transaction.
+void migrate(sqlite3* db, const std::filesystem::path& path, std::int64_t version) {
+  {
+    Stmt wal(db, "PRAGMA journal_mode=WAL");
+    if (!wal.step() || wal.text(0) != "wal")
+      throw StoreError(path.string() + ": cannot switch to WAL mode");
+  }
+  exec(db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", "setting pragmas");
+  if (version > detail::kSchemaVersion)
+    throw StoreError(path.string() + ": schema version " + std::to_string(version) +
+                     " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");
+  Tx tx(db);
+  exec(db, detail::kSchemaSql, "creating the schema");
+  for (int i = 0; i < detail::kAddedColumnCount; ++i) {  // older stores: add, keep every row
+    const auto& c = detail::kAddedColumns[i];
+    if (!detail::has_column(db, c.table, c.column))
+      exec(db, (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.decl).c_str(),
+           std::string("adding column ") + c.table + "." + c.column);
+  }
+  exec(db, ("PRAGMA user_version=" + std::to_string(detail::kSchemaVersion)).c_str(),
+       "setting the schema version");
+  tx.commit();
+}
+
+}  // namespace
+
 std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
   std::unique_ptr<Store> s(new Store(path));
   if (std::error_code dir_ec; std::filesystem::is_directory(path, dir_ec))
@@ -45,22 +95,7 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
     throw StoreError(path.string() + ": cannot open: " + msg);
   }
   sqlite3_busy_timeout(s->db_, 10000);
-  // Refuse a file that is not ours before changing anything in it (WAL mode, schema): an
-  // rlab store always has user_version >= 1, a new one has no objects yet.
-  std::int64_t version = 0, objects = 0;
-  try {
-    Stmt ver(s->db_, "PRAGMA user_version");
-    if (ver.step()) version = ver.i64(0);
-    Stmt count(s->db_, "SELECT count(*) FROM sqlite_master");
-    if (count.step()) objects = count.i64(0);
-  } catch (const StoreError&) {
-    throw NotAStoreError(path.string() + ": not an rlab results store (SQLite: " +
-                     sqlite3_errmsg(s->db_) + ")");
-  }
-  if (version == 0 && objects > 0)
-    throw NotAStoreError(path.string() + ": not an rlab results store (an SQLite database with " +
-                     std::to_string(objects) +
-                     " tables or indexes but no rlab schema version); left unchanged");
+  const std::int64_t version = rlab_version_of(s->db_, path);
   // A file SQLite could open for reading only (read-only mount, no write permission, an
   // immutable file): read a current store as it is; an older one cannot be migrated.
   if (sqlite3_db_readonly(s->db_, "main") == 1) {
@@ -70,28 +105,7 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
                      " needs migrating to " + std::to_string(detail::kSchemaVersion) +
                      ": open it writable once");
   }
-  {
-    Stmt wal(s->db_, "PRAGMA journal_mode=WAL");
-    if (!wal.step() || wal.text(0) != "wal")
-      throw StoreError(path.string() + ": cannot switch to WAL mode");
-  }
-  exec(s->db_, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", "setting pragmas");
-  if (version > detail::kSchemaVersion)
-    throw StoreError(path.string() + ": schema version " + std::to_string(version) +
-                     " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");
-  Tx tx(s->db_);
-  exec(s->db_, detail::kSchemaSql, "creating the schema");
-  for (int i = 0; i < detail::kAddedColumnCount; ++i) {  // older stores: add, keep every row
-    const auto& c = detail::kAddedColumns[i];
-    Stmt has(s->db_, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?");
-    has.bind(1, std::string_view(c.table)).bind(2, std::string_view(c.column));
-    if (has.step() && has.i64(0) == 0)
-      exec(s->db_, (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.decl).c_str(),
-           std::string("adding column ") + c.table + "." + c.column);
-  }
-  exec(s->db_, ("PRAGMA user_version=" + std::to_string(detail::kSchemaVersion)).c_str(),
-       "setting the schema version");
-  tx.commit();
+  migrate(s->db_, path, version);
   return s;
 }
 
