@@ -29,7 +29,9 @@ class StoreReader {
   /// read_snapshot() of the store. Thread-safe.
   Snapshot read(std::optional<store::RunId> run = std::nullopt) const { return read_snapshot(*st_, run); }
 
+  /// The read-only store (for the noise families, store::latest_noise_figures).
   const store::Store& store() const { return *st_; }
+  /// The store's file.
   const std::filesystem::path& path() const { return st_->path(); }
 
  private:
