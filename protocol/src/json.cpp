@@ -364,7 +364,8 @@ void from_json(const json& j, Run& m) {
     bad(f.at("workload"), "expected \"shell1\" or \"shell8\", got \"" + m.workload + "\"");
   m.scripts_per_loop = m.workload == "shell8" ? 8 : 1;
   f.req("copies", m.copies);
-  if (m.copies < 1 || m.copies > 4096) bad(f.at("copies"), "must be 1..4096, got " + std::to_string(m.copies));
+  if (m.copies < 1 || m.copies > kMaxCopies)
+    bad(f.at("copies"), "must be 1.." + std::to_string(kMaxCopies) + ", got " + std::to_string(m.copies));
   f.opt("passes", m.passes);
   if (m.passes < 1 || m.passes > 1000) bad(f.at("passes"), "must be 1..1000, got " + std::to_string(m.passes));
   f.req("duration_s", m.duration_s);

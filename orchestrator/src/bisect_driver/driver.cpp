@@ -3,6 +3,7 @@
 #include "bisect_driver/vm_lab.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/power.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -93,16 +94,16 @@ bisect::Options session_options(const SessionSpec& spec) {
 
 SessionId create_session(SessionDb& db, const StartOptions& o) {
   if (o.initial < 2 || o.cap < o.initial)
-    throw std::invalid_argument(fmt::format(
+    throw UsageError(fmt::format(
         "boots per commit: --initial {} must be at least 2 and --cap {} at least --initial",
         o.initial, o.cap));
   if (!(o.alpha > 0 && o.alpha < 1))
-    throw std::invalid_argument(fmt::format("--alpha {} is not in (0, 1)", o.alpha));
+    throw UsageError(fmt::format("--alpha {} is not in (0, 1)", o.alpha));
   if (!(o.min_effect >= 0 && o.min_effect < 1))
-    throw std::invalid_argument(fmt::format("--min-effect {} is not in [0, 1)", o.min_effect));
+    throw UsageError(fmt::format("--min-effect {} is not in [0, 1)", o.min_effect));
   GitTree git(o.tree);
   if (git.bisecting())
-    throw std::invalid_argument(git.dir().string() + ": a bisection is already in progress "
+    throw UsageError(git.dir().string() + ": a bisection is already in progress "
                                 "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
   SessionSpec spec;
   spec.tree = git.dir();
@@ -111,9 +112,9 @@ SessionId create_session(SessionDb& db, const StartOptions& o) {
   spec.good_commit = git.resolve(o.good);
   spec.bad_commit = git.resolve(o.bad);
   if (spec.good_commit == spec.bad_commit)
-    throw std::invalid_argument(fmt::format("--good {} and --bad {} are the same commit", o.good, o.bad));
+    throw UsageError(fmt::format("--good {} and --bad {} are the same commit", o.good, o.bad));
   if (!git.is_ancestor(spec.good_commit, spec.bad_commit))
-    throw std::invalid_argument(fmt::format("{}: --good {} is not an ancestor of --bad {}",
+    throw UsageError(fmt::format("{}: --good {} is not an ancestor of --bad {}",
                                             git.dir().string(), o.good, o.bad));
   spec.commit_count = git.count_between(spec.good_commit, spec.bad_commit) + 1;
   auto m = matrix::load_matrix(o.matrix);
@@ -177,11 +178,11 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
 Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say) {
   const auto t0 = std::chrono::steady_clock::now();
   auto s = db.get(id);
-  if (!s) throw std::invalid_argument(fmt::format("{}: no bisect session {}", db.path().string(), id));
+  if (!s) throw UsageError(fmt::format("{}: no bisect session {}", db.path().string(), id));
   if (s->status != "ends" && s->status != "bisecting") return *s;  // finished earlier
   GitTree git(s->spec.tree);
   if (git.bisecting() && !resume)
-    throw std::invalid_argument(git.dir().string() + ": a bisection is already in progress "
+    throw UsageError(git.dir().string() + ": a bisection is already in progress "
                                 "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
   if (s->status == "ends") {
     if (!measure_ends(db, *s, lab, say)) return *db.get(id);

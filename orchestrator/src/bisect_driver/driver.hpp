@@ -6,6 +6,7 @@
 #include "bisect_driver/git.hpp"
 #include "bisect_driver/lab.hpp"
 #include "bisect_driver/session.hpp"
+#include "util/usage_error.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -31,7 +32,7 @@ struct StartOptions {
 
 /// Validates `o` and stores a new session in `db`: the refs must be commits of the tree with
 /// good an ancestor of bad (at least one commit apart), the selector must name one cell of the
-/// matrix. Throws std::invalid_argument (or GitError, matrix::MatrixError) naming the problem.
+/// matrix. Throws UsageError (or GitError, matrix::MatrixError) naming the problem.
 SessionId create_session(SessionDb& db, const StartOptions& o);
 
 /// The bisection options of a stored session (verdict, plan, direction, step alpha).

@@ -27,11 +27,10 @@ std::string end_line(const SessionDb& db, const Session& s, const char* what, co
                      x.size() > 1 ? 100 * stats::relative_stddev(x) : 0.0);
 }
 
-std::vector<compare::BootData> boots_of(const compare::ReadOnlyDb& rdb, const SessionDb& db,
-                                        SessionId id, const std::string& commit) {
+std::vector<compare::BootData> boots_of(const SessionDb& db, SessionId id, const std::string& commit) {
   std::vector<compare::BootData> out;
   for (auto run : db.batches(id, commit)) {
-    for (auto& b : compare::load_boots(rdb, run))
+    for (auto& b : store::scored_boots(db.store(), run))
       if (b.kernel == commit.substr(0, 12)) out.push_back(std::move(b));  // a batch boots several
   }
   return out;
@@ -42,9 +41,8 @@ std::string counters(const SessionDb& db, const Session& s, const GitTree& git) 
   std::string base;
   if (auto p = git.parent(s.first_bad); p && !db.samples(s.id, *p).empty()) base = *p;
   if (base.empty()) base = s.spec.good_commit;
-  compare::ReadOnlyDb rdb(db.path());
-  auto b = boots_of(rdb, db, s.id, base);
-  auto n = boots_of(rdb, db, s.id, s.first_bad);
+  auto b = boots_of(db, s.id, base);
+  auto n = boots_of(db, s.id, s.first_bad);
   if (b.empty() || n.empty()) return "";
   std::vector<const compare::BootData*> bp, np;
   for (const auto& x : b) bp.push_back(&x);

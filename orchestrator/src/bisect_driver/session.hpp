@@ -1,24 +1,23 @@
 #pragma once
-// A bisection session's state in the results store: two tables next to the store's own
-// (bisect_sessions, bisect_steps) plus bisect_batch_commits, which ties every measured batch
-// to an ordinary store run (kind "bisect") whose boots hold the samples: one row per commit
-// the batch booted, with the batch's purpose ("ends", or the commit under test of a step). Opened on the
-// same database file through its own connection (WAL, busy timeout), so `rlab bisect` and the
-// `rlab bisect-step` processes that `git bisect run` starts share it. docs/bisect.md.
+// A bisection session's state in the results store (store/bisect_sessions.hpp): what it was
+// started with and how it stands, its answered steps, and the ordinary store runs (kind
+// "bisect") whose boots hold each commit's samples, with the batch's purpose ("ends", or the
+// commit under test of a step). `rlab bisect` and the `rlab bisect-step` processes that
+// `git bisect run` starts share the store file (WAL, busy timeout). docs/bisect.md.
 #include "bisect/classify.hpp"
-#include "store/store.hpp"
+#include "store/bisect_sessions.hpp"
+#include "util/usage_error.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-struct sqlite3;
-
 namespace rlab::bisect_driver {
 
-using SessionId = std::int64_t;
+using SessionId = store::BisectSessionId;
 
 /// What a session was started with.
 struct SessionSpec {
@@ -48,34 +47,21 @@ struct Session {
 };
 
 /// One answered step (a commit git asked about).
-struct StepRow {
-  int seq = 0;            ///< 1-based, in answer order
-  std::string commit;     ///< full SHA
-  std::string result;     ///< "good", "bad", "skip"
-  std::size_t samples = 0;
-  double median = 0;      ///< lpm; 0 without samples
-  double change_vs_good = 0;  ///< fraction
-  double p_vs_good = 1, p_vs_bad = 1;
-  std::string reason;
-  double good_median = 0;  ///< lpm of the good end's boots alongside this step; 0 without
-  double bad_median = 0;   ///< lpm of the bad end's boots alongside this step; 0 without
-  std::size_t reference_samples = 0;  ///< boots of the two ends alongside this step
-};
+using StepRow = store::BisectStepRow;
 
-/// The session tables of one store file.
+/// The bisect sessions of one store file.
 class SessionDb {
  public:
-  /// Opens `db` (creating the store schema through store::Store::open first, then the session
-  /// tables). Throws store::StoreError.
+  /// Opens the store at `db` (store::Store::open: created or migrated, session tables
+  /// included). Throws store::StoreError.
   explicit SessionDb(const std::filesystem::path& db);
-  ~SessionDb();
-  SessionDb(const SessionDb&) = delete;
-  SessionDb& operator=(const SessionDb&) = delete;
 
   /// The store on the same file (for runs and boots).
   store::Store& store() { return *store_; }
+  const store::Store& store() const { return *store_; }
   const std::filesystem::path& path() const { return path_; }
 
+  /// Stores a new session (status "ends") and returns its id.
   SessionId create(const SessionSpec& spec);
   /// The session, or nullopt.
   std::optional<Session> get(SessionId id) const;
@@ -106,10 +92,9 @@ class SessionDb {
  private:
   std::filesystem::path path_;
   std::unique_ptr<store::Store> store_;
-  sqlite3* db_ = nullptr;
 };
 
-/// "regression" or "improvement"; parse_direction() throws std::invalid_argument otherwise.
+/// "regression" or "improvement"; parse_direction() throws UsageError otherwise.
 std::string direction_name(bisect::Direction d);
 bisect::Direction parse_direction(const std::string& s);
 

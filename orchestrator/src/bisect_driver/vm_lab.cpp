@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -39,8 +40,8 @@ matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector) {
   std::string id;
   try {
     id = matrix::select_cell_id(ids, selector);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(fmt::format("{}: {}", m.path.string(), e.what()));
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", m.path.string(), e.what()));
   }
   return *std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.id == id; });
 }
@@ -70,19 +71,19 @@ struct VmLab::Impl {
   SessionDb& db;
   Session session;
   fs::path agent;
-  Report report;
+  ProgressLine progress_line;
   matrix::Matrix m;
   matrix::Cell cell;
   run::GuestSettings guest;
   std::unique_ptr<vm::Connection> conn;
 
   void say(const std::string& line) const {
-    if (report) report(line);
+    if (progress_line) progress_line(line);
   }
 };
 
-VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, Report report)
-    : impl_(std::make_unique<Impl>(Impl{db, s, std::move(agent), std::move(report), {}, {}, {}, {}})) {
+VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progress_line)
+    : impl_(std::make_unique<Impl>(Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}})) {
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   i.cell = select_cell(i.m, s.spec.cell_id);
@@ -141,13 +142,13 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
     } catch (const std::exception& e) {
       out[k].failure = "build: " + brief_build_failure(e.what());
-      for (unsigned r = 0; r < requests[k].runs; ++r) st.record_failure(boot_of(k, r).id, "build", e.what(), "");
+      for (unsigned r = 0; r < requests[k].runs; ++r) st.record_failure(boot_of(k, r).id, store::FailurePhase::build, e.what(), "");
       spdlog::warn("{}: kernel build failed", sha);
       built = false;
     }
   }
   if (!built) {
-    st.finish_run(run, "failed");
+    st.finish_run(run, store::RunStatus::failed);
     return out;
   }
   if (!i.conn) i.conn = std::make_unique<vm::Connection>(i.m.hosts.front().uri);
@@ -180,7 +181,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
       const std::string sha = requests[k].commit.substr(0, 12);
       if (run::Interrupts::instance().stopped()) {
         // Not an answer about the commits: leave the step unanswered so a resume redoes it.
-        st.finish_run(run, "interrupted");
+        st.finish_run(run, store::RunStatus::interrupted);
         throw Interrupted(fmt::format("{}: interrupted while measuring", sha));
       }
       if (o.ok) {
@@ -188,8 +189,9 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
         i.say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", sha, r + 1,
                           requests[k].runs, order, total, o.score, o.wall_s));
       } else {
-        last_failure[k] = o.phase + ": " + o.message;
-        i.say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, r + 1, requests[k].runs, o.phase, o.message));
+        last_failure[k] = fmt::format("{}: {}", store::to_string(o.phase), o.message);
+        i.say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, r + 1, requests[k].runs,
+                          store::to_string(o.phase), o.message));
       }
     }
   }
@@ -199,7 +201,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
     all = false;
     out[k].failure = "boot: " + last_failure[k];
   }
-  st.finish_run(run, all ? "done" : "failed");
+  st.finish_run(run, all ? store::RunStatus::done : store::RunStatus::failed);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "bisect_driver/lab.hpp"
 #include "bisect_driver/session.hpp"
 #include "matrix/matrix.hpp"
+#include "util/usage_error.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -22,8 +23,8 @@ struct Interrupted : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Progress lines ("build 3f2a1b: [ 41s, 812 steps] CC fs/xfs/xfs_icache.o").
-using Report = std::function<void(std::string_view line)>;
+/// Receives progress lines ("build 3f2a1b: [ 41s, 812 steps] CC fs/xfs/xfs_icache.o").
+using ProgressLine = std::function<void(std::string_view line)>;
 
 /// The session's cell at `commit`: the kernel is the git tree at that commit (named by its
 /// first 12 hex digits, which also start the cell id); filesystem, vCPUs, workload, page size,
@@ -32,7 +33,7 @@ matrix::Cell cell_at(const matrix::Cell& cell, const std::filesystem::path& tree
                      const std::string& commit);
 
 /// The cell `selector` names in `m`: an exact cell id, else the one cell whose id contains
-/// it. Throws std::invalid_argument listing the matches (none or several).
+/// it. Throws UsageError listing the matches (none or several).
 matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector);
 
 /// A build error in one line: the first line of `what` (the failing step and its log file),
@@ -44,7 +45,7 @@ std::string brief_build_failure(const std::string& what);
 class VmLab : public Lab {
  public:
   /// `agent`: the static aarch64 agent ("" -> image::default_agent_binary()).
-  VmLab(SessionDb& db, const Session& session, std::filesystem::path agent, Report report = {});
+  VmLab(SessionDb& db, const Session& session, std::filesystem::path agent, ProgressLine progress_line = {});
   ~VmLab() override;
   std::vector<double> stored(const std::string& commit, const std::string& purpose) override;
   std::vector<bisect::Measurement> measure(const std::vector<LabRequest>& requests,

@@ -24,10 +24,10 @@ std::string kernel_of(const HistoryPoint& p) {
 }
 
 std::string environment_change(const HistoryPoint& a, const HistoryPoint& b) {
-  for (std::size_t f = 0; f < compare::kEnvFields.size(); ++f) {
-    const auto name = compare::kEnvFields[f];
+  for (const auto name : store::kEnvFields) {
     if (name == "kernel_release" || name == "config_sha256") continue;
-    if (a.env[f] != b.env[f]) return fmt::format("{}: {} -> {}", name, a.env[f], b.env[f]);
+    const std::string before = store::env_field(a.env, name), after = store::env_field(b.env, name);
+    if (before != after) return fmt::format("{}: {} -> {}", name, before, after);
   }
   return "";
 }
@@ -50,11 +50,11 @@ std::vector<std::string> bisect_argv(const std::string& cell_id, const Detection
   return argv;
 }
 
-std::vector<CellDetection> detect(const compare::ReadOnlyDb& db, const DetectOptions& opt) {
+std::vector<CellDetection> detect(const store::Store& st, const DetectOptions& opt) {
   std::vector<CellDetection> out;
-  for (const auto& id : matching_cells(db, opt.selector, opt.kind)) {
+  for (const auto& id : matching_cells(st, opt.selector, opt.kind)) {
     CellDetection c;
-    c.history = load_history(db, id, opt.kind);
+    c.history = load_history(st, id, opt.kind);
     const auto& pts = c.history.points;
     if (pts.size() < 2 * opt.method.min_segment) {
       c.note = fmt::format("{} runs: too short to split (needs {})", pts.size(),

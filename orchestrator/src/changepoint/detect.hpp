@@ -44,7 +44,7 @@ struct CellDetection {
 };
 
 /// Runs E-Divisive on every selected cell's history. Throws store::StoreError.
-std::vector<CellDetection> detect(const compare::ReadOnlyDb& db, const DetectOptions& opt);
+std::vector<CellDetection> detect(const store::Store& st, const DetectOptions& opt);
 
 /// Text listing; with `bisect_plan` each regression also gets the `rlab bisect` command that
 /// bisects it: said to be started below when `started` (`rlab detect --bisect --tree`), else

@@ -1,10 +1,8 @@
 #pragma once
 // A cell's history across runs: one point per run (the median score of its scored boots),
-// oldest first, read from the store's `boot_results` view joined with `runs` (docs/store.md).
-#include "compare/boots.hpp"  // kEnvFields
-#include "compare/readonly_db.hpp"
+// oldest first, from the store's history of the cell (store::cell_history, docs/store.md).
+#include "store/readers.hpp"
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,8 +17,7 @@ struct HistoryPoint {
   std::string source_commit;   ///< kernels.source_commit: git SHA or Debian version ("" when unknown)
   std::size_t boots = 0;       ///< scored boots of the cell in the run
   double score = 0;            ///< median lpm over those boots
-  /// The environment of the run's first scored boot (results.env_*, compare::kEnvFields order).
-  std::array<std::string, compare::kEnvFields.size()> env;
+  store::Environment env;      ///< the environment of the run's first scored boot
 };
 
 /// A cell's points, oldest first (by run start, then run id).
@@ -32,11 +29,11 @@ struct CellHistory {
 /// Cell ids with at least one scored boot in a run of `kind` ("" = every kind) whose cell id
 /// matches `selector`, a SQLite GLOB pattern ("*" any text, "?" one character, "[...]"); ""
 /// matches all. Sorted.
-std::vector<std::string> matching_cells(const compare::ReadOnlyDb& db, const std::string& selector,
+std::vector<std::string> matching_cells(const store::Store& st, const std::string& selector,
                                         const std::string& kind);
 
 /// The history of `cell_id` over runs of `kind` ("" = every kind). Throws store::StoreError.
-CellHistory load_history(const compare::ReadOnlyDb& db, const std::string& cell_id,
+CellHistory load_history(const store::Store& st, const std::string& cell_id,
                          const std::string& kind);
 
 }  // namespace rlab::changepoint

@@ -10,6 +10,7 @@
 #include "matrix/matrix.hpp"
 #include "run/interrupts.hpp"
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -32,14 +33,7 @@ struct BisectArgs {
   std::size_t initial = 5, cap = 20;
 };
 
-std::filesystem::path store_path(const BisectArgs& a) {
-  if (!a.db.empty()) return a.db;
-  matrix::LoadOptions lo;
-  lo.check_paths = false;
-  return matrix::load_matrix(a.matrix, lo).results;
-}
-
-bd::Report progress_lines() {
+bd::ProgressLine progress_lines() {
   return [](std::string_view line) { spdlog::info("{}", line); };
 }
 
@@ -48,16 +42,16 @@ int bisect_main(const BisectArgs& a) {
   std::unique_ptr<bd::SessionDb> db;
   bd::SessionId id = a.resume;
   try {
-    const auto path = store_path(a);
+    const auto path = matrix::store_path(a.db, a.matrix);
     if (a.resume > 0 && !std::filesystem::exists(path))
-      throw std::invalid_argument(path.string() + ": no results store to resume from");
+      throw UsageError(path.string() + ": no results store to resume from");
     db = std::make_unique<bd::SessionDb>(path);
     if (a.resume > 0) {
       if (!db->get(a.resume))
-        throw std::invalid_argument(fmt::format("{}: no bisect session {}", path.string(), a.resume));
+        throw UsageError(fmt::format("{}: no bisect session {}", path.string(), a.resume));
     } else {
       if (a.tree.empty() || a.good.empty() || a.bad.empty() || a.cell.empty())
-        throw std::invalid_argument("rlab bisect: give --tree, --good, --bad and --cell (or --resume S)");
+        throw UsageError("rlab bisect: give --tree, --good, --bad and --cell (or --resume S)");
       bd::StartOptions o;
       o.tree = a.tree;
       o.good = a.good;
@@ -100,7 +94,7 @@ int step_main(const BisectArgs& a) {
     return kStepAbort;
   }
   try {
-    bd::SessionDb db(store_path(a));
+    bd::SessionDb db(matrix::store_path(a.db, a.matrix));
     auto s = db.get(a.session);
     if (!s) {
       spdlog::error("{}: no bisect session {}", db.path().string(), a.session);

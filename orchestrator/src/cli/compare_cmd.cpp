@@ -6,6 +6,7 @@
 #include "compare/compare.hpp"
 #include "compare/render.hpp"
 #include "matrix/matrix.hpp"
+#include "store/store.hpp"
 #include "util/paths.hpp"
 
 #include <spdlog/spdlog.h>
@@ -43,13 +44,9 @@ int compare_main(const CompareArgs& a) {
     spdlog::error("rlab compare: --kernels compares two kernels inside one run; give one run id");
     return kUsage;
   }
-  std::filesystem::path path = a.db;
+  std::filesystem::path path;
   try {
-    if (path.empty()) {
-      matrix::LoadOptions lo;
-      lo.check_paths = false;
-      path = matrix::load_matrix(a.matrix, lo).results;
-    }
+    path = matrix::store_path(a.db, a.matrix);
   } catch (...) {
     return exit_code_of_current_exception();
   }
@@ -57,23 +54,23 @@ int compare_main(const CompareArgs& a) {
     spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
     return kUsage;
   }
-  compare::CompareReport rep;
+  compare::ComparisonTable rep;
   try {
-    const compare::ReadOnlyDb db(path);
+    const auto db = store::Store::open_read_only(path);
     for (auto r : a.runs)
-      if (!compare::run_exists(db, r)) {
+      if (!db->run(r)) {
         spdlog::error("{}: no run {} (see `rlab results --list`)", path.string(), r);
         return kUsage;
       }
     if (a.kernels.empty()) {
-      rep = compare::compare_runs(db, a.runs[0], a.runs[1], opt);
+      rep = compare::compare_runs(*db, a.runs[0], a.runs[1], opt);
     } else {
-      const std::int64_t run = a.runs.empty() ? compare::latest_run(db) : a.runs[0];
+      const std::int64_t run = a.runs.empty() ? db->latest_run().value_or(0) : a.runs[0];
       if (run == 0) {
         spdlog::error("{}: the store holds no runs yet", path.string());
         return kUsage;
       }
-      rep = compare::compare_kernels(db, run, a.kernels[0], a.kernels[1], opt);
+      rep = compare::compare_kernels(*db, run, a.kernels[0], a.kernels[1], opt);
     }
   } catch (...) {
     return exit_code_of_current_exception();

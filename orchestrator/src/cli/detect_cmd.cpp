@@ -107,13 +107,9 @@ int detect_main(const DetectArgs& a) {
   opt.method.alpha = a.alpha;
   opt.method.permutations = a.permutations;
   opt.method.min_segment = a.min_segment;
-  std::filesystem::path path = a.db;
+  std::filesystem::path path;
   try {
-    if (path.empty()) {
-      matrix::LoadOptions lo;
-      lo.check_paths = false;
-      path = matrix::load_matrix(a.matrix, lo).results;
-    }
+    path = matrix::store_path(a.db, a.matrix);
   } catch (...) {
     return exit_code_of_current_exception();
   }
@@ -123,8 +119,7 @@ int detect_main(const DetectArgs& a) {
   }
   std::vector<changepoint::CellDetection> cells;
   try {
-    const compare::ReadOnlyDb db(path);
-    cells = changepoint::detect(db, opt);
+    cells = changepoint::detect(*store::Store::open_read_only(path), opt);
   } catch (...) {
     return exit_code_of_current_exception("rlab detect");
   }

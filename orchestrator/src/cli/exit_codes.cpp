@@ -5,6 +5,7 @@
 #include "matrix/matrix.hpp"
 #include "run/interrupts.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -24,7 +25,7 @@ int exit_code_of_current_exception(std::string_view prefix) {
   } catch (const matrix::MatrixError& e) {
     log(e);
     return kUsage;
-  } catch (const std::invalid_argument& e) {
+  } catch (const UsageError& e) {
     log(e);
     return kUsage;
   } catch (const store::NotAStoreError& e) {
@@ -37,6 +38,11 @@ int exit_code_of_current_exception(std::string_view prefix) {
     // A path given that no file can have (longer than the system allows) is bad input.
     log(e);
     return e.code() == std::errc::filename_too_long ? kUsage : kInfrastructure;
+  } catch (const std::invalid_argument& e) {
+    // rlab's own code refused a value it made itself: a bug, not the user's input.
+    if (prefix.empty()) spdlog::error("internal error: {}", e.what());
+    else spdlog::error("{}: internal error: {}", prefix, e.what());
+    return kInfrastructure;
   } catch (const std::exception& e) {
     log(e);
     return kInfrastructure;

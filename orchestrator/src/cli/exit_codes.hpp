@@ -8,11 +8,14 @@ namespace rlab::cli {
 
 /// Logs the exception being handled (spdlog error, `prefix` before its message when not
 /// empty) and returns its exit code:
-///  - kUsage (2) for bad input, nothing started: matrix::MatrixError (file:line:col),
-///    std::invalid_argument, store::NotAStoreError (a --db that is not an rlab store; the
-///    file is left untouched), bisect_driver::GitError (a tree or ref that is not there),
+///  - kUsage (2) for input the user gave, nothing started: rlab::UsageError (arguments, ids,
+///    selectors, paths; metrics::PushUrlError is one), matrix::MatrixError (file:line:col),
+///    store::NotAStoreError (a --db that is not an rlab store; the file is left untouched),
+///    bisect_driver::GitError (a tree or ref that is not there),
 ///    std::filesystem::filesystem_error for a path longer than the system allows;
-///  - kInfrastructure (3) for every other exception (store, libvirt, build): retry may help.
+///  - kInfrastructure (3) for every other exception (store, libvirt, build: retry may help),
+///    std::invalid_argument included: internal code refusing a value rlab made itself is a
+///    bug of the lab, logged as "internal error: ...", not bad usage.
 /// Must be called inside a catch block (it rethrows the current exception to inspect it).
 int exit_code_of_current_exception(std::string_view prefix = {});
 

@@ -65,10 +65,10 @@ int nightly_main(const NightlyArgs& a) {
   if (out.interrupted) {
     spdlog::error("interrupted: no reports written; finish the night with `rlab run --resume {0} "
                   "{1}`, then `rlab nightly --matrix {1} --run {0}`",
-                  out.report.run.id, o.matrix.string());
+                  out.analysis.run.id, o.matrix.string());
     return kInterrupted;
   }
-  const auto& r = out.report;
+  const auto& r = out.analysis;
   std::cout << fmt::format("nightly run {}: {} cells, {} regressions, {} with failed boots; "
                            "previous night {}, baseline {}\nreports: {}\n",
                            r.run.id, r.cells.size(), r.regressions(), r.failed_cells(),

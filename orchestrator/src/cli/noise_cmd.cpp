@@ -9,6 +9,7 @@
 #include "run/interrupts.hpp"
 #include "store/store.hpp"
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -28,18 +29,11 @@ struct NoiseArgs {
   bool show = false, json = false;
 };
 
-std::filesystem::path store_path(const NoiseArgs& a) {
-  if (!a.db.empty()) return a.db;
-  matrix::LoadOptions lo;
-  lo.check_paths = false;
-  return matrix::load_matrix(a.matrix, lo).results;
-}
-
 int show(const NoiseArgs& a) {
   std::vector<store::NoiseReportRow> rows;
   try {
-    const auto path = store_path(a);
-    if (!std::filesystem::exists(path)) throw std::invalid_argument(path.string() + ": no results store");
+    const auto path = matrix::store_path(a.db, a.matrix);
+    if (!std::filesystem::exists(path)) throw UsageError(path.string() + ": no results store");
     auto st = store::Store::open(path);
     // The cell part is matched as text, not as a GLOB: '*', '?' and '[' in it are literal, and
     // no length of it makes SQLite refuse the pattern.
@@ -90,8 +84,8 @@ int measure(const NoiseArgs& a) {
   } catch (...) {
     return exit_code_of_failed_run();
   }
-  if (a.json) std::cout << noise::to_json(m.report).dump(2) << "\n";
-  else std::cout << noise::render_text(m.report);
+  if (a.json) std::cout << noise::to_json(m.noise).dump(2) << "\n";
+  else std::cout << noise::render_text(m.noise);
   if (m.summary.interrupted) {
     spdlog::warn("interrupted: the report above is partial and was not stored");
     return kInterrupted;

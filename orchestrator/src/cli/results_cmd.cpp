@@ -23,22 +23,14 @@ struct ResultsArgs {
   bool list = false;
 };
 
-/// The store to read: --db, else the matrix's `results:` path.
-std::filesystem::path store_path(const ResultsArgs& a) {
-  if (!a.db.empty()) return a.db;
-  matrix::LoadOptions opt;
-  opt.check_paths = false;  // only `results:` is needed
-  return matrix::load_matrix(a.matrix, opt).results;
-}
-
 void list_runs(const store::Store& st) {
   std::cout << fmt::format("{:>5}  {:<11}  {:<24}  {:>5}  {:>5}  {}\n", "RUN", "STATUS", "STARTED",
                            "BOOTS", "DONE", "MATRIX");
   for (const auto& r : st.runs()) {
     const auto boots = st.boots(r.id);
     std::size_t done = 0;
-    for (const auto& b : boots) done += b.status == "done";
-    std::cout << fmt::format("{:>5}  {:<11}  {:<24}  {:>5}  {:>5}  {}\n", r.id, r.status,
+    for (const auto& b : boots) done += b.status == store::BootStatus::done;
+    std::cout << fmt::format("{:>5}  {:<11}  {:<24}  {:>5}  {:>5}  {}\n", r.id, store::to_string(r.status),
                              r.created_at, boots.size(), done, r.matrix_path);
   }
 }
@@ -46,7 +38,7 @@ void list_runs(const store::Store& st) {
 int results(const ResultsArgs& a) {
   std::filesystem::path path;
   try {
-    path = store_path(a);
+    path = matrix::store_path(a.db, a.matrix);
   } catch (const matrix::MatrixError& e) {
     spdlog::error("{}", e.what());
     return kUsage;

@@ -4,6 +4,7 @@
 
 #include "stats/descriptive.hpp"
 #include "stats/power.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -96,14 +97,14 @@ static void side_figures(const std::vector<const BootData*>& side, std::optional
     scores.push_back(b->score);
     if (b->inode_ags) placed.push_back(*b->inode_ags);
   }
-  index = protocol::unixbench_index(side.front()->env[store::env_index("workload")], stats::median(scores));
+  index = protocol::unixbench_index(side.front()->env.workload, stats::median(scores));
   if (!placed.empty()) ags = stats::mean(placed);
 }
 
-CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
+ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
                             const std::vector<BootData>& base_boots,
                             const std::vector<BootData>& new_boots, const CompareOptions& opt) {
-  CompareReport rep{mode, base, next, opt, {}, std::nullopt};
+  ComparisonTable rep{mode, base, next, opt, {}, std::nullopt};
   const auto a = group(mode, base_boots), b = group(mode, new_boots);
   std::vector<CellComparison> one_sided;
   for (const auto& [key, side_a] : a) {
@@ -170,7 +171,7 @@ std::optional<DriftCorrection> correct(const CompareOptions& opt, const std::vec
   d.control = resolve_control(both, opt.control);
   const auto ca = control_boots(a_all, d.control), cb = control_boots(b_all, d.control);
   if (ca.empty() || cb.empty())
-    throw std::invalid_argument(fmt::format("--control {}: no scored boot of it in the {} run", d.control,
+    throw UsageError(fmt::format("--control {}: no scored boot of it in the {} run", d.control,
                                             ca.empty() ? "base" : "new"));
   std::vector<double> all, sa, sb;
   for (const auto& c : ca) sa.push_back(c.score), all.push_back(c.score);
@@ -188,12 +189,12 @@ std::optional<DriftCorrection> correct(const CompareOptions& opt, const std::vec
 
 }  // namespace
 
-CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int64_t new_run,
+ComparisonTable compare_runs(const store::Store& st, std::int64_t base_run, std::int64_t new_run,
                            const CompareOptions& opt) {
   for (auto r : {base_run, new_run})
-    if (!run_exists(db, r))
-      throw store::StoreError(db.path().string() + ": no run " + std::to_string(r));
-  const auto a_all = load_boots(db, base_run), b_all = load_boots(db, new_run);
+    if (!st.run(r))
+      throw store::StoreError(st.path().string() + ": no run " + std::to_string(r));
+  const auto a_all = store::scored_boots(st, base_run), b_all = store::scored_boots(st, new_run);
   std::vector<BootData> a, b;
   auto drift = correct(opt, a_all, b_all, a, b, [](const BootData&, bool) { return true; });
   auto rep = compare_boots(Mode::runs, {base_run, ""}, {new_run, ""}, a, b, opt);
@@ -201,18 +202,18 @@ CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int
   return rep;
 }
 
-CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std::string& base_kernel,
+ComparisonTable compare_kernels(const store::Store& st, std::int64_t run, const std::string& base_kernel,
                               const std::string& new_kernel, const CompareOptions& opt) {
-  if (!run_exists(db, run))
-    throw store::StoreError(db.path().string() + ": no run " + std::to_string(run));
-  const auto boots = load_boots(db, run);
+  if (!st.run(run))
+    throw store::StoreError(st.path().string() + ": no run " + std::to_string(run));
+  const auto boots = store::scored_boots(st, run);
   std::vector<BootData> a, b;
   std::vector<std::string> names;
   for (const auto& x : boots)
     if (std::find(names.begin(), names.end(), x.kernel) == names.end()) names.push_back(x.kernel);
   for (const auto* k : {&base_kernel, &new_kernel})
     if (std::find(names.begin(), names.end(), *k) == names.end())
-      throw std::invalid_argument(fmt::format("run {} has no scored boot of kernel `{}` (kernels: {})",
+      throw UsageError(fmt::format("run {} has no scored boot of kernel `{}` (kernels: {})",
                                               run, *k, fmt::join(names, ", ")));
   auto drift = correct(opt, boots, boots, a, b, [&](const BootData& x, bool base) {
     return x.kernel == (base ? base_kernel : new_kernel);

@@ -6,6 +6,7 @@
 #include "compare/boots.hpp"
 #include "compare/drift.hpp"
 #include "stats/verdict.hpp"
+#include "util/usage_error.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -101,8 +102,8 @@ struct CellComparison {
   bool regression() const;
 };
 
-/// The whole comparison.
-struct CompareReport {
+/// The whole comparison: one row per cell pair (compare_runs, compare_kernels).
+struct ComparisonTable {
   Mode mode = Mode::runs;
   Side base;
   Side next;  ///< the "new" side
@@ -112,20 +113,20 @@ struct CompareReport {
 };
 
 /// The pure core: compares the given boots (already filtered to each side).
-CompareReport compare_boots(Mode mode, const Side& base, const Side& next,
+ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
                             const std::vector<BootData>& base_boots,
                             const std::vector<BootData>& new_boots, const CompareOptions& opt);
 
 /// Run `base_run` against run `new_run`. Throws store::StoreError naming a missing run, and
-/// std::invalid_argument for a control selector that names no single cell or a control with
+/// UsageError for a control selector that names no single cell or a control with
 /// no scored boot in one of the runs.
-CompareReport compare_runs(const ReadOnlyDb& db, std::int64_t base_run, std::int64_t new_run,
+ComparisonTable compare_runs(const store::Store& st, std::int64_t base_run, std::int64_t new_run,
                            const CompareOptions& opt);
 
 /// Kernel `base_kernel` against `new_kernel` in run `run`. Throws store::StoreError naming a
-/// missing run, or std::invalid_argument naming a kernel the run has no scored boot of (or a
+/// missing run, or UsageError naming a kernel the run has no scored boot of (or a
 /// bad control, as compare_runs).
-CompareReport compare_kernels(const ReadOnlyDb& db, std::int64_t run, const std::string& base_kernel,
+ComparisonTable compare_kernels(const store::Store& st, std::int64_t run, const std::string& base_kernel,
                               const std::string& new_kernel, const CompareOptions& opt);
 
 /// The first environment difference, or nullopt: each side's boots must agree in every

@@ -2,6 +2,7 @@
 
 #include "matrix/matrix.hpp"
 #include "stats/descriptive.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -16,8 +17,8 @@ std::string resolve_control(const std::vector<BootData>& boots, const std::strin
   for (const auto& b : boots) cells.insert(b.cell_id);
   try {
     return matrix::select_cell_id({cells.begin(), cells.end()}, selector);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--control: ") + e.what());
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--control: ") + e.what());
   }
 }
 

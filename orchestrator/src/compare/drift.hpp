@@ -20,7 +20,7 @@ struct DriftCorrection {
 };
 
 /// The control's cell id for `selector`: a cell id of `boots`, or a part of exactly one.
-/// Throws std::invalid_argument naming the selector and listing the cells when none or
+/// Throws UsageError naming the selector and listing the cells when none or
 /// several match.
 std::string resolve_control(const std::vector<BootData>& boots, const std::string& selector);
 

@@ -33,24 +33,26 @@ std::optional<EnvMismatch> find_mismatch(const std::vector<const BootData*>& bas
                                          const std::vector<std::string>& axis_fields) {
   auto within = [](const std::vector<const BootData*>& side,
                    const char* name) -> std::optional<EnvMismatch> {
-    for (std::size_t f = 0; f < kEnvFields.size(); ++f)
+    for (const auto field : kEnvFields) {
+      const std::string first = store::env_field(side.front()->env, field);
       for (const BootData* b : side)
-        if (b->env[f] != side.front()->env[f])
-          return EnvMismatch{std::string(kEnvFields[f]),
+        if (auto v = store::env_field(b->env, field); v != first)
+          return EnvMismatch{std::string(field),
                              std::string(name) + " boots, repeat " +
                                  std::to_string(side.front()->repeat) + " vs repeat " +
                                  std::to_string(b->repeat),
-                             side.front()->env[f], b->env[f]};
+                             first, v};
+    }
     return std::nullopt;
   };
   if (base.empty() || next.empty()) return std::nullopt;
   if (auto m = within(base, "base")) return m;
   if (auto m = within(next, "new")) return m;
-  for (std::size_t f = 0; f < kEnvFields.size(); ++f) {
-    const std::string field(kEnvFields[f]);
+  for (const auto name : kEnvFields) {
+    const std::string field(name);
     if (std::find(axis_fields.begin(), axis_fields.end(), field) != axis_fields.end()) continue;
-    if (base.front()->env[f] != next.front()->env[f])
-      return EnvMismatch{field, "base vs new", base.front()->env[f], next.front()->env[f]};
+    const std::string a = store::env_field(base.front()->env, field), b = store::env_field(next.front()->env, field);
+    if (a != b) return EnvMismatch{field, "base vs new", a, b};
   }
   return std::nullopt;
 }

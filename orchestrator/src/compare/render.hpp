@@ -12,10 +12,10 @@ namespace rlab::compare {
 /// "base median ± %stddev   %change   new median ± %stddev   p   verdict   label",
 /// a line of advice for unknown/refused/error rows, and one row per inodegc tracepoint
 /// (events per 1,000 loops, biggest mover first).
-void render_text(const CompareReport& r, std::ostream& out);
+void render_text(const ComparisonTable& r, std::ostream& out);
 
 /// JSON: {"mode", "base": {run, kernel}, "new": {...}, "options": {alpha, min_effect,
 /// cap_boots_per_side, axis_fields}, "cells": [...], "summary": {...}}; absent figures null.
-nlohmann::json to_json(const CompareReport& r);
+nlohmann::json to_json(const ComparisonTable& r);
 
 }  // namespace rlab::compare

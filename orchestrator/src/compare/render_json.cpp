@@ -12,7 +12,7 @@ json num(std::optional<double> v) {
   return v && std::isfinite(*v) ? json(*v) : json(nullptr);
 }
 
-json side_json(const CompareReport& r, const Side& s) {
+json side_json(const ComparisonTable& r, const Side& s) {
   return {{"run", s.run}, {"kernel", r.mode == Mode::kernels ? json(s.kernel) : json(nullptr)}};
 }
 
@@ -81,7 +81,7 @@ json cell_json(const CellComparison& c) {
 
 }  // namespace
 
-json to_json(const CompareReport& r) {
+json to_json(const ComparisonTable& r) {
   json cells = json::array();
   json summary = {{"different", 0}, {"regressions", 0}, {"same", 0}, {"unknown", 0},
                   {"refused", 0},   {"error", 0},       {"one_sided", 0}};

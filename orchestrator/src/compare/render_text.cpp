@@ -27,7 +27,7 @@ std::string p_col(double p) {
   return p < 0.0001 ? fmt::format("{:>9.1e}", p) : fmt::format("{:>9.4f}", p);
 }
 
-std::string side_name(const CompareReport& r, const Side& s) {
+std::string side_name(const ComparisonTable& r, const Side& s) {
   return r.mode == Mode::runs ? fmt::format("run {}", s.run) : fmt::format("kernel {}", s.kernel);
 }
 
@@ -59,7 +59,7 @@ void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out)
 
 }  // namespace
 
-void render_text(const CompareReport& r, std::ostream& out) {
+void render_text(const ComparisonTable& r, std::ostream& out) {
   out << fmt::format("base: {}   new: {}", side_name(r, r.base), side_name(r, r.next));
   if (r.mode == Mode::kernels) out << fmt::format("   (run {})", r.base.run);
   out << "\n";

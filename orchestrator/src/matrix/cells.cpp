@@ -1,5 +1,6 @@
 // Cells, labels, accel resolution and the error type of matrix/.
 #include "matrix/matrix.hpp"
+#include "util/usage_error.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -91,9 +92,9 @@ std::string select_cell_id(const std::vector<std::string>& ids, const std::strin
     std::vector<std::string> cells;
     for (const auto& id : ids)
       if (std::find(cells.begin(), cells.end(), id) == cells.end()) cells.push_back(id);
-    throw std::invalid_argument(fmt::format("no cell matches '{}'; cells: {}", shown, fmt::join(cells, ", ")));
+    throw UsageError(fmt::format("no cell matches '{}'; cells: {}", shown, fmt::join(cells, ", ")));
   }
-  throw std::invalid_argument(
+  throw UsageError(
       fmt::format("'{}' matches {} cells, name one: {}", shown, hits.size(), fmt::join(hits, ", ")));
 }
 

@@ -7,6 +7,8 @@
 #include "util/hash.hpp"
 #include "util/paths.hpp"
 #include "rlab/protocol/messages.hpp"
+#include "vm/domain_xml.hpp"  // kMaxVcpus
+#include "util/usage_error.hpp"
 
 #include <unistd.h>
 
@@ -163,7 +165,7 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n, co
     else ck.fail(t, what + ".type: '" + w.kind + "' is not a workload (shell1, shell8)");
     if (const YAML::Node c = e["copies"]) {
       if (c.IsScalar() && c.Scalar() == "vcpus") w.copies.reset();
-      else w.copies = static_cast<unsigned>(ck.integer(c, what + ".copies (a number or 'vcpus')", 1, 4096));
+      else w.copies = static_cast<unsigned>(ck.integer(c, what + ".copies (a number or 'vcpus')", 1, protocol::kMaxCopies));
     }
     if (e["passes"]) w.passes = static_cast<unsigned>(ck.integer(e["passes"], what + ".passes", 1, 100));
     if (e["warmup_passes"])
@@ -206,7 +208,7 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m, bool check_pa
   const YAML::Node v = ck.required(a, "axes", "vcpus");
   ck.check_list(v, "axes.vcpus");
   for (std::size_t i = 0; i < v.size(); ++i) {
-    auto n = static_cast<unsigned>(ck.integer(v[i], "axes.vcpus[" + std::to_string(i) + "]", 1, 512));
+    auto n = static_cast<unsigned>(ck.integer(v[i], "axes.vcpus[" + std::to_string(i) + "]", 1, vm::kMaxVcpus));
     if (std::find(m.vcpus_axis.begin(), m.vcpus_axis.end(), n) != m.vcpus_axis.end())
       ck.fail(v[i], "axes.vcpus: " + std::to_string(n) + " appears twice");
     m.vcpus_axis.push_back(n);
@@ -387,7 +389,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
     for (const auto& c : expand_cells(m)) ids.push_back(c.id);
     try {
       m.control = select_cell_id(ids, ck.string(root["control"], "control"));
-    } catch (const std::invalid_argument& e) {
+    } catch (const UsageError& e) {
       ck.fail(root["control"], std::string("control: ") + e.what());
     }
   }
@@ -400,6 +402,13 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
     m.seed &= static_cast<std::uint64_t>(INT64_MAX);  // SQLite integers are signed
   }
   return m;
+}
+
+fs::path store_path(const fs::path& db, const fs::path& matrix) {
+  if (!db.empty()) return db;
+  LoadOptions lo;
+  lo.check_paths = false;  // only `results:` is needed
+  return load_matrix(matrix, lo).results;
 }
 
 Matrix load_matrix(const fs::path& path, const LoadOptions& opt) {

@@ -2,6 +2,7 @@
 // matrix.yaml: the schema's in-memory form, loading with validation, and expansion into
 // cells. The schema is documented in docs/matrix.md.
 #include "build/kernel_spec.hpp"
+#include "util/usage_error.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -241,12 +242,16 @@ Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options
 Matrix parse_matrix(const std::string& text, const std::filesystem::path& path,
                     const LoadOptions& options = {});
 
+/// The results store a command uses: `db` when given, else the `results:` of the matrix file
+/// `matrix` (read without checking its other paths). Throws MatrixError as load_matrix does.
+std::filesystem::path store_path(const std::filesystem::path& db, const std::filesystem::path& matrix);
+
 /// All cells, in axis order: kernel (outermost), filesystem variant, vcpus, workload.
 std::vector<Cell> expand_cells(const Matrix& m);
 
 /// The cell id among `ids` that `selector` names: the id itself, else the only id containing
 /// it (the selectors of `rlab bisect --cell`, `rlab noise`, `--control`, `control:`). Throws
-/// std::invalid_argument "no cell matches '<selector>'; cells: <ids>" or "'<selector>'
+/// UsageError "no cell matches '<selector>'; cells: <ids>" or "'<selector>'
 /// matches <n> cells, name one: <those ids>". `ids` may repeat an id (one per boot).
 std::string select_cell_id(const std::vector<std::string>& ids, const std::string& selector);
 

@@ -1,13 +1,13 @@
 #pragma once
 // The rlab_cell_noise_* families: the newest `rlab noise` report of each cell
 // (docs/noise.md, docs/monitoring.md). Labels are the cell's bounded matrix names.
-#include <prometheus/registry.h>
+#include "store/store.hpp"
 
-#include <filesystem>
+#include <prometheus/registry.h>
 
 namespace rlab::metrics {
 
-/// Adds, for the newest noise report of every cell in the store `db` (opened read-only):
+/// Adds, for the newest noise report of every cell in `st` (store::latest_noise_figures):
 ///   rlab_cell_noise_rel_stddev{kernel,fs,mkfs,vcpus,workload,between="boots"|"passes"}
 ///   rlab_cell_noise_min_detectable_effect{...,boots_per_side="4"|"8"|"16"}  (alpha 0.01, power 0.9)
 ///   rlab_cell_noise_drift_per_hour{...}      relative score change per hour
@@ -18,8 +18,8 @@ namespace rlab::metrics {
 ///   rlab_cell_noise_host_steal_correlation{...}  Pearson r of pass lpm and host steal
 ///   rlab_cell_noise_report_timestamp_seconds{...}
 /// all gauges, fractions where relative. Figures a report could not compute are left out. A
-/// store without noise reports adds empty families. Throws std::runtime_error when the store
+/// store without noise reports adds empty families. Throws store::StoreError when the store
 /// cannot be read.
-void add_noise_families(prometheus::Registry& reg, const std::filesystem::path& db);
+void add_noise_families(prometheus::Registry& reg, const store::Store& st);
 
 }  // namespace rlab::metrics

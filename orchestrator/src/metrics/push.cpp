@@ -177,7 +177,7 @@ PushOutcome push_run(const store::Store& store, store::RunId run, const std::str
   const double now = now_s();
   prometheus::BuildGauge().Name("rlab_run_last_push_timestamp_seconds")
       .Help("Unix time of the last push of a run of this kind").Register(*reg).Add({}).Set(now);
-  if (info->status == "done")
+  if (info->status == store::RunStatus::done)
     prometheus::BuildGauge().Name("rlab_run_last_success_timestamp_seconds")
         .Help("Unix time a run of this kind last finished with every boot done")
         .Register(*reg).Add({}).Set(now);

@@ -17,6 +17,7 @@
 // matrix stays at its last value with its timestamp showing its age.
 #include "metrics/live.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -31,8 +32,8 @@ struct PushTarget {
 };
 
 /// Bad `--push` / `push:` value. what() names the value and what is wrong.
-struct PushUrlError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
+struct PushUrlError : UsageError {
+  using UsageError::UsageError;
 };
 
 /// Parses "http(s)://host[:port][/]" (port defaults to 80 / 443). Throws PushUrlError for

@@ -10,7 +10,7 @@
 
 namespace rlab::metrics {
 
-StoreCollector::StoreCollector(const std::filesystem::path& db) : reader_(db), db_(db) {}
+StoreCollector::StoreCollector(const std::filesystem::path& db) : reader_(db) {}
 
 std::vector<prometheus::MetricFamily> StoreCollector::Collect() const {
   prometheus::Registry reg;
@@ -18,7 +18,7 @@ std::vector<prometheus::MetricFamily> StoreCollector::Collect() const {
       .Help("1 when the last scrape could read the results store, else 0").Register(reg);
   try {
     add_snapshot(reg, reader_.read());
-    add_noise_families(reg, db_);
+    add_noise_families(reg, reader_.store());
     up.Add({}).Set(1);
   } catch (const std::exception& e) {
     spdlog::error("metrics: {}", e.what());

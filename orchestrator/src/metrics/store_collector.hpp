@@ -20,7 +20,6 @@ class StoreCollector : public prometheus::Collectable {
 
  private:
   StoreReader reader_;
-  std::filesystem::path db_;
 };
 
 }  // namespace rlab::metrics

@@ -1,42 +1,41 @@
 #pragma once
-// Read-only SQL over the results store (schema: store/schema.cpp, docs/store.md). Opens its
-// own read-only connection, so `rlab serve` can read a store another process is writing (WAL).
+// The store as metrics see it: store::metrics_rows() shaped into a Snapshot. StoreReader opens
+// its own read-only connection, so `rlab serve` can read a store another process is writing
+// (WAL) without ever changing it.
 #include "metrics/snapshot.hpp"
 #include "store/store.hpp"
 
 #include <filesystem>
-#include <mutex>
+#include <memory>
 #include <optional>
-
-struct sqlite3;
 
 namespace rlab::metrics {
 
-/// A read-only connection to a store file.
+/// The whole store: the latest result of every cell over all runs, the cells' totals over
+/// all their results, boot outcomes and boot seconds of all runs (none from a store that
+/// predates boots.boot_s), and progress of runs with status running. With `run`: only the
+/// cells of that run, their latest result within that run (totals and outcomes still over
+/// all runs, so counters stay monotonic), and that run's progress whatever its status.
+/// Throws store::StoreError.
+Snapshot read_snapshot(const store::Store& st, std::optional<store::RunId> run = std::nullopt);
+
+/// A read-only store (store::Store::open_read_only) and its snapshots.
 class StoreReader {
  public:
-  /// Opens `db` read-only. Throws store::StoreError naming the file when it does not exist
-  /// or is not an rlab store (no `runs` table).
+  /// Opens `db` read-only. Throws store::StoreError naming the file when it is not a regular
+  /// file ("no results store here"), store::NotAStoreError when it is not an rlab store.
   explicit StoreReader(const std::filesystem::path& db);
-  ~StoreReader();
-  StoreReader(const StoreReader&) = delete;
-  StoreReader& operator=(const StoreReader&) = delete;
 
-  /// The whole store: the latest result of every cell over all runs, the cells' totals over
-  /// all their results, boot outcomes and boot seconds of all runs (none from a store that
-  /// predates boots.boot_s: serve never changes a store), and progress of runs with status
-  /// "running". With `run`: only the cells of that run, their latest result within that run
-  /// (totals and outcomes still over all runs, so counters stay monotonic), and that run's
-  /// progress whatever its status. Thread-safe. Throws store::StoreError on SQL errors.
-  Snapshot read(std::optional<store::RunId> run = std::nullopt) const;
+  /// read_snapshot() of the store. Thread-safe.
+  Snapshot read(std::optional<store::RunId> run = std::nullopt) const { return read_snapshot(*st_, run); }
 
-  const std::filesystem::path& path() const { return path_; }
+  /// The read-only store (for the noise families, store::latest_noise_figures).
+  const store::Store& store() const { return *st_; }
+  /// The store's file.
+  const std::filesystem::path& path() const { return st_->path(); }
 
  private:
-  std::filesystem::path path_;
-  sqlite3* db_ = nullptr;
-  bool has_boot_s_ = false;  ///< boots.boot_s exists (schema version 2 and later)
-  mutable std::mutex mu_;
+  std::unique_ptr<store::Store> st_;
 };
 
 /// Parses an agent latency object ({"bounds_s": [...], "counts": [...], "sum_s": x});

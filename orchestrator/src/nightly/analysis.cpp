@@ -3,8 +3,9 @@
 #include "rlab/protocol/score.hpp"
 
 #include "changepoint/e_divisive.hpp"
-#include "compare/boots.hpp"
+#include "store/readers.hpp"
 #include "stats/descriptive.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -16,24 +17,19 @@
 namespace rlab::nightly {
 namespace {
 
-bool has_result(const compare::ReadOnlyDb& db, store::RunId run) {
-  return !compare::load_boots(db, run).empty();
-}
-
 /// Nightly runs of the same matrix file other than `run` that have a scored boot, oldest first.
 std::vector<store::RunInfo> sibling_nights(const store::Store& st, const store::RunInfo& run) {
   std::vector<store::RunInfo> out;
-  const compare::ReadOnlyDb db(st.path());
   for (const auto& r : st.runs())  // newest first
     if (r.id != run.id && r.kind == kNightlyKind && r.matrix_path == run.matrix_path &&
-        has_result(db, r.id))
+        !store::scored_boots(st, r.id).empty())
       out.push_back(r);
   std::reverse(out.begin(), out.end());
   return out;
 }
 
 /// The rows of `rep` by cell id (runs mode pairs cells by id, so either side's id will do).
-std::map<std::string, compare::CellComparison> rows_by_cell(const compare::CompareReport& rep) {
+std::map<std::string, compare::CellComparison> rows_by_cell(const compare::ComparisonTable& rep) {
   std::map<std::string, compare::CellComparison> out;
   for (const auto& c : rep.cells) out[c.new_cell.empty() ? c.base_cell : c.new_cell] = c;
   return out;
@@ -86,7 +82,7 @@ bool is_hex_commit(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isxdigit(ch) != 0; });
 }
 
-void plan_bisects(NightlyReport& r) {
+void plan_bisects(NightAnalysis& r) {
   std::set<std::tuple<std::string, std::string, std::string>> seen;
   auto add = [&](const std::string& cell, const std::string& good, const std::string& bad,
                  const std::string& why) {
@@ -148,17 +144,17 @@ std::string CellOutcome::reason() const {
   return out;
 }
 
-std::size_t NightlyReport::regressions() const {
+std::size_t NightAnalysis::regressions() const {
   return static_cast<std::size_t>(
       std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c.regression(); }));
 }
 
-std::size_t NightlyReport::failed_cells() const {
+std::size_t NightAnalysis::failed_cells() const {
   return static_cast<std::size_t>(
       std::count_if(cells.begin(), cells.end(), [](const auto& c) { return c.failed_cell(); }));
 }
 
-std::string NightlyReport::drift_text(std::string_view which) const {
+std::string NightAnalysis::drift_text(std::string_view which) const {
   const bool prev = which == "previous";
   const auto& rep = prev ? vs_previous : vs_baseline;
   const auto& why = prev ? vs_previous_uncorrected : vs_baseline_uncorrected;
@@ -178,12 +174,12 @@ std::string NightlyReport::drift_text(std::string_view which) const {
 std::string resolve_night_control(const std::vector<std::string>& cell_ids, const std::string& selector) {
   try {
     return matrix::select_cell_id(cell_ids, selector);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--control: ") + e.what());
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--control: ") + e.what());
   }
 }
 
-std::string NightlyReport::dir_name() const {
+std::string NightAnalysis::dir_name() const {
   return fmt::format("{}-run{}", run.created_at.substr(0, 10), run.id);
 }
 
@@ -200,19 +196,19 @@ std::optional<store::RunInfo> first_night(const store::Store& st, const store::R
   return nights.front();
 }
 
-NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
+NightAnalysis analyse(const std::filesystem::path& db_path, store::RunId run_id,
                       const AnalyseOptions& opt) {
   auto st = store::Store::open(db_path);
-  NightlyReport r;
+  NightAnalysis r;
   r.db = db_path;
   auto info = st->run(run_id);
-  if (!info) throw std::invalid_argument(fmt::format("{}: no run {}", db_path.string(), run_id));
+  if (!info) throw UsageError(fmt::format("{}: no run {}", db_path.string(), run_id));
   r.run = *info;
   r.previous = previous_night(*st, r.run);
   if (opt.baseline) {
     auto b = st->run(*opt.baseline);
     if (!b)
-      throw std::invalid_argument(
+      throw UsageError(
           fmt::format("{}: no baseline run {} (see `rlab results --list`)", db_path.string(), *opt.baseline));
     if (b->id != run_id) r.baseline = b;
     r.baseline_source = "--baseline";
@@ -221,7 +217,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (b && b->id < run_id) r.baseline = b;
     r.baseline_source = "first night of the matrix";
   }
-  const compare::ReadOnlyDb db(db_path);
+  const store::Store& db = *st;
   compare::CompareOptions copt = opt.compare;
   if (!copt.control.empty()) {
     std::vector<std::string> ids;
@@ -234,7 +230,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (copt.control.empty()) return compare::compare_runs(db, base, run_id, copt);
     try {
       return compare::compare_runs(db, base, run_id, copt);
-    } catch (const std::invalid_argument& e) {
+    } catch (const UsageError& e) {
       uncorrected = e.what();
       auto plain = copt;
       plain.control.clear();
@@ -253,7 +249,7 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
   for (auto& d : changepoint::detect(db, r.detect)) detections[d.history.cell_id] = std::move(d);
 
   std::map<std::string, const compare::BootData*> identity;
-  const auto scored = compare::load_boots(db, run_id);
+  const auto scored = store::scored_boots(db, run_id);
   for (const auto& b : scored) identity.emplace(b.cell_id, &b);
 
   for (const auto& b : st->boot_results(run_id)) {
@@ -273,10 +269,10 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     }
     auto& c = r.cells.back();
     ++c.boots;
-    if (b.status == "done" && b.score) {
+    if (b.status == store::BootStatus::done && b.score) {
       ++c.done;
       c.scores.push_back(*b.score);
-    } else if (b.status == "failed") {
+    } else if (b.status == store::BootStatus::failed) {
       ++c.failed;
       if (c.failure.empty()) c.failure = b.failure;
     }
@@ -285,9 +281,9 @@ NightlyReport analyse(const std::filesystem::path& db_path, store::RunId run_id,
     if (!c.scores.empty()) c.median = stats::median(c.scores);
     if (auto it = identity.find(c.cell_id); it != identity.end()) {
       c.source_commit = it->second->source_commit;
-      c.kernel_release = it->second->env[store::env_index("kernel_release")];
-      c.config_sha256 = it->second->env[store::env_index("config_sha256")];
-      if (c.median) c.index = protocol::unixbench_index(it->second->env[store::env_index("workload")], *c.median);
+      c.kernel_release = it->second->env.kernel_release;
+      c.config_sha256 = it->second->env.config_sha256;
+      if (c.median) c.index = protocol::unixbench_index(it->second->env.workload, *c.median);
     }
     if (auto it = prev_rows.find(c.cell_id); it != prev_rows.end()) c.vs_previous = it->second;
     if (auto it = base_rows.find(c.cell_id); it != base_rows.end()) c.vs_baseline = it->second;

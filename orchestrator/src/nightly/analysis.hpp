@@ -6,6 +6,7 @@
 #include "changepoint/detect.hpp"
 #include "compare/compare.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -87,15 +88,15 @@ struct CellOutcome {
   std::string reason() const;
 };
 
-/// The whole night.
-struct NightlyReport {
+/// What a night found (analyse()): the reports of the night are written from it.
+struct NightAnalysis {
   std::filesystem::path db;
   store::RunInfo run;
   std::optional<store::RunInfo> previous;  ///< previous night of the same matrix, if any
   std::optional<store::RunInfo> baseline;  ///< baseline run, if any
   std::string baseline_source;             ///< "--baseline" or "first night of the matrix"
-  std::optional<compare::CompareReport> vs_previous;
-  std::optional<compare::CompareReport> vs_baseline;
+  std::optional<compare::ComparisonTable> vs_previous;
+  std::optional<compare::ComparisonTable> vs_baseline;
   changepoint::DetectOptions detect;
   std::vector<CellOutcome> cells;          ///< the matrix's cell order
   std::vector<BisectPlan> bisects;         ///< what the night calls for (and what was started)
@@ -125,14 +126,14 @@ std::optional<store::RunInfo> previous_night(const store::Store& st, const store
 std::optional<store::RunInfo> first_night(const store::Store& st, const store::RunInfo& run);
 
 /// The control cell's id for `selector` among `cell_ids` (an id, or a part of exactly one;
-/// compare::resolve_control). Throws std::invalid_argument naming the selector otherwise.
+/// compare::resolve_control). Throws UsageError naming the selector otherwise.
 std::string resolve_night_control(const std::vector<std::string>& cell_ids, const std::string& selector);
 
 /// Reads run `run` of the store at `db` and everything around it. With opt.compare.control,
 /// both comparisons are drift-corrected against that control cell (a side without a scored
 /// control boot is compared uncorrected, and the report says why). Throws
-/// std::invalid_argument for a missing run or baseline or a control that names no single cell
+/// UsageError for a missing run or baseline or a control that names no single cell
 /// of the run, store::StoreError on a store error.
-NightlyReport analyse(const std::filesystem::path& db, store::RunId run, const AnalyseOptions& opt);
+NightAnalysis analyse(const std::filesystem::path& db, store::RunId run, const AnalyseOptions& opt);
 
 }  // namespace rlab::nightly

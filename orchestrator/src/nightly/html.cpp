@@ -4,12 +4,17 @@
 #include "nightly/reports.hpp"
 #include "nightly/svg.hpp"
 
+#include "util/xml.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
 #include <tuple>
 
 namespace rlab::nightly {
+
+using util::xml_escape;
+
 namespace {
 
 constexpr const char* kCss = R"(body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}
@@ -42,7 +47,7 @@ std::string variant(const CellOutcome& c) {
 }
 
 /// Score against vCPUs: one series per kernel, filesystem variant and workload.
-Chart score_chart(const NightlyReport& r) {
+Chart score_chart(const NightAnalysis& r) {
   Chart ch;
   ch.title = "score against vCPUs (median over boots)";
   ch.x_label = "vCPUs";
@@ -63,7 +68,7 @@ Chart score_chart(const NightlyReport& r) {
 
 /// XFS / ext4 ratio of medians per vCPU count: each XFS variant against the first ext4
 /// variant of the same kernel, workload and vCPUs.
-Chart ratio_chart(const NightlyReport& r) {
+Chart ratio_chart(const NightAnalysis& r) {
   Chart ch;
   ch.title = "XFS / ext4 score ratio per vCPU count";
   ch.x_label = "vCPUs";
@@ -112,7 +117,7 @@ Chart history_chart(const CellOutcome& c) {
 
 }  // namespace
 
-std::string render_html(const NightlyReport& r) {
+std::string render_html(const NightAnalysis& r) {
   std::string o = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   o += fmt::format("<title>rlab nightly run {} ({})</title>\n<style>{}</style></head><body>\n",
                    r.run.id, h(r.run.created_at.substr(0, 10)), kCss);
@@ -120,7 +125,7 @@ std::string render_html(const NightlyReport& r) {
   for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
            {"matrix", r.run.matrix_path},
            {"started / finished", r.run.created_at + " / " + (r.run.finished_at.empty() ? "-" : r.run.finished_at)},
-           {"status", r.run.status},
+           {"status", std::string(store::to_string(r.run.status))},
            {"host", r.run.hostname},
            {"previous night", run_text(r.previous)},
            {"baseline", run_text(r.baseline) + " (" + r.baseline_source + ")"},

@@ -2,11 +2,15 @@
 // significant regression is a <failure type="regression">, a cell with a failed boot an
 // <error type="boot">; the figures go to <system-out>.
 #include "nightly/reports.hpp"
-#include "nightly/svg.hpp"  // xml_escape
+
+#include "util/xml.hpp"
 
 #include <fmt/format.h>
 
 namespace rlab::nightly {
+
+using util::xml_escape;
+
 namespace {
 
 /// xml_escape without the control characters XML 1.0 cannot carry (console output has some).
@@ -29,7 +33,7 @@ std::string figures(const CellOutcome& c) {
 
 }  // namespace
 
-std::string render_junit(const NightlyReport& r) {
+std::string render_junit(const NightAnalysis& r) {
   std::size_t failures = 0, errors = 0;
   for (const auto& c : r.cells) {
     const auto s = c.status();

@@ -17,7 +17,7 @@ using nlohmann::json;
 
 constexpr const char* kOrigin = "rlab";
 
-std::string checkout_id(const NightlyReport& r, const std::string& kernel) {
+std::string checkout_id(const NightAnalysis& r, const std::string& kernel) {
   return std::string(kOrigin) + ":" + std::to_string(r.run.id) + ":" + kernel;
 }
 
@@ -28,7 +28,7 @@ bool is_sha1(const std::string& s) {
 }
 
 json comparison_misc(const compare::CellComparison& c, const store::RunInfo& base,
-                     const compare::CompareReport& rep) {
+                     const compare::ComparisonTable& rep) {
   json j = {{"base_run", base.id}, {"status", std::string(compare::row_status_name(c.status))}};
   if (rep.drift)
     j["drift_corrected"] = {{"control", rep.drift->control},
@@ -46,7 +46,7 @@ json comparison_misc(const compare::CellComparison& c, const store::RunInfo& bas
 }
 
 /// A kernel whose every boot failed in the build phase did not build.
-bool kernel_built(const NightlyReport& r, const std::string& kernel) {
+bool kernel_built(const NightAnalysis& r, const std::string& kernel) {
   for (const auto& c : r.cells)
     if (c.kernel == kernel && (c.done > 0 || c.failure.rfind("build", 0) != 0)) return true;
   return false;
@@ -68,7 +68,7 @@ std::string kcidb_path(const CellOutcome& c) {
   return path;
 }
 
-json to_kcidb(const NightlyReport& r) {
+json to_kcidb(const NightAnalysis& r) {
   json checkouts = json::array(), builds = json::array(), tests = json::array();
   std::map<std::string, const CellOutcome*> kernels;  // first cell with an identity wins
   for (const auto& c : r.cells) {

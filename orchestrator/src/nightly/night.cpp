@@ -6,6 +6,7 @@
 #include "metrics/push.hpp"
 #include "nightly/reports.hpp"
 #include "run/interrupts.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -16,7 +17,7 @@ namespace bd = rlab::bisect_driver;
 namespace {
 
 void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
-  auto& r = out.report;
+  auto& r = out.analysis;
   for (auto& b : r.bisects) {
     if (run::Interrupts::instance().stopped()) break;
     try {
@@ -44,13 +45,6 @@ void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
 
 }  // namespace
 
-fs::path store_path(const NightOptions& o) {
-  if (!o.db.empty()) return o.db;
-  matrix::LoadOptions lo;
-  lo.check_paths = false;
-  return matrix::load_matrix(o.matrix, lo).results;
-}
-
 NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say& say_in) {
   const Say say = say_in ? say_in : [](std::string_view) {};
   NightOutcome out;
@@ -63,8 +57,8 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     if (analyse_options.compare.control.empty() && m.control) analyse_options.compare.control = *m.control;
   };
   if (o.report_only) {
-    db = store_path(o);
-    if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store");
+    db = matrix::store_path(o.db, o.matrix);
+    if (!fs::exists(db)) throw UsageError(db.string() + ": no results store");
     run_id = *o.report_only;
     matrix::LoadOptions lo;
     lo.check_paths = false;
@@ -80,9 +74,9 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     take_matrix_control(m);
     if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
     if (o.analyse.baseline) {  // refuse an unknown baseline before booting
-      const auto path = store_path(o);
+      const auto path = matrix::store_path(o.db, o.matrix);
       if (!fs::exists(path) || !store::Store::open(path)->run(*o.analyse.baseline))
-        throw std::invalid_argument(
+        throw UsageError(
             fmt::format("{}: no baseline run {}", path.string(), *o.analyse.baseline));
     }
     run::RunOptions ro;
@@ -95,13 +89,13 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     run_id = out.run->run;
     if (out.run->interrupted) {
       out.interrupted = true;
-      out.report.run.id = run_id;
+      out.analysis.run.id = run_id;
       return out;
     }
   }
-  out.report = analyse(db, run_id, analyse_options);
+  out.analysis = analyse(db, run_id, analyse_options);
   const fs::path root = o.out.empty() ? db.parent_path() / "reports" : o.out;
-  out.report_dir = write_reports(out.report, root);
+  out.report_dir = write_reports(out.analysis, root);
   say(fmt::format("reports of run {} in {}", run_id, out.report_dir.string()));
   if (!push_url.empty()) {
     try {
@@ -115,9 +109,9 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
       out.push_errors = 1;
     }
   }
-  if (!o.tree.empty() && !out.report.bisects.empty()) {
+  if (!o.tree.empty() && !out.analysis.bisects.empty()) {
     start_bisects(out, o, say);
-    write_reports(out.report, root);  // now with the bisections' outcome
+    write_reports(out.analysis, root);  // now with the bisections' outcome
   }
   return out;
 }

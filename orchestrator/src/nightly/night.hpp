@@ -30,7 +30,7 @@ struct NightOptions {
 
 /// How the night went.
 struct NightOutcome {
-  NightlyReport report;
+  NightAnalysis analysis;        ///< what the night found (the reports are written from it)
   std::optional<run::RunSummary> run;   ///< nullopt with report_only
   std::filesystem::path report_dir;     ///< <out>/<date>-run<id>; "" when interrupted
   bool interrupted = false;             ///< SIGINT/SIGTERM during the run: no reports written
@@ -41,11 +41,8 @@ struct NightOutcome {
 /// Progress lines for the user ("reports in ...", "bisect session 3: found ...").
 using Say = std::function<void(std::string_view line)>;
 
-/// The store a night uses: `o.db`, else the matrix's `results:`.
-std::filesystem::path store_path(const NightOptions& o);
-
 /// Runs one night. Throws what run::execute throws (matrix::MatrixError for a bad matrix,
-/// std::invalid_argument for bad input such as an unknown --run or --baseline or a --control
+/// UsageError for bad input such as an unknown --run or --baseline or a --control
 /// that names no single cell of the matrix,
 /// metrics::PushUrlError for a bad push URL, all before anything boots; vm::LibvirtError and
 /// store::StoreError for lab failures).

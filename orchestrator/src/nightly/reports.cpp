@@ -4,7 +4,7 @@
 
 namespace rlab::nightly {
 
-std::filesystem::path write_reports(const NightlyReport& r, const std::filesystem::path& out_dir) {
+std::filesystem::path write_reports(const NightAnalysis& r, const std::filesystem::path& out_dir) {
   const auto dir = out_dir / r.dir_name();
   std::filesystem::create_directories(dir);
   util::write_file_atomic(dir / "report.html", render_html(r));

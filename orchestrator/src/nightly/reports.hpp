@@ -16,29 +16,29 @@
 namespace rlab::nightly {
 
 /// The HTML page (UTF-8, one file).
-std::string render_html(const NightlyReport& r);
+std::string render_html(const NightAnalysis& r);
 
 /// The text summary: header (run, previous night, baseline), one line per cell, the compare
 /// tables (compare::render_text), the change points and the bisections.
-std::string render_summary(const NightlyReport& r);
+std::string render_summary(const NightAnalysis& r);
 
 /// The KCIDB document {"version": {"major": 4, "minor": 0}, "checkouts", "builds", "tests"}.
 /// Ids are "rlab:<run>:<kernel>" (checkout), "rlab:<run>:<kernel>:build" and
 /// "rlab:<run>:<cell id>" (test); origin "rlab"; test path
 /// "unixbench.<workload>.<fs>[-<mkfs id>].vcpus<N>"; status FAIL/ERROR/PASS (CellOutcome::
 /// status); misc carries the figures. No property is null (the schema forbids it).
-nlohmann::json to_kcidb(const NightlyReport& r);
+nlohmann::json to_kcidb(const NightAnalysis& r);
 
 /// The test path of a cell in KCIDB, e.g. "unixbench.shell1.xfs.vcpus2",
 /// "unixbench.shell1.xfs-agcount4.vcpus2"; characters outside [.a-zA-Z0-9_-] become '_'.
 std::string kcidb_path(const CellOutcome& c);
 
 /// The JUnit XML document (<testsuites><testsuite name="rlab nightly run N">...).
-std::string render_junit(const NightlyReport& r);
+std::string render_junit(const NightAnalysis& r);
 
 /// Writes the four files into `out_dir`/r.dir_name() (created; each file written atomically)
 /// and returns that directory. Throws std::filesystem::filesystem_error or
 /// std::runtime_error naming the file that could not be written.
-std::filesystem::path write_reports(const NightlyReport& r, const std::filesystem::path& out_dir);
+std::filesystem::path write_reports(const NightAnalysis& r, const std::filesystem::path& out_dir);
 
 }  // namespace rlab::nightly

@@ -11,7 +11,7 @@ namespace {
 
 std::string run_line(const char* what, const std::optional<store::RunInfo>& r, const std::string& how) {
   if (!r) return fmt::format("{:<9} none{}\n", what, how.empty() ? "" : " (" + how + ")");
-  return fmt::format("{:<9} run {} ({}, {}){}\n", what, r->id, r->created_at, r->status,
+  return fmt::format("{:<9} run {} ({}, {}){}\n", what, r->id, r->created_at, store::to_string(r->status),
                      how.empty() ? "" : " (" + how + ")");
 }
 
@@ -26,11 +26,11 @@ std::string change_text(const std::optional<compare::CellComparison>& c) {
 
 }  // namespace
 
-std::string render_summary(const NightlyReport& r) {
+std::string render_summary(const NightAnalysis& r) {
   std::ostringstream out;
   out << fmt::format("rlab nightly: run {} of {}\n", r.run.id, r.run.matrix_path);
   out << fmt::format("started {}, finished {}, status {}, host {}\n", r.run.created_at,
-                     r.run.finished_at.empty() ? "-" : r.run.finished_at, r.run.status,
+                     r.run.finished_at.empty() ? "-" : r.run.finished_at, store::to_string(r.run.status),
                      r.run.hostname);
   out << run_line("previous", r.previous, "");
   out << run_line("baseline", r.baseline, r.baseline_source);

@@ -1,5 +1,7 @@
 #include "nightly/svg.hpp"
 
+#include "util/xml.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,6 +10,9 @@
 #include <limits>
 
 namespace rlab::nightly {
+
+using util::xml_escape;
+
 namespace {
 
 // Colour-blind-safe palette (Okabe-Ito).
@@ -24,20 +29,6 @@ std::string fmt_tick(double v, double step) {
 }
 
 }  // namespace
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  return out;
-}
 
 std::vector<double> nice_ticks(double lo, double hi, int target) {
   if (!std::isfinite(lo) || !std::isfinite(hi)) return {0, 1};

@@ -50,7 +50,4 @@ std::vector<double> nice_ticks(double lo, double hi, int target = 5);
 /// readers). A chart without finite points draws its frame and "no data". Text is escaped.
 std::string render_svg(const Chart& chart);
 
-/// `text` with &, <, >, " and ' replaced by entities (for XML and HTML text and attributes).
-std::string xml_escape(const std::string& text);
-
 }  // namespace rlab::nightly

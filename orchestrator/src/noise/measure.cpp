@@ -2,6 +2,7 @@
 
 #include "bisect_driver/vm_lab.hpp"
 #include "matrix/matrix.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ std::pair<std::string, std::string> resolve_cells(const MeasureOptions& o) {
 }
 
 Measured measure(const MeasureOptions& o, run::Progress& progress) {
-  if (o.boots < 2) throw std::invalid_argument(fmt::format("--boots {}: needs at least 2 boots", o.boots));
+  if (o.boots < 2) throw UsageError(fmt::format("--boots {}: needs at least 2 boots", o.boots));
   const auto [cell, control] = resolve_cells(o);
   run::RunOptions ro;
   ro.matrix = o.matrix;
@@ -39,12 +40,12 @@ Measured measure(const MeasureOptions& o, run::Progress& progress) {
   Measured out;
   out.summary = run::execute(ro, progress);
   auto st = store::Store::open(out.summary.db);
-  out.report = report_from_run(*st, out.summary.run, cell, control, o.alpha, o.power);
+  out.noise = noise_from_run(*st, out.summary.run, cell, control, o.alpha, o.power);
   if (!out.summary.interrupted) {
-    auto row = to_row(out.report);
+    auto row = to_row(out.noise);
     const auto id = st->add_noise_report(row);
     for (const auto& r : st->noise_reports("", 1000))
-      if (r.id == id) out.report.created_at = r.created_at;
+      if (r.id == id) out.noise.created_at = r.created_at;
     out.stored = true;
   }
   return out;

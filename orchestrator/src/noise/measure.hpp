@@ -24,20 +24,20 @@ struct MeasureOptions {
 
 /// What a measurement gave.
 struct Measured {
-  NoiseReport report;             ///< stored unless the run was interrupted
+  CellNoise noise;              ///< stored (as a noise report) unless the run was interrupted
   run::RunSummary summary;
   bool stored = false;
 };
 
 /// The ids `cell` and `control` name in the matrix (control "": the matrix's `control:`, else
-/// the cell). Throws matrix::MatrixError for a bad matrix and std::invalid_argument for a
+/// the cell). Throws matrix::MatrixError for a bad matrix and UsageError for a
 /// selector that matches no cell or several (listing them), or a control equal to the cell
 /// given twice.
 std::pair<std::string, std::string> resolve_cells(const MeasureOptions& o);
 
 /// Boots the cell `boots` times (interleaved A B, B A, ... with a distinct control), builds the
 /// report and stores it (noise_reports). Throws like resolve_cells() and run::execute()
-/// (std::invalid_argument also for boots < 2).
+/// (UsageError also for boots < 2).
 Measured measure(const MeasureOptions& o, run::Progress& progress);
 
 }  // namespace rlab::noise

@@ -1,6 +1,7 @@
 #include "noise/report.hpp"
 
 #include "stats/descriptive.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
@@ -149,9 +150,9 @@ std::string figures_text(const CellFigures& f, const std::string& name) {
 
 }  // namespace
 
-NoiseReport report_from_run(const store::Store& st, store::RunId run, const std::string& cell_id,
+CellNoise noise_from_run(const store::Store& st, store::RunId run, const std::string& cell_id,
                             const std::string& control_id, double alpha, double power) {
-  NoiseReport r;
+  CellNoise r;
   r.cell_id = cell_id;
   r.control_id = control_id;
   r.run = run;
@@ -186,7 +187,7 @@ NoiseReport report_from_run(const store::Store& st, store::RunId run, const std:
     if (is_control && !is_cell) control.push_back(point(b)), control_by_repeat[b.repeat] = *b.score;
   }
   if (!any)
-    throw std::invalid_argument(fmt::format("run {} has no boot of cell '{}'", run, cell_id));
+    throw UsageError(fmt::format("run {} has no boot of cell '{}'", run, cell_id));
   r.cell = cell_figures(cell, alpha, power);
   if (control_id != cell_id) {
     r.control = cell_figures(control, alpha, power);
@@ -199,7 +200,7 @@ NoiseReport report_from_run(const store::Store& st, store::RunId run, const std:
   return r;
 }
 
-store::NoiseReportRow to_row(const NoiseReport& r) {
+store::NoiseReportRow to_row(const CellNoise& r) {
   store::NoiseReportRow row;
   row.run = r.run;
   row.cell_id = r.cell_id;
@@ -223,7 +224,7 @@ store::NoiseReportRow to_row(const NoiseReport& r) {
   return row;
 }
 
-json to_json(const NoiseReport& r) {
+json to_json(const CellNoise& r) {
   json j = {{"cell", r.cell_id},
             {"control", r.control_id},
             {"run", r.run ? json(*r.run) : json(nullptr)},
@@ -247,8 +248,8 @@ json to_json(const NoiseReport& r) {
   return j;
 }
 
-NoiseReport from_json(const json& j) {
-  NoiseReport r;
+CellNoise from_json(const json& j) {
+  CellNoise r;
   r.cell_id = j.at("cell").get<std::string>();
   r.control_id = j.at("control").get<std::string>();
   if (!j.at("run").is_null()) r.run = j.at("run").get<store::RunId>();
@@ -272,7 +273,7 @@ NoiseReport from_json(const json& j) {
   return r;
 }
 
-std::string render_text(const NoiseReport& r) {
+std::string render_text(const CellNoise& r) {
   std::string out = fmt::format("noise of {}{}{}\n", r.cell_id,
                                 r.run ? fmt::format(" (run {})", *r.run) : "",
                                 r.created_at.empty() ? "" : ", " + r.created_at);

@@ -4,6 +4,7 @@
 // text or JSON.
 #include "noise/figures.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +32,7 @@ struct TimelineBoot {
 };
 
 /// The noise of one cell, measured in one run.
-struct NoiseReport {
+struct CellNoise {
   std::string cell_id;
   std::string control_id;            ///< == cell_id when the cell is its own control
   std::optional<store::RunId> run;
@@ -49,20 +50,20 @@ struct NoiseReport {
 };
 
 /// The report of `cell_id` (and `control_id`, which may equal it) from run `run` of `st`,
-/// at `alpha` and `power`. Throws std::invalid_argument when the run has no boot of `cell_id`.
-NoiseReport report_from_run(const store::Store& st, store::RunId run, const std::string& cell_id,
+/// at `alpha` and `power`. Throws UsageError when the run has no boot of `cell_id`.
+CellNoise noise_from_run(const store::Store& st, store::RunId run, const std::string& cell_id,
                             const std::string& control_id, double alpha = 0.01, double power = 0.9);
 
 /// The store's row of a report (figures as columns, the whole report as JSON).
-store::NoiseReportRow to_row(const NoiseReport& r);
+store::NoiseReportRow to_row(const CellNoise& r);
 
 /// JSON form (docs/noise.md); missing figures are null. from_json() reverses it and throws
 /// nlohmann::json::exception on a malformed document.
-nlohmann::json to_json(const NoiseReport& r);
-NoiseReport from_json(const nlohmann::json& j);
+nlohmann::json to_json(const CellNoise& r);
+CellNoise from_json(const nlohmann::json& j);
 
 /// The human form: figures with units and what they mean, the MDE table, the timeline.
-std::string render_text(const NoiseReport& r);
+std::string render_text(const CellNoise& r);
 
 /// One line per stored report (`rlab noise --show`): time, cell, boots, the main figures.
 std::string render_history(const std::vector<store::NoiseReportRow>& rows);

@@ -59,7 +59,7 @@ std::vector<FidelityRow> fidelity_rows(const std::vector<store::BootResult>& boo
   std::map<std::pair<std::string, unsigned>, FidelityRow> rows;
   std::map<std::pair<std::string, unsigned>, std::map<unsigned, std::pair<std::optional<double>, std::optional<double>>>> paired;
   for (const auto& b : boots) {
-    if (b.status != "done" || !b.score || (b.workload != kRlab && b.workload != kUnixbench)) continue;
+    if (b.status != store::BootStatus::done || !b.score || (b.workload != kRlab && b.workload != kUnixbench)) continue;
     const auto key = std::make_pair(b.fs, b.vcpus);
     auto& r = rows[key];
     r.fs = b.fs;

@@ -41,7 +41,7 @@ std::string pad_left(const std::string& s, std::size_t w) {
 }  // namespace
 
 void render_text(const ResultsTable& t, std::ostream& out) {
-  out << fmt::format("run {}  {}  {}  seed {}\n", t.run.id, t.run.status, t.run.matrix_path,
+  out << fmt::format("run {}  {}  {}  seed {}\n", t.run.id, store::to_string(t.run.status), t.run.matrix_path,
                      t.run.seed);
   out << fmt::format("started {}{}\n\n", t.run.created_at,
                      t.run.finished_at.empty() ? "" : "  finished " + t.run.finished_at);

@@ -32,12 +32,12 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
       c.copies = b.copies;
     }
     ++c.boots;
-    if (b.status == "failed") {
+    if (b.status == store::BootStatus::failed) {
       ++c.failed;
       c.failures.push_back("repeat " + std::to_string(b.repeat) + ": " +
                            (b.failure.empty() ? "failed" : b.failure));
     }
-    if (b.status != "done" || !b.score) continue;
+    if (b.status != store::BootStatus::done || !b.score) continue;
     ++c.done;
     c.scores.push_back(*b.score);
     kind[b.cell_id] = b.workload_kind;
@@ -117,7 +117,7 @@ nlohmann::json to_json(const ResultsTable& t) {
   }
   return {{"run",
            {{"id", t.run.id},
-            {"status", t.run.status},
+            {"status", store::to_string(t.run.status)},
             {"kind", t.run.kind},
             {"created_at", t.run.created_at},
             {"finished_at", t.run.finished_at},

@@ -6,6 +6,7 @@
 #include "run/interrupts.hpp"
 #include "run/pinning.hpp"
 #include "run/sample_host.hpp"
+#include "run/to_store.hpp"
 #include "rlab/protocol/score.hpp"
 #include "vm/disk.hpp"
 
@@ -44,8 +45,8 @@ double host_per_guest_second(const GuestSettings& g) {
 
 /// A failure of one phase; caught in run_boot and stored.
 struct PhaseError : std::runtime_error {
-  PhaseError(std::string p, const std::string& m) : std::runtime_error(m), phase(std::move(p)) {}
-  std::string phase;
+  PhaseError(store::FailurePhase p, const std::string& m) : std::runtime_error(m), phase(p) {}
+  store::FailurePhase phase;
 };
 
 store::Environment environment(const BootJob& job, const GuestSettings& g, const std::string& uri,
@@ -98,26 +99,6 @@ proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
   req.attribution_top = cell.workload.attribution_top;
   req.input = cell.workload.input;
   return req;
-}
-
-/// The store row of a `pass` message.
-store::Pass to_store(const proto::PassReport& p) {
-  store::Pass row;
-  row.index = p.pass;
-  row.loops = p.loops;
-  row.failures = p.failures;
-  row.duration_s = p.duration_s;
-  row.window_s = p.window_s;
-  row.lpm = p.lpm;
-  row.latency_json = json(p.latency).dump();
-  row.counters_json = json(p.counters).dump();
-  if (p.placement) {
-    row.inode_ags = p.placement->ags;
-    row.agcount = p.placement->agcount;
-    row.inodes_seen = p.placement->inodes;
-  }
-  if (p.attribution) row.attribution_json = json(*p.attribution).dump();
-  return row;
 }
 
 }  // namespace
@@ -179,185 +160,250 @@ store::KernelIdentity kernel_identity(const matrix::Cell& cell, const image::Gue
   return k;
 }
 
-BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection& conn,
-                     store::Store& st, const PhaseFn& phase_fn) {
-  const auto& cell = *job.cell;
-  const auto t0 = Clock::now();
-  BootOutcome out;
-  const vm::DomainSpec spec = domain_spec(job, g);
-  auto phase = [&](std::string_view p) {
-    if (phase_fn) phase_fn(p);
-  };
-  std::optional<HostSnapshot> host0;
-  try {
-    host0 = read_host();
-  } catch (const std::exception& e) {
-    spdlog::debug("host load: {}", e.what());
-  }
-  st.start_boot(job.boot, conn.uri(), spec.name, spec.console_log.string());
-  st.record_images(job.boot, kernel_identity(cell, *job.images), job.images->image_key);
+namespace {
 
+/// One boot while it runs: its guest, its agent link and what it has measured. Each phase is
+/// one method; a phase that fails throws, and `failed_in` says which phase it was.
+class BootRun {
+ public:
+  BootRun(const BootJob& job, const GuestSettings& g, vm::Connection& conn, store::Store& st,
+          const PhaseFn& phase_fn)
+      : job_(job), cell_(*job.cell), g_(g), conn_(conn), st_(st), phase_fn_(phase_fn),
+        spec_(domain_spec(job, g)), session_(io_) {
+    st_.start_boot(job_.boot, conn_.uri(), spec_.name, spec_.console_log.string());
+    st_.record_images(job_.boot, kernel_identity(cell_, *job_.images), job_.images->image_key);
+    hook_ = Interrupts::instance().add_hook([this] { session_.cancel(); });  // last: nothing throws after
+  }
+  ~BootRun() { Interrupts::instance().remove_hook(hook_); }
+  BootRun(const BootRun&) = delete;
+  BootRun& operator=(const BootRun&) = delete;
+
+  /// Boot, hello, prepare, the load (its result stored), shutdown.
+  void measure() {
+    const auto booted = start_domain();
+    const proto::Hello hello = await_hello(booted);
+    prepare_filesystem();
+    run_load(hello);
+    shut_down();
+  }
+
+  /// Records why the boot failed: the phase `e` ended and its message.
+  void failed(const std::exception& e) {
+    out_.ok = false;
+    out_.message = e.what();
+    if (auto* pe = dynamic_cast<const PhaseError*>(&e)) out_.phase = pe->phase;
+    else if (Interrupts::instance().stopped()) out_.phase = store::FailurePhase::interrupted;
+    else if (auto* le = dynamic_cast<const link::LinkError*>(&e); le && le->timed_out)
+      out_.phase = failed_in_ == store::FailurePhase::hello ? store::FailurePhase::hello_timeout
+                                                            : store::FailurePhase::timeout;
+    else out_.phase = failed_in_;
+  }
+
+  /// Ends the link, destroys the guest and removes its scratch disk and socket (the console
+  /// log stays).
+  void tear_down();
+
+  /// Stores the failure with the console's tail (its guest kernel panic leading the message).
+  void record_failure();
+
+  /// Stores the host's load between `before` and now, and the boot's pinning.
+  void record_host(const HostSnapshot& before);
+
+  BootOutcome& outcome() { return out_; }
+
+ private:
+  void phase(store::FailurePhase failing, std::string_view shown) {
+    failed_in_ = failing;
+    if (phase_fn_) phase_fn_(shown);
+  }
+  Clock::time_point start_domain();
+  proto::Hello await_hello(Clock::time_point booted);
+  void prepare_filesystem();
+  void run_load(const proto::Hello& hello);
+  void shut_down();
+
+  const BootJob& job_;
+  const matrix::Cell& cell_;
+  const GuestSettings& g_;
+  vm::Connection& conn_;
+  store::Store& st_;
+  const PhaseFn& phase_fn_;
+  const vm::DomainSpec spec_;
+  boost::asio::io_context io_;
+  link::AgentSession session_;
+  std::unique_ptr<vm::StreamBridge> channel_;  // the agent link through libvirt, if any
+  std::optional<vm::Domain> dom_;
+  int hook_ = -1;
+  store::FailurePhase failed_in_ = store::FailurePhase::boot;
+  BootOutcome out_;
+};
+
+Clock::time_point BootRun::start_domain() {
   auto& intr = Interrupts::instance();
-  std::optional<vm::Domain> dom;
-  boost::asio::io_context io;
-  link::AgentSession session(io);
-  std::unique_ptr<vm::StreamBridge> channel;  // the agent link through libvirt, if any
-  int hook = intr.add_hook([&session] { session.cancel(); });
-  std::string cur = "boot";
-  std::exception_ptr lab_error;
+  if (phase_fn_) phase_fn_("disk");
+  if (!spec_.disk.empty()) vm::create_sparse_disk(spec_.disk, std::uint64_t(g_.disk_gib) << 30);
+  phase(store::FailurePhase::boot, "boot");
+  if (intr.stopped()) throw PhaseError(store::FailurePhase::interrupted, "run interrupted before boot");
+  const auto booted = Clock::now();
+  dom_.emplace(conn_.create_transient(vm::domain_xml(spec_)));
+  intr.add_domain(conn_.uri(), spec_.name);
+  if (intr.stopped()) throw PhaseError(store::FailurePhase::interrupted, "run interrupted during boot");
+  return booted;
+}
+
+proto::Hello BootRun::await_hello(Clock::time_point booted) {
+  phase(store::FailurePhase::hello, "hello");
+  channel_ = link::connect_agent(session_, conn_, spec_, ms(30));
+  const proto::Hello hello = session_.wait_hello(ms(g_.timeouts.hello_s));
+  out_.boot_to_hello_s = since(booted);
+  st_.record_boot_seconds(job_.boot, out_.boot_to_hello_s);
+  st_.record_hello(job_.boot, to_store(hello));
+  if (auto why = link::check_hello(hello, cell_.page_size); !why.empty())
+    throw PhaseError(store::FailurePhase::page_size, why);
+  if (hello.nr_cpus != cell_.vcpus)
+    throw PhaseError(store::FailurePhase::hello, fmt::format("guest has {} CPUs online, the cell asks for {}",
+                                                             hello.nr_cpus, cell_.vcpus));
+  return hello;
+}
+
+void BootRun::prepare_filesystem() {
+  phase(store::FailurePhase::prepare, "prepare");
+  proto::Prepare prep;
+  if (spec_.disk.empty()) prep.device = "/dev/ram0";  // brd's first RAM disk
+  else prep.serial = spec_.disk_serial;
+  prep.fs = cell_.filesystem.fs;
+  prep.mkfs_options = cell_.filesystem.mkfs_options;
+  prep.mount_options = cell_.filesystem.mount_options;
+  prep.mountpoint = "/mnt/rlab";
+  session_.prepare(prep, ms(g_.timeouts.prepare_s));
+}
+
+void BootRun::run_load(const proto::Hello& hello) {
+  const unsigned warmup = cell_.workload.warmup_passes;
+  const proto::Run req = run_request(cell_, warmup);
+  phase(store::FailurePhase::run, fmt::format("run pass 1/{}", req.passes));
+  std::vector<double> counted_lpm;
+  link::RunCallbacks cb;
+  SampleHostMeter host_meter = SampleHostMeter::for_domain(conn_, spec_.name, cell_.vcpus);
+  cb.on_sample = [&](const proto::Sample& s) {
+    store::Sample row = to_store(s);
+    host_meter.fill(row);  // the host side of the sample's interval
+    st_.record_sample(job_.boot, row);
+  };
+  cb.on_pass = [&](const proto::PassReport& pass) {
+    st_.record_pass(job_.boot, to_store(pass));
+    out_.load_vcpu_s += pass.duration_s * cell_.vcpus;
+    if (pass.pass >= warmup) counted_lpm.push_back(pass.lpm);
+    if (pass.pass + 1 < req.passes && phase_fn_) phase_fn_(fmt::format("run pass {}/{}", pass.pass + 2, req.passes));
+  };
+  link::RunTimeouts rt;
+  // Silence and deadlines are host seconds; under icount a guest second may take many.
+  rt.quiet = ms(g_.timeouts.quiet_s * host_per_guest_second(g_));
+  rt.probe = ms(g_.timeouts.probe_s * host_per_guest_second(g_));
+  rt.total = ms(req.passes * ((req.duration_s + req.pause_s) * host_per_guest_second(g_) + 60) + 120);
+  const proto::Result result = session_.run(req, cb, rt);
+  for (const auto& p : result.passes)
+    if (req.drop_caches && !p.caches_dropped)  // the agent's stderr, in the console, says why
+      throw PhaseError(store::FailurePhase::run,
+                       fmt::format("the agent could not drop the guest's caches before pass {}", p.pass));
+  // Warm-up passes are stored but not scored: UnixBench's aggregation of the counted ones.
+  const store::Result r = to_store(result, warmup ? proto::unixbench_score(counted_lpm) : result.score);
+  st_.record_result(job_.boot, r, environment(job_, g_, conn_.uri(), hello));
+  out_.ok = true;
+  out_.score = r.score;
+}
+
+void BootRun::shut_down() {
+  phase(store::FailurePhase::shutdown, "shutdown");
   try {
-    phase("disk");
-    if (!spec.disk.empty()) vm::create_sparse_disk(spec.disk, std::uint64_t(g.disk_gib) << 30);
-    phase("boot");
-    if (intr.stopped()) throw PhaseError("interrupted", "run interrupted before boot");
-    const auto boot_t0 = Clock::now();
-    dom.emplace(conn.create_transient(vm::domain_xml(spec)));
-    intr.add_domain(conn.uri(), spec.name);
-    if (intr.stopped()) throw PhaseError("interrupted", "run interrupted during boot");
-
-    cur = "hello";
-    phase("hello");
-    channel = link::connect_agent(session, conn, spec, ms(30));
-    const proto::Hello hello = session.wait_hello(ms(g.timeouts.hello_s));
-    out.boot_to_hello_s = since(boot_t0);
-    st.record_boot_seconds(job.boot, out.boot_to_hello_s);
-    store::Hello sh;
-    sh.page_size = static_cast<unsigned>(hello.page_size);
-    sh.nr_cpus = hello.nr_cpus;
-    sh.kernel_release = hello.kernel_release;
-    sh.agent_version = hello.agent_version;
-    sh.mem_total_kib = hello.mem_total_kib;
-    sh.tracepoints_json = json(hello.tracepoints).dump();
-    st.record_hello(job.boot, sh);
-    if (auto why = link::check_hello(hello, cell.page_size); !why.empty())
-      throw PhaseError("page-size", why);
-    if (hello.nr_cpus != cell.vcpus)
-      throw PhaseError("hello", fmt::format("guest has {} CPUs online, the cell asks for {}",
-                                            hello.nr_cpus, cell.vcpus));
-
-    cur = "prepare";
-    phase("prepare");
-    proto::Prepare prep;
-    if (spec.disk.empty()) prep.device = "/dev/ram0";  // brd's first RAM disk
-    else prep.serial = spec.disk_serial;
-    prep.fs = cell.filesystem.fs;
-    prep.mkfs_options = cell.filesystem.mkfs_options;
-    prep.mount_options = cell.filesystem.mount_options;
-    prep.mountpoint = "/mnt/rlab";
-    session.prepare(prep, ms(g.timeouts.prepare_s));
-
-    cur = "run";
-    const unsigned warmup = cell.workload.warmup_passes;
-    const proto::Run req = run_request(cell, warmup);
-    std::vector<double> counted_lpm;
-    phase(fmt::format("run pass 1/{}", req.passes));
-    link::RunCallbacks cb;
-    SampleHostMeter host_meter = SampleHostMeter::for_domain(conn, spec.name, cell.vcpus);
-    cb.on_sample = [&](const proto::Sample& s) {
-      store::Sample row;
-      row.pass = s.pass;
-      row.t_s = s.t_s;
-      row.loops = s.loops;
-      row.failures = s.failures;
-      row.counters_json = json(s.counters).dump();
-      host_meter.fill(row);  // the host side of the sample's interval
-      st.record_sample(job.boot, row);
-    };
-    cb.on_pass = [&](const proto::PassReport& p) {
-      const store::Pass row = to_store(p);
-      st.record_pass(job.boot, row);
-      out.load_vcpu_s += p.duration_s * cell.vcpus;
-      if (p.pass >= warmup) counted_lpm.push_back(p.lpm);
-      if (p.pass + 1 < req.passes) phase(fmt::format("run pass {}/{}", p.pass + 2, req.passes));
-    };
-    link::RunTimeouts rt;
-    // Silence and deadlines are host seconds; under icount a guest second may take many.
-    rt.quiet = ms(g.timeouts.quiet_s * host_per_guest_second(g));
-    rt.probe = ms(g.timeouts.probe_s * host_per_guest_second(g));
-    rt.total = ms(req.passes * ((req.duration_s + req.pause_s) * host_per_guest_second(g) + 60) + 120);
-    const proto::Result result = session.run(req, cb, rt);
-    for (const auto& p : result.passes)
-      if (req.drop_caches && !p.caches_dropped)  // the agent's stderr, in the console, says why
-        throw PhaseError("run", fmt::format("the agent could not drop the guest's caches before pass {}", p.pass));
-    store::Result r;
-    // Warm-up passes are stored but not scored: UnixBench's aggregation of the counted ones.
-    r.score = warmup ? proto::unixbench_score(counted_lpm) : result.score;
-    r.failures = result.failures;
-    r.failure_examples_json = json(result.failure_examples).dump();
-    st.record_result(job.boot, r, environment(job, g, conn.uri(), hello));
-    out.ok = true;
-    out.score = r.score;
-
-    cur = "shutdown";
-    phase("shutdown");
-    try {
-      session.shutdown(ms(10));
-      auto until = Clock::now() + ms(g.timeouts.shutdown_s);
-      while (dom->is_active() && Clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    } catch (const std::exception& e) {
-      spdlog::debug("{}: shutdown: {}", spec.name, e.what());  // the result is already stored
-    }
-  } catch (const store::StoreError&) {
-    // The lab's own failure (e.g. the store's disk is full): not the guest's. The guest and
-    // its files go below; the error then ends the run (the boot stays "running" for --resume).
-    out.ok = false;
-    lab_error = std::current_exception();
+    session_.shutdown(ms(10));
+    auto until = Clock::now() + ms(g_.timeouts.shutdown_s);
+    while (dom_->is_active() && Clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
   } catch (const std::exception& e) {
-    out.ok = false;
-    if (auto* pe = dynamic_cast<const PhaseError*>(&e)) {
-      out.phase = pe->phase;
-    } else if (intr.stopped()) {
-      out.phase = "interrupted";
-    } else if (auto* le = dynamic_cast<const link::LinkError*>(&e)) {
-      out.phase = le->timed_out ? (cur == "hello" ? "hello-timeout" : "timeout") : cur;
-    } else {
-      out.phase = cur;
-    }
-    out.message = e.what();
+    spdlog::debug("{}: shutdown: {}", spec_.name, e.what());  // the result is already stored
   }
-  intr.remove_hook(hook);
+}
+
+void BootRun::tear_down() {
+  Interrupts::instance().remove_hook(hook_);
+  hook_ = -1;
   // The libvirt stream ends before its domain: a virDomainDestroy while the stream's receive
   // is blocked on the same connection was seen to hang (libvirt 9.0).
-  channel.reset();
-  if (dom) {
+  channel_.reset();
+  if (dom_) {
     try {
-      dom->destroy();
+      dom_->destroy();
     } catch (const std::exception& e) {
       spdlog::error("{}", e.what());
     }
-    intr.remove_domain(conn.uri(), spec.name);
+    Interrupts::instance().remove_domain(conn_.uri(), spec_.name);
   }
   // The scratch disk is per boot, and a QEMU that was killed (not stopped) leaves its agent
   // socket behind; the console log stays.
   std::error_code ec;
-  fs::remove(spec.disk, ec);
-  fs::remove(spec.agent_socket, ec);
+  fs::remove(spec_.disk, ec);
+  fs::remove(spec_.agent_socket, ec);
+}
+
+void BootRun::record_failure() {
+  // The console log is complete once the domain is gone (virtlogd has flushed it).
+  if (auto panic = vm::console_panic(vm::console_tail(spec_.console_log, 400)); !panic.empty())
+    out_.message = fmt::format("{}guest kernel panic: {} ({})",
+                               panic.find("Attempted to kill init") != std::string::npos
+                                   ? "the agent (PID 1) died; "
+                                   : "",
+                               panic, out_.message);
+  st_.record_failure(job_.boot, out_.phase, out_.message, vm::console_tail(spec_.console_log, 40));
+  spdlog::warn("{} repeat {}: {} failed: {}", cell_.id, job_.repeat, store::to_string(out_.phase), out_.message);
+}
+
+void BootRun::record_host(const HostSnapshot& before) {
+  try {
+    store::BootHost h = host_between(before, read_host());
+    h.vcpu_pins = json(spec_.vcpu_pins).dump();
+    h.emulator_pin = spec_.emulator_pin;
+    st_.record_boot_host(job_.boot, h);
+  } catch (const std::exception& e) {
+    spdlog::warn("{}: host load not recorded: {}", spec_.name, e.what());
+  }
+}
+
+/// The host's load now, nullopt when it cannot be read.
+std::optional<HostSnapshot> host_now() {
+  try {
+    return read_host();
+  } catch (const std::exception& e) {
+    spdlog::debug("host load: {}", e.what());
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection& conn,
+                     store::Store& st, const PhaseFn& phase_fn) {
+  const auto t0 = Clock::now();
+  const std::optional<HostSnapshot> host0 = host_now();
+  BootRun boot(job, g, conn, st, phase_fn);
+  std::exception_ptr lab_error;
+  try {
+    boot.measure();
+  } catch (const store::StoreError&) {
+    // The lab's own failure (e.g. the store's disk is full): not the guest's. The guest and
+    // its files go below; the error then ends the run (the boot stays running for --resume).
+    boot.outcome().ok = false;
+    lab_error = std::current_exception();
+  } catch (const std::exception& e) {
+    boot.failed(e);
+  }
+  boot.tear_down();
   if (lab_error) std::rethrow_exception(lab_error);
-  if (!out.ok && out.phase != "interrupted") {
-    // An interrupted boot stays "running" in the store, so `--resume` runs it again.
-    // The console log is complete once the domain is gone (virtlogd has flushed it).
-    if (auto panic = vm::console_panic(vm::console_tail(spec.console_log, 400)); !panic.empty())
-      out.message = fmt::format("{}guest kernel panic: {} ({})",
-                                panic.find("Attempted to kill init") != std::string::npos
-                                    ? "the agent (PID 1) died; "
-                                    : "",
-                                panic, out.message);
-    st.record_failure(job.boot, out.phase, out.message, vm::console_tail(spec.console_log, 40));
-    spdlog::warn("{} repeat {}: {} failed: {}", cell.id, job.repeat, out.phase, out.message);
-  }
-  if (host0) {
-    try {
-      store::BootHost h = host_between(*host0, read_host());
-      h.vcpu_pins = json(spec.vcpu_pins).dump();
-      h.emulator_pin = spec.emulator_pin;
-      st.record_boot_host(job.boot, h);
-    } catch (const std::exception& e) {
-      spdlog::warn("{}: host load not recorded: {}", spec.name, e.what());
-    }
-  }
-  out.wall_s = since(t0);
-  return out;
+  // An interrupted boot stays running in the store, so `--resume` runs it again.
+  if (!boot.outcome().ok && boot.outcome().phase != store::FailurePhase::interrupted) boot.record_failure();
+  if (host0) boot.record_host(*host0);
+  boot.outcome().wall_s = since(t0);
+  return boot.outcome();
 }
 
 }  // namespace rlab::run

@@ -68,7 +68,9 @@ struct BootJob {
 /// How a boot ended.
 struct BootOutcome {
   bool ok = false;
-  std::string phase;            ///< failing phase: "boot", "hello", "page-size", "prepare", "run", "interrupted"
+  /// The failing phase when not ok: boot, hello, hello_timeout, page_size, prepare, run,
+  /// timeout or interrupted (not stored: the boot stays running for --resume).
+  store::FailurePhase phase = store::FailurePhase::boot;
   std::string message;
   double score = 0;             ///< lpm, when ok
   double boot_to_hello_s = 0;   ///< domain start -> hello (0 when no hello)

@@ -1,4 +1,5 @@
 #include "run/pinning.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <libvirt/libvirt.h>
@@ -63,7 +64,7 @@ std::vector<unsigned> pinning_cpus(const matrix::Pinning& p, const std::vector<H
     for (const auto& c : topo) known.insert(c.id);
     for (unsigned c : p.host_cpus) {
       if (!known.count(c))
-        throw std::invalid_argument(fmt::format(
+        throw UsageError(fmt::format(
             "guest.pinning.host_cpus: host {} has no CPU {} (it has {})", uri, c,
             fmt::join(known, ",")));
       cpus.push_back(c);
@@ -71,13 +72,13 @@ std::vector<unsigned> pinning_cpus(const matrix::Pinning& p, const std::vector<H
   }
   if (!p.allow_oversubscription) {
     if (budget > cpus.size())
-      throw std::invalid_argument(fmt::format(
+      throw UsageError(fmt::format(
           "guest.pinning: host {} runs up to {} vCPUs at once (hosts[].vcpus) but has {} CPUs "
           "to pin to: pinned guests would share CPUs. Lower the host's vcpus to {} or set "
           "guest.pinning.allow_oversubscription: true",
           uri, budget, cpus.size(), cpus.size()));
     if (largest > cpus.size())
-      throw std::invalid_argument(fmt::format(
+      throw UsageError(fmt::format(
           "guest.pinning: a cell has {} vCPUs but host {} has {} CPUs to pin to; drop the cell "
           "or set guest.pinning.allow_oversubscription: true",
           largest, uri, cpus.size()));

@@ -5,6 +5,7 @@
 // guests running at the same time.
 #include "matrix/matrix.hpp"
 #include "vm/libvirt.hpp"
+#include "util/usage_error.hpp"
 
 #include <mutex>
 #include <string>
@@ -31,7 +32,7 @@ std::vector<HostCpu> parse_topology(const std::string& capabilities_xml);
 std::vector<HostCpu> host_topology(vm::Connection& conn);
 
 /// The host CPUs guests are pinned to on one host: `pinning.host_cpus` (each must be one of
-/// the host's) or every CPU in topology order. Throws std::invalid_argument naming the host,
+/// the host's) or every CPU in topology order. Throws UsageError naming the host,
 /// the figures and the matrix key when a host CPU is unknown, or, unless
 /// `pinning.allow_oversubscription`, when the host's vCPU budget or the largest cell's vCPUs
 /// exceed those CPUs (pinned guests would share CPUs).

@@ -10,6 +10,7 @@
 #include "run/scheduler.hpp"
 #include "util/hash.hpp"
 #include "vm/disk.hpp"
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -34,18 +35,18 @@ struct Plan {
   std::vector<Job> order;
 };
 
-/// The selected cells of `all`, in the selection's order. Throws std::invalid_argument.
+/// The selected cells of `all`, in the selection's order. Throws UsageError.
 std::vector<matrix::Cell> select_cells(const std::vector<matrix::Cell>& all, const Selection& s,
                                        const fs::path& matrix) {
   std::vector<matrix::Cell> out;
   for (const auto& id : s.cell_ids) {
     auto it = std::find_if(all.begin(), all.end(), [&](const matrix::Cell& c) { return c.id == id; });
-    if (it == all.end()) throw std::invalid_argument(fmt::format("{}: no cell '{}'", matrix.string(), id));
+    if (it == all.end()) throw UsageError(fmt::format("{}: no cell '{}'", matrix.string(), id));
     if (std::any_of(out.begin(), out.end(), [&](const matrix::Cell& c) { return c.id == id; }))
-      throw std::invalid_argument(fmt::format("cell '{}' selected twice", id));
+      throw UsageError(fmt::format("cell '{}' selected twice", id));
     out.push_back(*it);
   }
-  if (out.empty() || s.repeats < 1) throw std::invalid_argument("a selection needs cells and repeats >= 1");
+  if (out.empty() || s.repeats < 1) throw UsageError("a selection needs cells and repeats >= 1");
   return out;
 }
 
@@ -100,11 +101,11 @@ std::string host_silence(vm::Connection& conn) {
 /// answers after the failure. A guest that booted and
 /// then failed (hello, page size, prepare, run) on a host that still answers is the cell's.
 Attempt classify(const BootOutcome& out, vm::Connection& conn) {
-  if (out.ok || out.phase == "interrupted" || Interrupts::instance().stopped()) return {};
-  if (out.phase == "boot") return {true, out.message};
+  if (out.ok || out.phase == store::FailurePhase::interrupted || Interrupts::instance().stopped()) return {};
+  if (out.phase == store::FailurePhase::boot) return {true, out.message};
   if (auto why = host_silence(conn); !why.empty())
     return {true, fmt::format("libvirt stopped answering ({}) after the boot failed in {}: {}",
-                              why, out.phase, out.message)};
+                              why, store::to_string(out.phase), out.message)};
   return {};
 }
 
@@ -117,17 +118,12 @@ std::string list_drained(const std::vector<DrainedHostInfo>& d) {
 
 Plan plan_resume(const RunOptions& o) {
   Plan p;
-  fs::path db = o.db;
-  if (db.empty()) {
-    matrix::LoadOptions lo;
-    lo.check_paths = false;  // only `results:` is needed from the file named on the command line
-    db = matrix::load_matrix(o.matrix, lo).results;
-  }
-  if (!fs::exists(db)) throw std::invalid_argument(db.string() + ": no results store to resume from");
+  const fs::path db = matrix::store_path(o.db, o.matrix);
+  if (!fs::exists(db)) throw UsageError(db.string() + ": no results store to resume from");
   p.st = store::Store::open(db);
   auto info = p.st->run(*o.resume);
   if (!info)
-    throw std::invalid_argument(fmt::format("{}: no run {} to resume (see `rlab results --list`)",
+    throw UsageError(fmt::format("{}: no run {} to resume (see `rlab results --list`)",
                                             db.string(), *o.resume));
   p.run = info->id;
   // The run's own matrix text, not whatever the file says now.
@@ -139,7 +135,7 @@ Plan plan_resume(const RunOptions& o) {
   for (const auto& b : p.st->unfinished_boots(p.run, o.retry_failed)) {
     auto it = index.find(b.cell_id);
     if (it == index.end())
-      throw std::invalid_argument(fmt::format("run {}: stored cell '{}' is not in its matrix",
+      throw UsageError(fmt::format("run {}: stored cell '{}' is not in its matrix",
                                               p.run, b.cell_id));
     p.order.push_back({b.id, it->second, b.repeat, p.cells[it->second].vcpus});
   }
@@ -165,6 +161,168 @@ std::size_t destroy_domains(const std::vector<std::unique_ptr<vm::Connection>>& 
   return left;
 }
 
+/// The hosts a run boots on: one shared libvirt connection each (libvirt connections are
+/// thread-safe), their vCPU budgets and, with guest.pinning, their CPU pools.
+struct Hosts {
+  std::vector<std::unique_ptr<vm::Connection>> conns;
+  std::vector<Slot> slots;
+  std::vector<std::unique_ptr<CpuPool>> pools;
+};
+
+/// Connects to the matrix's hosts; a host that cannot be reached is drained before it gets a
+/// cell (in `sum`). Throws HostsDrainedError when none answers.
+Hosts connect_hosts(const Plan& p, const RunOptions& o, RunSummary& sum) {
+  Hosts h;
+  for (const auto& host : p.m.hosts) {
+    try {
+      h.conns.push_back(std::make_unique<vm::Connection>(host.uri));
+    } catch (const vm::LibvirtError& e) {
+      spdlog::error("host {} drained: {}", host.uri, e.what());
+      sum.drained.push_back({host.uri, e.what()});
+      continue;
+    }
+    h.slots.push_back({host.uri, host.vcpu_budget});
+    sum.vcpu_budget += host.vcpu_budget;
+  }
+  if (h.conns.empty())
+    throw HostsDrainedError(fmt::format("run {}: no host answers, nothing booted: {}", p.run,
+                                        list_drained(sum.drained)));
+  if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
+    h.conns.resize(1);
+    h.slots = {{h.slots.front().uri, 1}};
+    sum.vcpu_budget = 1;
+  }
+  if (p.m.guest.pinning.vcpus) {
+    unsigned largest = 0;
+    for (const auto& c : p.cells) largest = std::max(largest, c.vcpus);
+    for (std::size_t i = 0; i < h.conns.size(); ++i)
+      h.pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
+          p.m.guest.pinning, host_topology(*h.conns[i]), h.slots[i].uri, h.slots[i].budget, largest)));
+  }
+  return h;
+}
+
+/// The guest images of the run's kernels, staged in the run directory, and the kernels whose
+/// images could not be built with why; all before anything boots.
+struct Images {
+  std::map<std::string, image::GuestImages> staged;  ///< by kernel name
+  std::map<std::string, std::string> failed;         ///< kernel name -> error
+};
+
+Images build_images(const Plan& p, const RunOptions& o, const RunDir& dir, Progress& progress) {
+  Images out;
+  fs::path agent = o.agent_binary;
+  for (const auto& job : p.order) {
+    const auto& k = p.cells[job.cell].kernel;
+    if (out.staged.count(k.name) || out.failed.count(k.name) || Interrupts::instance().stopped()) continue;
+    try {
+      if (agent.empty()) agent = image::default_agent_binary();
+      auto img = guest_images(p.m, k, agent, [&](std::string_view ph, std::string_view d) {
+        progress.build(k.name, ph, d);
+      });
+      out.staged[k.name] = dir.stage(img);
+    } catch (const std::exception& e) {
+      spdlog::error("kernel {}: {}", k.name, e.what());
+      out.failed[k.name] = e.what();
+    }
+  }
+  return out;
+}
+
+/// The jobs whose kernel has images; the others are stored as failed in phase build.
+std::vector<Job> runnable_jobs(const Plan& p, const Images& images, RunSummary& sum) {
+  std::vector<Job> runnable;
+  for (const auto& job : p.order) {
+    const auto& c = p.cells[job.cell];
+    if (auto it = images.failed.find(c.kernel.name); it != images.failed.end()) {
+      p.st->record_failure(job.boot, store::FailurePhase::build, it->second, "");
+      ++sum.failed;
+      ++sum.boots;
+    } else {
+      runnable.push_back(job);
+    }
+  }
+  return runnable;
+}
+
+/// What the boots of a run share while they run (concurrently, one thread each).
+struct RunContext {
+  const Plan& p;
+  const GuestSettings& guest;
+  Hosts& hosts;
+  const RunDir& dir;
+  const Images& images;
+  const std::string label;
+  Progress& progress;
+  RunSummary& sum;
+  std::mutex mu;            ///< guards sum and hellos
+  std::size_t hellos = 0;   ///< boots that said hello
+};
+
+/// The boot of job `j` on host `host`, as the scheduler's work.
+BootJob boot_job(RunContext& ctx, const Job& j, std::size_t host) {
+  const auto& c = ctx.p.cells[j.cell];
+  BootJob bj;
+  bj.cell = &c;
+  bj.repeat = j.repeat;
+  bj.boot = j.boot;
+  bj.domain_name = vm::domain_name(ctx.label, fmt::format("{}-r{}", c.id, j.repeat));
+  bj.images = &ctx.images.staged.at(c.kernel.name);
+  bj.dir = ctx.dir.boot_dir(j.boot);
+  bj.agent_link = matrix::agent_link_of(ctx.p.m.hosts, ctx.hosts.slots[host].uri);
+  if (!ctx.hosts.pools.empty()) {
+    bj.pinned_cpus = ctx.hosts.pools[host]->acquire(c.vcpus);
+    bj.pin_emulator = ctx.p.m.guest.pinning.emulator;
+  }
+  return bj;
+}
+
+/// Boots job `j` on host `host` and counts it, unless the host failed under it: then the
+/// failure is stored, the host drained and the job waits for another host.
+Attempt boot_on(RunContext& ctx, const Job& j, std::size_t host) {
+  const BootJob bj = boot_job(ctx, j, host);
+  const std::string key = fmt::format("{}#{}", bj.cell->id, j.repeat);
+  const std::string& uri = ctx.hosts.slots[host].uri;
+  auto out = run_boot(bj, ctx.guest, *ctx.hosts.conns[host], *ctx.p.st,
+                      [&](std::string_view ph) { ctx.progress.phase(key, ph); });
+  if (!ctx.hosts.pools.empty()) ctx.hosts.pools[host]->release(bj.pinned_cpus);
+  Attempt attempt = classify(out, *ctx.hosts.conns[host]);
+  if (attempt.host_failed) {
+    // Stored next to run_boot's own record of the failure; the boot's status stays failed
+    // until another host runs it (or it is abandoned, counted after the schedule).
+    ctx.p.st->record_failure(j.boot, store::FailurePhase::host,
+                             fmt::format("host {} drained: {}", uri, attempt.reason), "");
+    spdlog::warn("{}: host {} drained: {}", key, uri, attempt.reason);
+    ctx.progress.phase(key, fmt::format("host {} failed, waiting for another host", uri));
+    return attempt;
+  }
+  std::lock_guard lock(ctx.mu);
+  ++ctx.sum.boots;
+  (out.ok ? ctx.sum.done : ctx.sum.failed) += 1;
+  ctx.sum.load_vcpu_s += out.load_vcpu_s;
+  if (out.boot_to_hello_s > 0) {
+    ctx.sum.boot_to_hello_s += out.boot_to_hello_s;
+    ++ctx.hellos;
+  }
+  ctx.progress.finished(key, out.ok, out.wall_s,
+                        out.ok ? fmt::format("{:.1f} lpm, hello after {:.1f} s", out.score, out.boot_to_hello_s)
+                               : fmt::format("{}: {}", store::to_string(out.phase), out.message));
+  return {};
+}
+
+/// Counts what the schedule left: drained hosts and abandoned boots (their host failure is
+/// stored as their failure).
+void count_left(RunContext& ctx, const ScheduleOutcome& scheduled) {
+  for (const auto& d : scheduled.drained) ctx.sum.drained.push_back({ctx.hosts.slots[d.host].uri, d.reason});
+  for (const auto& j : scheduled.abandoned) {
+    ++ctx.sum.boots;
+    ++ctx.sum.failed;
+    ctx.progress.finished(fmt::format("{}#{}", ctx.p.cells[j.cell].id, j.repeat), false, 0,
+                          "its hosts failed and it was not moved again");
+  }
+  if (ctx.hellos) ctx.sum.boot_to_hello_s /= static_cast<double>(ctx.hellos);
+}
+
 }  // namespace
 
 std::string run_label(store::RunId run, const fs::path& db) {
@@ -179,162 +337,53 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   sum.db = p.st->path();
   spdlog::info("run {}: {} boots, seed {}, store {}", p.run, p.order.size(), p.m.seed,
                p.st->path().string());
-
-  // Hosts: one shared libvirt connection each (libvirt connections are thread-safe).
-  const matrix::Accel accel = matrix::resolve_accel_local(p.m.guest.accel);
-  const GuestSettings guest = guest_settings(p.m.guest, accel);
-  std::vector<std::unique_ptr<vm::Connection>> conns;
-  std::vector<Slot> slots;
-  std::vector<std::unique_ptr<CpuPool>> pools;  // per host, with guest.pinning
-  std::unique_ptr<RunDir> dir_ptr;
+  const GuestSettings guest = guest_settings(p.m.guest, matrix::resolve_accel_local(p.m.guest.accel));
+  Hosts hosts;
+  std::unique_ptr<RunDir> dir;
   try {
-    for (const auto& h : p.m.hosts) {
-      try {
-        conns.push_back(std::make_unique<vm::Connection>(h.uri));
-      } catch (const vm::LibvirtError& e) {  // drained before it gets a cell
-        spdlog::error("host {} drained: {}", h.uri, e.what());
-        sum.drained.push_back({h.uri, e.what()});
-        continue;
-      }
-      slots.push_back({h.uri, h.vcpu_budget});
-      sum.vcpu_budget += h.vcpu_budget;
-    }
-    if (conns.empty())
-      throw HostsDrainedError(fmt::format("run {}: no host answers, nothing booted: {}", p.run,
-                                          list_drained(sum.drained)));
-    if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
-      conns.resize(1);
-      slots = {{slots.front().uri, 1}};
-      sum.vcpu_budget = 1;
-    }
-    if (p.m.guest.pinning.vcpus) {
-      unsigned largest = 0;
-      for (const auto& c : p.cells) largest = std::max(largest, c.vcpus);
-      for (std::size_t i = 0; i < conns.size(); ++i)
-        pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
-            p.m.guest.pinning, host_topology(*conns[i]), slots[i].uri, slots[i].budget, largest)));
-    }
-    dir_ptr = std::make_unique<RunDir>(p.st->path(), p.run, conns.front()->qemu_owner());
+    hosts = connect_hosts(p, o, sum);
+    dir = std::make_unique<RunDir>(p.st->path(), p.run, hosts.conns.front()->qemu_owner());
   } catch (...) {
     // Nothing booted: the run is over before it began; `--resume` can still pick it up.
-    p.st->finish_run(p.run, "failed");
+    p.st->finish_run(p.run, store::RunStatus::failed);
     throw;
   }
-  const RunDir& dir = *dir_ptr;
   const std::string label = run_label(p.run, p.st->path());
   const std::string prefix = vm::domain_name(label, "") + "-";
   // A run killed outright (SIGKILL, a crash, power loss) leaves its guests running; they hold
   // the names and files of the boots resumed now.
-  if (o.resume && destroy_domains(conns, prefix) > 0)
+  if (o.resume && destroy_domains(hosts.conns, prefix) > 0)
     throw vm::LibvirtError(fmt::format("run {}: guests of the interrupted run cannot be destroyed",
                                        p.run));
-
-  // Guest images per kernel, built (or taken from the cache) before anything boots.
-  std::map<std::string, image::GuestImages> images;
-  std::map<std::string, std::string> build_errors;
-  fs::path agent = o.agent_binary.empty() ? fs::path() : o.agent_binary;
-  for (const auto& job : p.order) {
-    const auto& k = p.cells[job.cell].kernel;
-    if (images.count(k.name) || build_errors.count(k.name) || intr.stopped()) continue;
-    try {
-      if (agent.empty()) agent = image::default_agent_binary();
-      auto img = guest_images(p.m, k, agent, [&](std::string_view ph, std::string_view d) {
-        progress.build(k.name, ph, d);
-      });
-      images[k.name] = dir.stage(img);
-    } catch (const std::exception& e) {
-      spdlog::error("kernel {}: {}", k.name, e.what());
-      build_errors[k.name] = e.what();
-    }
-  }
-
-  std::vector<Job> runnable;
-  for (const auto& job : p.order) {
-    const auto& c = p.cells[job.cell];
-    if (auto it = build_errors.find(c.kernel.name); it != build_errors.end()) {
-      p.st->record_failure(job.boot, "build", it->second, "");
-      ++sum.failed;
-      ++sum.boots;
-    } else {
-      runnable.push_back(job);
-    }
-  }
+  const Images images = build_images(p, o, *dir, progress);
+  const std::vector<Job> runnable = runnable_jobs(p, images, sum);
   std::vector<const matrix::Cell*> to_boot;
   for (const auto& j : runnable) to_boot.push_back(&p.cells[j.cell]);
   progress.start(runnable.size(), boots_estimate_s(to_boot, guest.accel, sum.vcpu_budget));
 
-  std::mutex mu;
-  std::size_t hellos = 0;
+  RunContext ctx{p, guest, hosts, *dir, images, label, progress, sum, {}, 0};
   const auto t0 = Clock::now();
-  const ScheduleReport report = schedule(
-      runnable, slots,
-      [&](const Job& j, std::size_t host) -> Attempt {
-        const auto& c = p.cells[j.cell];
-        BootJob bj;
-        bj.cell = &c;
-        bj.repeat = j.repeat;
-        bj.boot = j.boot;
-        bj.domain_name = vm::domain_name(label, fmt::format("{}-r{}", c.id, j.repeat));
-        bj.images = &images.at(c.kernel.name);
-        bj.dir = dir.boot_dir(j.boot);
-        bj.agent_link = matrix::agent_link_of(p.m.hosts, slots[host].uri);
-        if (!pools.empty()) {
-          bj.pinned_cpus = pools[host]->acquire(c.vcpus);
-          bj.pin_emulator = p.m.guest.pinning.emulator;
-        }
-        const std::string key = fmt::format("{}#{}", c.id, j.repeat);
-        auto out = run_boot(bj, guest, *conns[host], *p.st,
-                            [&](std::string_view ph) { progress.phase(key, ph); });
-        if (!pools.empty()) pools[host]->release(bj.pinned_cpus);
-        Attempt attempt = classify(out, *conns[host]);
-        if (attempt.host_failed) {
-          // Stored next to run_boot's own record of the failure; the boot's status stays
-          // "failed" until another host runs it.
-          p.st->record_failure(j.boot, "host",
-                               fmt::format("host {} drained: {}", slots[host].uri, attempt.reason), "");
-          spdlog::warn("{}: host {} drained: {}", key, slots[host].uri, attempt.reason);
-          // Not finished: the boot waits for another host (or is abandoned, counted below).
-          progress.phase(key, fmt::format("host {} failed, waiting for another host", slots[host].uri));
-          return attempt;
-        }
-        std::lock_guard lock(mu);
-        ++sum.boots;
-        (out.ok ? sum.done : sum.failed) += 1;
-        sum.load_vcpu_s += out.load_vcpu_s;
-        if (out.boot_to_hello_s > 0) {
-          sum.boot_to_hello_s += out.boot_to_hello_s;
-          ++hellos;
-        }
-        progress.finished(key, out.ok, out.wall_s,
-                          out.ok ? fmt::format("{:.1f} lpm, hello after {:.1f} s", out.score,
-                                               out.boot_to_hello_s)
-                                 : fmt::format("{}: {}", out.phase, out.message));
-        return {};
-      },
+  const ScheduleOutcome scheduled = schedule(
+      runnable, hosts.slots, [&](const Job& j, std::size_t host) { return boot_on(ctx, j, host); },
       [&] { return intr.stopped(); });
-  for (const auto& d : report.drained) sum.drained.push_back({slots[d.host].uri, d.reason});
-  for (const auto& j : report.abandoned) {  // their host failure is stored as their failure
-    ++sum.boots;
-    ++sum.failed;
-    progress.finished(fmt::format("{}#{}", p.cells[j.cell].id, j.repeat), false, 0,
-                      "its hosts failed and it was not moved again");
-  }
+  count_left(ctx, scheduled);
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (hellos) sum.boot_to_hello_s /= static_cast<double>(hellos);
   progress.end();
 
   // Nothing of this run may outlive it.
-  sum.leftover_domains = destroy_domains(conns, prefix);
+  sum.leftover_domains = destroy_domains(hosts.conns, prefix);
   for (const auto& d : sum.drained) spdlog::warn("host {} was drained: {}", d.uri, d.reason);
   sum.interrupted = intr.stopped();
-  if (report.all_drained && !sum.interrupted) {
-    p.st->finish_run(p.run, "failed");
+  if (scheduled.all_drained && !sum.interrupted) {
+    p.st->finish_run(p.run, store::RunStatus::failed);
     throw HostsDrainedError(fmt::format(
         "run {}: every host was drained, {} boots not run: {}. Everything measured is stored; "
         "`rlab run --resume {} --retry-failed {}` continues once a host answers",
-        p.run, report.unstarted.size(), list_drained(sum.drained), p.run, o.matrix.string()));
+        p.run, scheduled.unstarted.size(), list_drained(sum.drained), p.run, o.matrix.string()));
   }
-  p.st->finish_run(p.run, sum.interrupted ? "interrupted" : sum.failed ? "failed" : "done");
+  p.st->finish_run(p.run, sum.interrupted ? store::RunStatus::interrupted
+                          : sum.failed    ? store::RunStatus::failed
+                                          : store::RunStatus::done);
   return sum;
 }
 

@@ -3,6 +3,7 @@
 // the matrix's libvirt hosts -> results in the store.
 #include "run/progress.hpp"
 #include "store/store.hpp"
+#include "util/usage_error.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -68,7 +69,7 @@ struct RunSummary {
 std::string run_label(store::RunId run, const std::filesystem::path& db);
 
 /// Runs a matrix or resumes a run. Throws matrix::MatrixError for a bad matrix (nothing
-/// booted), std::invalid_argument for a bad resume id, a selection naming no cell of the
+/// booted), UsageError for a bad resume id, a selection naming no cell of the
 /// matrix, or pinning that would oversubscribe a host (run/pinning.hpp; the run is then
 /// stored as failed before any boot), HostsDrainedError when no host can be reached or every
 /// host was drained during the run (a host that fails is drained and its boots move to the

@@ -29,7 +29,7 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed) {
   return jobs;
 }
 
-ScheduleReport schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
+ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
                         const std::function<Attempt(const Job&, std::size_t)>& work,
                         const std::function<bool()>& stop, unsigned max_moves) {
   if (hosts.empty()) throw std::invalid_argument("schedule: no hosts");
@@ -42,7 +42,7 @@ ScheduleReport schedule(const std::vector<Job>& order, const std::vector<Slot>& 
   std::vector<std::thread> threads;
   std::exception_ptr error;
   std::size_t running = 0;
-  ScheduleReport report;
+  ScheduleOutcome outcome;
 
   // The live host with the largest budget (hosts.size() when every host is drained).
   auto largest_live = [&] {
@@ -84,12 +84,12 @@ ScheduleReport schedule(const std::vector<Job>& order, const std::vector<Slot>& 
           if (!e && a.host_failed) {
             if (!drained[host]) {
               drained[host] = true;
-              report.drained.push_back({host, a.reason});
+              outcome.drained.push_back({host, a.reason});
             }
             Job again = job;
             ++again.moves;
             if (again.moves > max_moves || all_drained())
-              report.abandoned.push_back(job);
+              outcome.abandoned.push_back(job);
             else
               pending.push_front(again);  // ahead of the rest: it was due before them
           }
@@ -104,12 +104,12 @@ ScheduleReport schedule(const std::vector<Job>& order, const std::vector<Slot>& 
     // Wake on completions, and now and then to notice stop().
     cv.wait_for(lock, std::chrono::milliseconds(200));
   }
-  report.unstarted.assign(pending.begin(), pending.end());
-  report.all_drained = all_drained();
+  outcome.unstarted.assign(pending.begin(), pending.end());
+  outcome.all_drained = all_drained();
   lock.unlock();
   for (auto& t : threads) t.join();
   if (error) std::rethrow_exception(error);
-  return report;
+  return outcome;
 }
 
 }  // namespace rlab::run

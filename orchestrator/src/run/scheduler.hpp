@@ -40,7 +40,7 @@ struct DrainedHost {
 };
 
 /// What a schedule did besides running jobs.
-struct ScheduleReport {
+struct ScheduleOutcome {
   std::vector<DrainedHost> drained;  ///< in the order they were drained
   /// Jobs whose last attempt failed for the host and that were not moved again (their
   /// `moves` reached the limit, or no host was left); their failure is the work's to record.
@@ -70,7 +70,7 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed);
 /// Stops starting jobs once `stop()` returns true and returns after the running ones finish.
 /// Exceptions thrown by `work` are rethrown here (the first one) after all running jobs end;
 /// no further jobs start after one. Throws std::invalid_argument for an empty host list.
-ScheduleReport schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
+ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
                         const std::function<Attempt(const Job&, std::size_t host)>& work,
                         const std::function<bool()>& stop, unsigned max_moves = 2);
 

@@ -66,4 +66,4 @@ double normal_quantile(double p) {
   return bisect(p, [](double z) { return 1 - stats::normal_sf(z); });
 }
 
-}  // namespace rlab::noise
+}  // namespace rlab::stats

@@ -16,4 +16,4 @@ double t_quantile(double p, unsigned df);
 /// stats::normal_sf to 1e-12. Throws std::invalid_argument outside (0, 1).
 double normal_quantile(double p);
 
-}  // namespace rlab::noise
+}  // namespace rlab::stats

@@ -44,9 +44,9 @@ std::vector<BootTiming> Store::boot_timings(RunId run) const {
     t.cell_id = st.text(1);
     t.repeat = static_cast<unsigned>(st.i64(2));
     t.order_index = st.is_null(3) ? -1 : static_cast<int>(st.i64(3));
-    t.status = st.text(4);
+    t.status = parse_boot_status(st.text(4));
     t.started_unix_s = st.opt_real(5);
-    if (t.status == "done") t.score = st.opt_real(6);
+    if (t.status == BootStatus::done) t.score = st.opt_real(6);
     t.warmup_passes = static_cast<unsigned>(st.i64(7));
     if (!st.is_null(8)) {
       BootHost h;

@@ -205,6 +205,41 @@ CREATE TABLE IF NOT EXISTS noise_reports (
 );
 CREATE INDEX IF NOT EXISTS noise_reports_cell ON noise_reports(cell_key, created_at);
 
+-- `rlab bisect` sessions (docs/bisect.md): what each was started with and how it ended, the
+-- store runs that booted each commit (purpose "ends" or the commit under test of a step), and
+-- the steps git asked about.
+CREATE TABLE IF NOT EXISTS bisect_sessions (
+  id INTEGER PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  tree TEXT NOT NULL,
+  good_ref TEXT NOT NULL, bad_ref TEXT NOT NULL,
+  good_commit TEXT NOT NULL, bad_commit TEXT NOT NULL,
+  cell_id TEXT NOT NULL,
+  matrix_path TEXT NOT NULL, matrix_text TEXT NOT NULL,
+  direction TEXT NOT NULL,
+  alpha REAL NOT NULL, min_effect REAL NOT NULL,
+  initial_boots INTEGER NOT NULL, cap_boots INTEGER NOT NULL,
+  commit_count INTEGER NOT NULL,
+  status TEXT NOT NULL, message TEXT NOT NULL DEFAULT '',
+  first_bad TEXT NOT NULL DEFAULT '', candidates_json TEXT NOT NULL DEFAULT '[]');
+CREATE TABLE IF NOT EXISTS bisect_batch_commits (
+  session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  commit_sha TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  PRIMARY KEY (session_id, run_id, commit_sha));
+CREATE TABLE IF NOT EXISTS bisect_steps (
+  session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
+  seq INTEGER NOT NULL,
+  commit_sha TEXT NOT NULL,
+  result TEXT NOT NULL CHECK (result IN ('good', 'bad', 'skip')),
+  samples INTEGER NOT NULL, median REAL NOT NULL, change_vs_good REAL NOT NULL,
+  p_vs_good REAL NOT NULL, p_vs_bad REAL NOT NULL, reason TEXT NOT NULL,
+  answered_at TEXT NOT NULL,
+  good_median REAL NOT NULL DEFAULT 0, bad_median REAL NOT NULL DEFAULT 0,
+  reference_samples INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (session_id, commit_sha));
+
 CREATE INDEX IF NOT EXISTS cells_run ON cells(run_id);
 CREATE INDEX IF NOT EXISTS cells_key ON cells(cell_key);
 CREATE INDEX IF NOT EXISTS boots_cell ON boots(cell_id, status);
@@ -259,6 +294,10 @@ const AddedColumn kAddedColumns[] = {
     {"results", "env_attribution", "TEXT NOT NULL DEFAULT 'off'"},
     {"passes", "attribution_json", "TEXT"},
     {"passes", "window_s", "REAL"},
+    // the steps of bisect sessions begun before each step booted both ends alongside it
+    {"bisect_steps", "good_median", "REAL NOT NULL DEFAULT 0"},
+    {"bisect_steps", "bad_median", "REAL NOT NULL DEFAULT 0"},
+    {"bisect_steps", "reference_samples", "INTEGER NOT NULL DEFAULT 0"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

@@ -64,6 +64,7 @@ std::optional<double> Stmt::opt_real(int col) const {
   return is_null(col) ? std::nullopt : std::optional<double>(real(col));
 }
 Stmt& Stmt::bind(int i, const std::optional<double>& v) { return v ? bind(i, *v) : bind_null(i); }
+Stmt& Stmt::bind(int i, const std::optional<std::int64_t>& v) { return v ? bind(i, *v) : bind_null(i); }
 std::string Stmt::text(int col) const {
   const unsigned char* t = sqlite3_column_text(st_, col);
   return t ? std::string(reinterpret_cast<const char*>(t),
@@ -80,6 +81,24 @@ void Tx::commit() {
   exec(db_, "COMMIT", "committing");
   done_ = true;
 }
+
+ReadTx::ReadTx(sqlite3* db) : db_(db) { sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr); }
+ReadTx::~ReadTx() { sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr); }
+
+bool has_table(sqlite3* db, std::string_view table) {
+  Stmt st(db, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?");
+  st.bind(1, table);
+  return st.step() && st.i64(0) > 0;
+}
+
+bool has_column(sqlite3* db, std::string_view table, std::string_view column) {
+  Stmt st(db, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?");
+  st.bind(1, table).bind(2, column);
+  return st.step() && st.i64(0) > 0;
+}
+
+std::int64_t last_insert_id(sqlite3* db) { return sqlite3_last_insert_rowid(db); }
+int changes(sqlite3* db) { return sqlite3_changes(db); }
 
 std::string now_iso() {
   using namespace std::chrono;

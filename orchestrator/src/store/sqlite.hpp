@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,8 @@ class Stmt {
   Stmt& bind_null(int i);
   /// Binds `v`, or NULL when it is nullopt.
   Stmt& bind(int i, const std::optional<double>& v);
+  /// Binds `v`, or NULL when it is nullopt.
+  Stmt& bind(int i, const std::optional<std::int64_t>& v);
   /// Steps once: true when a row is available, false when done. Throws StoreError.
   bool step();
   /// step() that must finish without rows (INSERT/UPDATE/DELETE).
@@ -60,6 +63,45 @@ class Tx {
   sqlite3* db_;
   bool done_ = false;
 };
+
+/// A read transaction (BEGIN ... COMMIT): the queries between see one state of a store other
+/// processes write. Failing to begin or end one only loses that guarantee.
+class ReadTx {
+ public:
+  explicit ReadTx(sqlite3* db);
+  ~ReadTx();
+  ReadTx(const ReadTx&) = delete;
+  ReadTx& operator=(const ReadTx&) = delete;
+
+ private:
+  sqlite3* db_;
+};
+
+/// The connection and mutex of a Store, for store/'s own source files.
+struct Access {
+  static sqlite3* db(const Store& s) { return s.db_; }
+  static std::mutex& mutex(const Store& s) { return s.mu_; }
+};
+
+/// A Store's connection, held under the store's mutex for one operation.
+class Locked {
+ public:
+  explicit Locked(const Store& s) : lock_(Access::mutex(s)), db_(Access::db(s)) {}
+  sqlite3* db() const { return db_; }
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+  sqlite3* db_;
+};
+
+/// Whether the database has a table (or view) named `table`.
+bool has_table(sqlite3* db, std::string_view table);
+/// Whether `table` has a column `column` (false when there is no such table).
+bool has_column(sqlite3* db, std::string_view table, std::string_view column);
+/// The rowid of the last INSERT on `db`.
+std::int64_t last_insert_id(sqlite3* db);
+/// Rows the last INSERT, UPDATE or DELETE on `db` changed.
+int changes(sqlite3* db);
 
 /// Current UTC time as ISO 8601 with milliseconds.
 std::string now_iso();

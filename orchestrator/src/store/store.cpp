@@ -1,6 +1,7 @@
 // Store: runs, cells, boots and their records (schema in schema.cpp, docs/store.md).
 #include "store/store.hpp"
 
+#include "store/environment_columns.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite.hpp"
 #include "util/hash.hpp"
@@ -25,6 +26,56 @@ Store::Store(std::filesystem::path path) : path_(std::move(path)) {}
 
 Store::~Store() { sqlite3_close_v2(db_); }
 
+namespace {
+
+/// The schema version of the store open on `db`. Throws NotAStoreError, before anything is
+/// changed, when the file is not ours: an rlab store always has user_version >= 1, a new one
+/// has no objects yet.
+std::int64_t rlab_version_of(sqlite3* db, const std::filesystem::path& path) {
+  std::int64_t version = 0, objects = 0;
+  try {
+    Stmt ver(db, "PRAGMA user_version");
+    if (ver.step()) version = ver.i64(0);
+    Stmt count(db, "SELECT count(*) FROM sqlite_master");
+    if (count.step()) objects = count.i64(0);
+  } catch (const StoreError&) {
+    throw NotAStoreError(path.string() + ": not an rlab results store (SQLite: " +
+                     sqlite3_errmsg(db) + ")");
+  }
+  if (version == 0 && objects > 0)
+    throw NotAStoreError(path.string() + ": not an rlab results store (an SQLite database with " +
+                     std::to_string(objects) +
+                     " tables or indexes but no rlab schema version); left unchanged");
+  return version;
+}
+
+/// Creates the schema, or upgrades a store of an older `version` in place keeping every row
+/// (schema.cpp), in one transaction.
+void migrate(sqlite3* db, const std::filesystem::path& path, std::int64_t version) {
+  {
+    Stmt wal(db, "PRAGMA journal_mode=WAL");
+    if (!wal.step() || wal.text(0) != "wal")
+      throw StoreError(path.string() + ": cannot switch to WAL mode");
+  }
+  exec(db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", "setting pragmas");
+  if (version > detail::kSchemaVersion)
+    throw StoreError(path.string() + ": schema version " + std::to_string(version) +
+                     " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");
+  Tx tx(db);
+  exec(db, detail::kSchemaSql, "creating the schema");
+  for (int i = 0; i < detail::kAddedColumnCount; ++i) {  // older stores: add, keep every row
+    const auto& c = detail::kAddedColumns[i];
+    if (!detail::has_column(db, c.table, c.column))
+      exec(db, (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.decl).c_str(),
+           std::string("adding column ") + c.table + "." + c.column);
+  }
+  exec(db, ("PRAGMA user_version=" + std::to_string(detail::kSchemaVersion)).c_str(),
+       "setting the schema version");
+  tx.commit();
+}
+
+}  // namespace
+
 std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
   std::unique_ptr<Store> s(new Store(path));
   if (std::error_code dir_ec; std::filesystem::is_directory(path, dir_ec))
@@ -44,22 +95,7 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
     throw StoreError(path.string() + ": cannot open: " + msg);
   }
   sqlite3_busy_timeout(s->db_, 10000);
-  // Refuse a file that is not ours before changing anything in it (WAL mode, schema): an
-  // rlab store always has user_version >= 1, a new one has no objects yet.
-  std::int64_t version = 0, objects = 0;
-  try {
-    Stmt ver(s->db_, "PRAGMA user_version");
-    if (ver.step()) version = ver.i64(0);
-    Stmt count(s->db_, "SELECT count(*) FROM sqlite_master");
-    if (count.step()) objects = count.i64(0);
-  } catch (const StoreError&) {
-    throw NotAStoreError(path.string() + ": not an rlab results store (SQLite: " +
-                     sqlite3_errmsg(s->db_) + ")");
-  }
-  if (version == 0 && objects > 0)
-    throw NotAStoreError(path.string() + ": not an rlab results store (an SQLite database with " +
-                     std::to_string(objects) +
-                     " tables or indexes but no rlab schema version); left unchanged");
+  const std::int64_t version = rlab_version_of(s->db_, path);
   // A file SQLite could open for reading only (read-only mount, no write permission, an
   // immutable file): read a current store as it is; an older one cannot be migrated.
   if (sqlite3_db_readonly(s->db_, "main") == 1) {
@@ -69,28 +105,32 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
                      " needs migrating to " + std::to_string(detail::kSchemaVersion) +
                      ": open it writable once");
   }
-  {
-    Stmt wal(s->db_, "PRAGMA journal_mode=WAL");
-    if (!wal.step() || wal.text(0) != "wal")
-      throw StoreError(path.string() + ": cannot switch to WAL mode");
+  migrate(s->db_, path, version);
+  return s;
+}
+
+std::unique_ptr<Store> Store::open_read_only(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) throw StoreError(path.string() + ": no results store");
+  if (std::filesystem::is_directory(path))
+    throw NotAStoreError(path.string() + ": is a directory, not a results store (name a file)");
+  std::unique_ptr<Store> s(new Store(path));
+  if (sqlite3_open_v2(path.c_str(), &s->db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK)
+    throw StoreError(path.string() + ": open read-only: " +
+                     (s->db_ ? sqlite3_errmsg(s->db_) : "out of memory"));
+  sqlite3_busy_timeout(s->db_, 10000);
+  // An rlab store has user_version >= 1 (open() sets it); anything else is another program's
+  // file, or not SQLite at all (SQLite says so on the first statement).
+  std::int64_t version = 0;
+  try {
+    Stmt ver(s->db_, "PRAGMA user_version");
+    if (ver.step()) version = ver.i64(0);
+  } catch (const StoreError&) {
+    throw NotAStoreError(path.string() + ": not an rlab results store (SQLite: " +
+                         sqlite3_errmsg(s->db_) + "); left unchanged");
   }
-  exec(s->db_, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", "setting pragmas");
-  if (version > detail::kSchemaVersion)
-    throw StoreError(path.string() + ": schema version " + std::to_string(version) +
-                     " is newer than this rlab's (" + std::to_string(detail::kSchemaVersion) + ")");
-  Tx tx(s->db_);
-  exec(s->db_, detail::kSchemaSql, "creating the schema");
-  for (int i = 0; i < detail::kAddedColumnCount; ++i) {  // older stores: add, keep every row
-    const auto& c = detail::kAddedColumns[i];
-    Stmt has(s->db_, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?");
-    has.bind(1, std::string_view(c.table)).bind(2, std::string_view(c.column));
-    if (has.step() && has.i64(0) == 0)
-      exec(s->db_, (std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.column + " " + c.decl).c_str(),
-           std::string("adding column ") + c.table + "." + c.column);
-  }
-  exec(s->db_, ("PRAGMA user_version=" + std::to_string(detail::kSchemaVersion)).c_str(),
-       "setting the schema version");
-  tx.commit();
+  if (version < 1)
+    throw NotAStoreError(path.string() + ": not an rlab results store (no rlab schema version); left unchanged");
   return s;
 }
 
@@ -143,10 +183,10 @@ void Store::set_boot_order(BootId boot, int order_index) {
   if (sqlite3_changes(db_) != 1) throw StoreError("no boot " + std::to_string(boot));
 }
 
-void Store::finish_run(RunId run, const std::string& status) {
+void Store::finish_run(RunId run, RunStatus status) {
   Lock l(mu_);
   Stmt st(db_, "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?");
-  st.bind(1, status).bind(2, now_iso()).bind(3, run).run();
+  st.bind(1, to_string(status)).bind(2, now_iso()).bind(3, run).run();
   if (sqlite3_changes(db_) != 1) throw StoreError("no run " + std::to_string(run));
 }
 
@@ -159,7 +199,7 @@ RunInfo read_run(const Stmt& st, bool with_text) {
   RunInfo r;
   r.id = st.i64(0);
   r.kind = st.text(1);
-  r.status = st.text(2);
+  r.status = parse_run_status(st.text(2));
   r.created_at = st.text(3);
   r.finished_at = st.text(4);
   r.matrix_path = st.text(5);
@@ -210,7 +250,7 @@ std::vector<BootRef> query_boots(sqlite3* db, RunId run, const char* status_filt
     b.id = st.i64(0);
     b.cell_id = st.text(1);
     b.repeat = static_cast<unsigned>(st.i64(2));
-    b.status = st.text(3);
+    b.status = parse_boot_status(st.text(3));
     b.order_index = static_cast<int>(st.i64(4));
     b.attempts = static_cast<unsigned>(st.i64(5));
     out.push_back(std::move(b));
@@ -338,35 +378,17 @@ void Store::record_pass(BootId boot, const Pass& p) {
   st.run();
 }
 
-std::array<std::string, kEnvFields.size()> env_values(const Environment& e) {
-  const auto n = [](auto v) { return std::to_string(v); };
-  std::array<std::string, kEnvFields.size()> v = {
-      e.host, e.accel, e.cpu_model, e.cpu_options, n(e.memory_mib), n(e.vcpus), n(e.page_size),
-      e.kernel_release, e.config_sha256, e.fs, e.mkfs_options, e.mount_options, e.agent_version,
-      e.workload, n(e.copies), n(e.passes), fmt::format("{}", e.duration_s), e.locale,
-      e.layout, e.input, e.drop_caches ? "1" : "0", e.runner, e.disk, e.attribution};
-  return v;
-}
-
-std::string env_columns(std::string_view alias) {
-  std::string out;
-  for (const auto name : kEnvFields) out += fmt::format("{}{}.env_{}", out.empty() ? "" : ", ", alias, name);
-  return out;
-}
-
 void Store::record_result(BootId boot, const Result& r, const Environment& e) {
   Lock l(mu_);
   Tx tx(db_);
-  std::string cols = "boot_id, score, failures, failure_examples_json, recorded_at", marks = "?,?,?,?,?";
-  for (const auto name : kEnvFields) {
-    cols += fmt::format(", env_{}", name);
-    marks += ",?";
-  }
-  Stmt ins(db_, fmt::format("INSERT OR REPLACE INTO results ({}) VALUES ({})", cols, marks).c_str());
+  std::string marks = "?,?,?,?,?";
+  for (std::size_t i = 0; i < kEnvFields.size(); ++i) marks += ",?";
+  Stmt ins(db_, fmt::format("INSERT OR REPLACE INTO results (boot_id, score, failures,"
+                            " failure_examples_json, recorded_at, {}) VALUES ({})",
+                            detail::env_column_names(), marks).c_str());
   ins.bind(1, boot).bind(2, r.score).bind(3, static_cast<std::int64_t>(r.failures))
       .bind(4, r.failure_examples_json).bind(5, now_iso());
-  const auto values = env_values(e);
-  for (std::size_t i = 0; i < values.size(); ++i) ins.bind(static_cast<int>(6 + i), values[i]);  // column affinity types them
+  detail::bind_env(ins, 6, e);
   ins.run();
   Stmt(db_, "UPDATE boots SET status = 'done', finished_at = ? WHERE id = ?")
       .bind(1, now_iso()).bind(2, boot).run();
@@ -374,7 +396,7 @@ void Store::record_result(BootId boot, const Result& r, const Environment& e) {
   tx.commit();
 }
 
-void Store::record_failure(BootId boot, const std::string& phase, const std::string& message,
+void Store::record_failure(BootId boot, FailurePhase phase, const std::string& message,
                            const std::string& console_tail) {
   Lock l(mu_);
   Tx tx(db_);
@@ -382,7 +404,7 @@ void Store::record_failure(BootId boot, const std::string& phase, const std::str
   Stmt(db_,
        "INSERT INTO failures (boot_id, phase, message, console_tail, recorded_at)"
        " VALUES (?,?,?,?,?)")
-      .bind(1, boot).bind(2, phase).bind(3, message).bind(4, console_tail).bind(5, now).run();
+      .bind(1, boot).bind(2, to_string(phase)).bind(3, message).bind(4, console_tail).bind(5, now).run();
   Stmt(db_, "UPDATE boots SET status = 'failed', finished_at = ? WHERE id = ?")
       .bind(1, now).bind(2, boot).run();
   require_changed(db_, boot);
@@ -417,8 +439,8 @@ std::vector<BootResult> Store::boot_results(RunId run) const {
     b.workload = st.text(7);
     b.copies = static_cast<unsigned>(st.i64(8));
     b.repeat = static_cast<unsigned>(st.i64(9));
-    b.status = st.text(10);
-    if (!st.is_null(11) && b.status == "done") b.score = st.real(11);
+    b.status = parse_boot_status(st.text(10));
+    if (!st.is_null(11) && b.status == BootStatus::done) b.score = st.real(11);
     b.loops = static_cast<std::uint64_t>(st.i64(12));
     b.loop_failures = static_cast<std::uint64_t>(st.i64(13));
     b.throttle_counted = !st.is_null(14);

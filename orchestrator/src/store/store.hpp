@@ -5,6 +5,7 @@
 // documented in docs/store.md. Every write is one transaction: a failing write rolls back
 // only itself and never loses rows already stored.
 #include "matrix/matrix.hpp"
+#include "store/status.hpp"
 
 #include <array>
 #include <cstdint>
@@ -20,6 +21,11 @@
 struct sqlite3;
 
 namespace rlab::store {
+
+class Store;
+namespace detail {
+struct Access;  // store/'s own files reach the connection through it (sqlite.hpp)
+}
 
 /// A store operation failed. what() names the operation, the database file and SQLite's message.
 struct StoreError : std::runtime_error {
@@ -48,7 +54,7 @@ struct NewRun {
 struct RunInfo {
   RunId id = 0;
   std::string kind;
-  std::string status;        ///< "running", "done", "failed" (some cell failed), "interrupted"
+  RunStatus status = RunStatus::running;  ///< done, failed (some boot failed), interrupted
   std::string created_at;
   std::string finished_at;   ///< "" while running
   std::string matrix_path;
@@ -64,7 +70,7 @@ struct BootRef {
   BootId id = 0;
   std::string cell_id;       ///< matrix::Cell::id
   unsigned repeat = 0;       ///< 0-based
-  std::string status;        ///< "pending", "running", "done", "failed"
+  BootStatus status = BootStatus::pending;
   int order_index = -1;      ///< position in the run's shuffled order, -1 if not set
   unsigned attempts = 0;     ///< how often start_boot() was called (resume restarts count)
 };
@@ -168,19 +174,10 @@ inline constexpr std::array<std::string_view, 24> kEnvFields = {
     "agent_version", "workload", "copies",    "passes",      "duration_s",     "locale",
     "layout",        "input",    "drop_caches", "runner",    "disk",           "attribution"};
 
-/// Position of field `name` in kEnvFields; kEnvFields.size() when there is none.
-constexpr std::size_t env_index(std::string_view name) {
-  for (std::size_t i = 0; i < kEnvFields.size(); ++i)
-    if (kEnvFields[i] == name) return i;
-  return kEnvFields.size();
-}
-
-/// `e`'s fields as text, in kEnvFields order (numbers in decimal, drop_caches 0/1), as the
-/// store binds them; the columns' affinity stores numbers as INTEGER or REAL.
-std::array<std::string, kEnvFields.size()> env_values(const Environment& e);
-
-/// "<alias>.env_host, <alias>.env_accel, ..." in kEnvFields order, for a SELECT over `results`.
-std::string env_columns(std::string_view alias);
+/// Field `name` (a kEnvFields name) of `e` as text, as the store shows it: whole numbers in
+/// decimal, drop_caches 0 or 1, duration_s as SQLite writes a REAL ("20.0", "2.5"). Throws
+/// std::out_of_range for a name that is not in kEnvFields.
+std::string env_field(const Environment& e, std::string_view name);
 
 /// The `result` message.
 struct Result {
@@ -202,8 +199,8 @@ struct BootResult {
   std::string workload_kind;   ///< "shell1" or "shell8"
   unsigned copies = 0;
   unsigned repeat = 0;
-  std::string status;          ///< boot status
-  std::optional<double> score;        ///< lpm; nullopt unless status == "done"
+  BootStatus status = BootStatus::pending;
+  std::optional<double> score;        ///< lpm; nullopt unless status is done
   std::uint64_t loops = 0;            ///< sum over passes
   std::uint64_t loop_failures = 0;    ///< sum over passes
   std::uint64_t inodegc_throttle = 0; ///< sum of xfs:xfs_inodegc_throttle over passes
@@ -237,7 +234,7 @@ struct BootTiming {
   std::string cell_id;          ///< matrix::Cell::id
   unsigned repeat = 0;
   int order_index = -1;
-  std::string status;           ///< boot status
+  BootStatus status = BootStatus::pending;
   std::optional<double> started_unix_s;  ///< start (seconds since 1970, UTC); nullopt if never started
   std::optional<double> score;  ///< lpm over the counted passes; nullopt unless done
   unsigned warmup_passes = 0;   ///< the cell's warm-up passes (the first ones)
@@ -279,6 +276,14 @@ class Store {
   /// leaving the file unchanged, when it is not an SQLite database or is one without rlab's
   /// schema version (another program's database).
   static std::unique_ptr<Store> open(const std::filesystem::path& path);
+  /// Opens the store at `path` for reading only (SQLite read-only, 10 s busy timeout): it
+  /// never creates, migrates or writes the file, and reads a store of any schema version
+  /// (queries of columns an older version lacks throw StoreError). Throws StoreError
+  /// "<path>: no results store" when there is no such file, or naming SQLite's message when
+  /// it cannot be opened; NotAStoreError for a directory, a file that is not SQLite, or an
+  /// SQLite database without rlab's schema version. Every write method then throws
+  /// StoreError.
+  static std::unique_ptr<Store> open_read_only(const std::filesystem::path& path);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
@@ -292,8 +297,8 @@ class Store {
   void add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigned repeats);
   /// Records the position of a boot in the run's shuffled order.
   void set_boot_order(BootId boot, int order_index);
-  /// Sets the run's final status ("done", "failed", "interrupted") and finish time.
-  void finish_run(RunId run, const std::string& status);
+  /// Sets the run's final status (done, failed, interrupted) and finish time.
+  void finish_run(RunId run, RunStatus status);
 
   /// A run; nullopt when there is none with that id.
   std::optional<RunInfo> run(RunId id) const;
@@ -304,8 +309,8 @@ class Store {
 
   /// All boots of a run, ordered by order_index (unset last), then id.
   std::vector<BootRef> boots(RunId run) const;
-  /// What `rlab run --resume` must still do: boots that are "pending" or "running" (a run
-  /// killed mid-boot), plus "failed" ones when `include_failed`. Same order as boots().
+  /// What `rlab run --resume` must still do: boots that are pending or running (a run
+  /// killed mid-boot), plus failed ones when `include_failed`. Same order as boots().
   std::vector<BootRef> unfinished_boots(RunId run, bool include_failed = false) const;
   /// The boot of `cell_id`/`repeat` in `run`; throws StoreError if absent.
   BootId boot_id(RunId run, const std::string& cell_id, unsigned repeat) const;
@@ -331,11 +336,10 @@ class Store {
   std::vector<Sample> samples(BootId boot) const;
   /// Records one pass; a pass with the same index replaces the earlier row.
   void record_pass(BootId boot, const Pass& pass);
-  /// Records the result and its environment and marks the boot "done".
+  /// Records the result and its environment and marks the boot done.
   void record_result(BootId boot, const Result& result, const Environment& env);
-  /// Records a failure (`phase`: "build", "boot", "hello", "prepare", "run", "page-size",
-  /// "timeout", ...) with the tail of the console and marks the boot "failed".
-  void record_failure(BootId boot, const std::string& phase, const std::string& message,
+  /// Records a failure in `phase` with the tail of the console and marks the boot failed.
+  void record_failure(BootId boot, FailurePhase phase, const std::string& message,
                       const std::string& console_tail);
 
   /// Every boot of a run with its cell, score and pass totals, in the matrix's cell order
@@ -354,6 +358,7 @@ class Store {
   std::vector<NoiseReportRow> noise_reports(const std::string& cell_glob, std::size_t limit = 100) const;
 
  private:
+  friend struct detail::Access;
   explicit Store(std::filesystem::path path);
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;

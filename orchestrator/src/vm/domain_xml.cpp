@@ -1,5 +1,7 @@
 #include "vm/domain_xml.hpp"
 
+#include "util/xml.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -7,21 +9,7 @@
 namespace rlab::vm {
 namespace {
 
-std::string escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '\'': out += "&apos;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using util::xml_escape;
 
 void require_path(const std::filesystem::path& p, std::string_view field) {
   if (p.empty()) throw std::invalid_argument(fmt::format("domain spec: {} is empty", field));
@@ -72,8 +60,8 @@ std::string domain_name(std::string_view run_id, std::string_view cell_id) {
 
 std::string domain_xml(const DomainSpec& s) {
   if (s.name.empty()) throw std::invalid_argument("domain spec: name is empty");
-  if (s.vcpus < 1 || s.vcpus > 512)
-    throw std::invalid_argument(fmt::format("domain spec: vcpus {} is outside 1..512", s.vcpus));
+  if (s.vcpus < 1 || s.vcpus > kMaxVcpus)
+    throw std::invalid_argument(fmt::format("domain spec: vcpus {} is outside 1..{}", s.vcpus, kMaxVcpus));
   if (s.memory_mib < 128)
     throw std::invalid_argument(
         fmt::format("domain spec: memory {} MiB is below 128 MiB", s.memory_mib));
@@ -127,7 +115,7 @@ std::string domain_xml(const DomainSpec& s) {
     cpu = model == "max" ? "  <cpu mode='maximum' check='none'/>\n"
                          : fmt::format("  <cpu mode='custom' match='exact' check='none'>\n"
                                        "    <model fallback='forbid'>{}</model>\n  </cpu>\n",
-                                       escape(model));
+                                       xml_escape(model));
   }
   // libvirt 9.0 has no element for the arm `pauth` property: pass it to QEMU directly. It
   // applies to `-cpu max` only (the property lives on max-arm-cpu).
@@ -181,11 +169,11 @@ std::string domain_xml(const DomainSpec& s) {
       "  </devices>\n"
       "{qemu_ns}"
       "</domain>\n",
-      fmt::arg("type", kvm ? "kvm" : "qemu"), fmt::arg("name", escape(s.name)),
+      fmt::arg("type", kvm ? "kvm" : "qemu"), fmt::arg("name", xml_escape(s.name)),
       fmt::arg("mem", s.memory_mib), fmt::arg("vcpus", s.vcpus),
       fmt::arg("cputune", cputune),
-      fmt::arg("kernel", escape(s.kernel.string())),
-      fmt::arg("initrd", escape(s.initramfs.string())), fmt::arg("cmdline", escape(s.cmdline)),
+      fmt::arg("kernel", xml_escape(s.kernel.string())),
+      fmt::arg("initrd", xml_escape(s.initramfs.string())), fmt::arg("cmdline", xml_escape(s.cmdline)),
       fmt::arg("cpu", cpu),
       fmt::arg("disk", s.disk.empty() ? std::string()
                                       : fmt::format("    <disk type='file' device='disk'>\n"
@@ -194,11 +182,11 @@ std::string domain_xml(const DomainSpec& s) {
                                                     "      <target dev='vda' bus='virtio'/>\n"
                                                     "      <serial>{}</serial>\n"
                                                     "    </disk>\n",
-                                                    escape(s.disk.string()), escape(s.disk_serial))),
-      fmt::arg("console", escape(s.console_log.string())),
+                                                    xml_escape(s.disk.string()), xml_escape(s.disk_serial))),
+      fmt::arg("console", xml_escape(s.console_log.string())),
       // No path: libvirt picks one in its channel directory (virDomainOpenChannel reaches it).
       fmt::arg("socket", s.agent_via_libvirt ? std::string()
-                                             : " path='" + escape(s.agent_socket.string()) + "'"),
+                                             : " path='" + xml_escape(s.agent_socket.string()) + "'"),
       fmt::arg("channel", kAgentChannel), fmt::arg("qemu_ns", qemu_ns));
 }
 

@@ -21,6 +21,9 @@ enum class Accel {
 /// "tcg" or "kvm".
 std::string_view to_string(Accel a);
 
+/// Most vCPUs of one guest: the arm64 `virt` machine's limit with a GICv3.
+inline constexpr unsigned kMaxVcpus = 512;
+
 /// The agent channel's virtio-serial port name (docs/protocol.md).
 inline constexpr std::string_view kAgentChannel = "org.rlab.agent.0";
 
@@ -29,7 +32,7 @@ inline constexpr std::string_view kAgentChannel = "org.rlab.agent.0";
 struct DomainSpec {
   std::string name;                  ///< libvirt domain name (see domain_name())
   Accel accel = Accel::kTcg;
-  unsigned vcpus = 1;                ///< 1..512
+  unsigned vcpus = 1;                ///< 1..kMaxVcpus
   std::uint64_t memory_mib = 1024;   ///< guest RAM in MiB
   /// Guest CPU model. Empty: "max" under TCG, host-passthrough under KVM. Under KVM only
   /// "host" (or empty) is accepted.

@@ -65,7 +65,7 @@ class DetectBisect : public ::testing::Test {
         env.accel = "tcg";
         st->record_result(id, {score, 0, "[]"}, env);
       }
-      st->finish_run(run, "done");
+      st->finish_run(run, rlab::store::RunStatus::done);
     }
   }
   void TearDown() override { fs::remove_all(dir_); }

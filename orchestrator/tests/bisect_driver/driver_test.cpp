@@ -206,7 +206,7 @@ TEST_F(DriverTest, ResumesAfterACrashWithoutMeasuringAnsweredCommitsAgain) {
   ASSERT_GE(before.size(), 1u);
   auto measured_before = lab.measured;
   // A fresh bisection in the same tree is refused while this one is unfinished.
-  EXPECT_THROW(create_session(*db, start()), std::invalid_argument);
+  EXPECT_THROW(create_session(*db, start()), rlab::UsageError);
 
   lab.calls_left = -1;
   auto s = drive(*db, id, lab, true);
@@ -274,18 +274,18 @@ TEST_F(DriverTest, CreateSessionRefusesBadInput) {
   o = start();
   o.good = "main";
   o.bad = shas.front();  // reversed: good must be the ancestor
-  EXPECT_THROW(create_session(*db, o), std::invalid_argument);
+  EXPECT_THROW(create_session(*db, o), rlab::UsageError);
   o = start();
   o.cell = "ext4";
   try {
     create_session(*db, o);
     ADD_FAILURE() << "no error for an unknown cell";
-  } catch (const std::invalid_argument& e) {
+  } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("6.12/xfs-defaults/1vcpu/shell1"), std::string::npos) << e.what();
   }
   o = start();
   o.initial = 1;
-  EXPECT_THROW(create_session(*db, o), std::invalid_argument);
+  EXPECT_THROW(create_session(*db, o), rlab::UsageError);
   auto id = create_session(*db, start());
   auto s = db->get(id);
   ASSERT_TRUE(s);

@@ -45,7 +45,7 @@ class SessionTest : public ::testing::Test {
     auto boots = st.boots(run);
     for (std::size_t i = 0; i < scores.size(); ++i) {
       if (std::isnan(scores[i])) {
-        st.record_failure(boots[i].id, "hello", "no hello within 180 s", "");
+        st.record_failure(boots[i].id, rlab::store::FailurePhase::hello, "no hello within 180 s", "");
       } else {
         store::Result r;
         r.score = scores[i];
@@ -75,7 +75,7 @@ TEST_F(SessionTest, RoundTripsTheSpecAndStatus) {
   EXPECT_EQ(s->candidates, (std::vector<std::string>{"c1", "c2"}));
   EXPECT_FALSE(db->get(id + 1));
   EXPECT_THROW(db->set_status(id + 1, "found", ""), store::StoreError);
-  EXPECT_THROW(parse_direction("sideways"), std::invalid_argument);
+  EXPECT_THROW(parse_direction("sideways"), rlab::UsageError);
 }
 
 TEST_F(SessionTest, SamplesComeFromTheBatchRunsBoots) {

@@ -37,7 +37,7 @@ TEST(VmLab, SelectorMustNameOneCell) {
   try {
     select_cell(m, "ext4");
     ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
+  } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("no cell matches 'ext4'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("matrix.yaml"), std::string::npos) << e.what();
   }
@@ -46,7 +46,7 @@ TEST(VmLab, SelectorMustNameOneCell) {
   try {
     select_cell(big, "xfs");
     ADD_FAILURE() << "no error for an ambiguous selector";
-  } catch (const std::invalid_argument& e) {
+  } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("matches 4 cells"), std::string::npos) << e.what();
   }
 }

@@ -67,7 +67,7 @@ class DetectCli : public ::testing::Test {
           env.accel = "tcg";
           st->record_result(id, {score, 0, "[]"}, env);
         }
-      st->finish_run(run, "done");
+      st->finish_run(run, rlab::store::RunStatus::done);
     }
     // A matrix run of the same cell that is not part of the nightly history.
     const auto other = st->create_run({m.path.string(), kMatrix, 1, "matrix", ""});
@@ -87,7 +87,8 @@ class DetectCli : public ::testing::Test {
 };
 
 TEST_F(DetectCli, HistoryIsOnePointPerNight) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto h = changepoint::load_history(db, kXfs, "nightly");
   ASSERT_EQ(h.points.size(), kNights);
   EXPECT_EQ(h.points[0].boots, 3u);
@@ -169,7 +170,8 @@ TEST(DetectEnvironment, ChangeOfAccelIsNamed) {
       st->record_result(id, {score, 0, "[]"}, env);
     }
   }
-  const compare::ReadOnlyDb db(dir / "rlab.db");
+  const auto read_only = rlab::store::Store::open_read_only(dir / "rlab.db");
+  const rlab::store::Store& db = *read_only;
   changepoint::DetectOptions opt;
   opt.selector = kXfs;
   const auto cells = changepoint::detect(db, opt);

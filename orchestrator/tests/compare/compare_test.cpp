@@ -27,7 +27,7 @@ class CompareStore : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  static const compare::CellComparison& row(const compare::CompareReport& r, const std::string& label) {
+  static const compare::CellComparison& row(const compare::ComparisonTable& r, const std::string& label) {
     for (const auto& c : r.cells)
       if (c.label == label) return c;
     throw std::runtime_error("no row " + label);
@@ -38,7 +38,8 @@ class CompareStore : public ::testing::Test {
 };
 
 TEST_F(CompareStore, TwoRunsGiveEachVerdict) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, new_, {});
   ASSERT_EQ(rep.cells.size(), 4u);
 
@@ -103,7 +104,8 @@ TEST(CompareBoots, UnknownAsksForTheBootsTheNoiseCallsFor) {
 }
 
 TEST_F(CompareStore, CountersPerThousandLoopsBiggestMoverFirst) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, new_, {});
   const auto& c = row(rep, kDefaults).counters;
   ASSERT_EQ(c.size(), 5u);
@@ -125,7 +127,8 @@ TEST_F(CompareStore, CountersPerThousandLoopsBiggestMoverFirst) {
 }
 
 TEST_F(CompareStore, TwoKernelsInOneRun) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_kernels(db, base_, "6.12", "6.12+inline-inactivation", {});
   ASSERT_EQ(rep.cells.size(), 2u);
   const auto& r = row(rep, "xfs(defaults).2vcpu.shell1.2copies");
@@ -136,7 +139,7 @@ TEST_F(CompareStore, TwoKernelsInOneRun) {
   EXPECT_EQ(r.result->verdict, stats::Verdict::unknown);
   EXPECT_TRUE(r.beyond_cap);  // too noisy for its change within 80 boots a side
   EXPECT_EQ(r.next_boots_per_side, 0u);
-  EXPECT_THROW(compare::compare_kernels(db, base_, "6.12", "7.0", {}), std::invalid_argument);
+  EXPECT_THROW(compare::compare_kernels(db, base_, "6.12", "7.0", {}), rlab::UsageError);
 
   // With a cap of 10 boots per side the larger side is already there: stays unknown.
   compare::CompareOptions capped;
@@ -161,7 +164,8 @@ TEST_F(CompareStore, EnvironmentMismatchIsRefusedNamingTheField) {
       return b;
     });
   }
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, kvm_, {});
   const auto& acc = row(rep, kAgcount4);
   ASSERT_EQ(acc.status, compare::RowStatus::refused);
@@ -189,7 +193,8 @@ TEST_F(CompareStore, FailedAndMissingCellsAreOneSided) {
       return b;
     });
   }
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_runs(db, base_, part_, {});
   const auto& r = row(rep, kAgcount4);
   EXPECT_EQ(r.status, compare::RowStatus::base_only);
@@ -197,7 +202,8 @@ TEST_F(CompareStore, FailedAndMissingCellsAreOneSided) {
 }
 
 TEST_F(CompareStore, TextTableInLkpStyle) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   std::ostringstream out;
   compare::render_text(compare::compare_runs(db, base_, new_, {}), out);
   const std::string s = out.str();
@@ -215,9 +221,10 @@ TEST_F(CompareStore, TextTableInLkpStyle) {
 }
 
 TEST_F(CompareStore, MissingRunIsAStoreError) {
-  const compare::ReadOnlyDb db(db_);
+  const auto read_only = rlab::store::Store::open_read_only(db_);
+  const rlab::store::Store& db = *read_only;
   EXPECT_THROW(compare::compare_runs(db, base_, 99, {}), store::StoreError);
-  EXPECT_THROW(compare::ReadOnlyDb(dir_ / "none.db"), store::StoreError);
+  EXPECT_THROW(store::Store::open_read_only(dir_ / "none.db"), store::StoreError);
   EXPECT_FALSE(fs::exists(dir_ / "none.db"));
 }
 

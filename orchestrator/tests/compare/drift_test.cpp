@@ -44,7 +44,7 @@ class CompareDrift : public ::testing::Test {
     new_ = testing::fill_run(*st, "matrix", [](auto& c, auto& k, unsigned r) { return drifting(1, c, k, r); });
   }
   void TearDown() override { fs::remove_all(dir_); }
-  static const CellComparison* row(const CompareReport& r, const std::string& label) {
+  static const CellComparison* row(const ComparisonTable& r, const std::string& label) {
     for (const auto& c : r.cells)
       if (c.label == label) return &c;
     return nullptr;
@@ -54,7 +54,8 @@ class CompareDrift : public ::testing::Test {
 };
 
 TEST_F(CompareDrift, TheControlRemovesTheHostsDriftAndKeepsARealChange) {
-  const ReadOnlyDb db(dir_ / "rlab.db");
+  const auto read_only = rlab::store::Store::open_read_only(dir_ / "rlab.db");
+  const rlab::store::Store& db = *read_only;
   const auto raw = compare_runs(db, base_, new_, {});
   ASSERT_NE(row(raw, kDefaults), nullptr);
   EXPECT_EQ(row(raw, kDefaults)->result->verdict, stats::Verdict::different);  // the host's -10%
@@ -85,7 +86,8 @@ TEST_F(CompareDrift, TheControlRemovesTheHostsDriftAndKeepsARealChange) {
 }
 
 TEST_F(CompareDrift, KernelsOfOneRunAndBadControls) {
-  const ReadOnlyDb db(dir_ / "rlab.db");
+  const auto read_only = rlab::store::Store::open_read_only(dir_ / "rlab.db");
+  const rlab::store::Store& db = *read_only;
   CompareOptions opt;
   opt.control = "6.12/xfs-agcount4";  // a unique part of a cell id
   const auto rep = compare_kernels(db, new_, "6.12", "6.12+inline-inactivation", opt);
@@ -105,12 +107,12 @@ TEST_F(CompareDrift, KernelsOfOneRunAndBadControls) {
   }
   EXPECT_TRUE(compared && control_pair);
   opt.control = "agcount4";  // matches both kernels' agcount4 cells
-  EXPECT_THROW(compare_runs(db, base_, new_, opt), std::invalid_argument);
+  EXPECT_THROW(compare_runs(db, base_, new_, opt), rlab::UsageError);
   opt.control = "ext4";
   try {
     compare_runs(db, base_, new_, opt);
     ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
+  } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--control: no cell matches 'ext4'"), std::string::npos) << e.what();
   }
 }

@@ -83,7 +83,7 @@ inline store::RunId fill_run(
       st.record_images(id, k, "img-1");
       st.record_hello(id, {65536, 2, b.env.kernel_release, "0.1.0", 1000000, "[]"});
       if (b.fail) {
-        st.record_failure(id, "boot", "guest did not say hello within 300 s", "[  0.0] Booting");
+        st.record_failure(id, rlab::store::FailurePhase::boot, "guest did not say hello within 300 s", "[  0.0] Booting");
         continue;
       }
       for (unsigned p = 0; p < 3; ++p) {
@@ -99,7 +99,7 @@ inline store::RunId fill_run(
       }
       st.record_result(id, {b.score, 0, "[]"}, b.env);
     }
-  st.finish_run(run, "done");
+  st.finish_run(run, rlab::store::RunStatus::done);
   return run;
 }
 

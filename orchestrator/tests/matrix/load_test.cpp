@@ -197,9 +197,9 @@ TEST(SelectCellId, ExactIdWinsOverAPartOfOthers) {
   const std::vector<std::string> ids{"k/xfs-defaults/1vcpu/shell1", "k/xfs-defaults/1vcpu/shell1-long"};
   EXPECT_EQ(select_cell_id(ids, "k/xfs-defaults/1vcpu/shell1"), ids[0]);
   EXPECT_EQ(select_cell_id(ids, "long"), ids[1]);
-  EXPECT_THROW(select_cell_id(ids, "xfs"), std::invalid_argument);
-  EXPECT_THROW(select_cell_id(ids, ""), std::invalid_argument) << "an empty selector names nothing";
-  EXPECT_THROW(select_cell_id({}, "k"), std::invalid_argument);
+  EXPECT_THROW(select_cell_id(ids, "xfs"), rlab::UsageError);
+  EXPECT_THROW(select_cell_id(ids, ""), rlab::UsageError) << "an empty selector names nothing";
+  EXPECT_THROW(select_cell_id({}, "k"), rlab::UsageError);
   EXPECT_EQ(select_cell_id({ids[1], ids[1], ids[1]}, "shell1"), ids[1]) << "one cell, booted three times";
 }
 

@@ -14,7 +14,7 @@ using rlab::matrix::select_cell_id;
 std::string refusal(const std::vector<std::string>& ids, const std::string& selector) {
   try {
     select_cell_id(ids, selector);
-  } catch (const std::invalid_argument& e) {
+  } catch (const rlab::UsageError& e) {
     return e.what();
   }
   return "(accepted)";

@@ -210,7 +210,7 @@ TEST_F(StoreMetrics, GuestBootSecondsAreOneHistogramPerCellOverEveryBootWithAHel
   const auto failed = store_->boot_id(later, cell0.id, 0);
   store_->start_boot(failed, "qemu:///system", "d", "/tmp/c");
   store_->record_boot_seconds(failed, 42.0);
-  store_->record_failure(failed, "prepare", "mkfs.xfs: agcount=0 is invalid", "");
+  store_->record_failure(failed, rlab::store::FailurePhase::prepare, "mkfs.xfs: agcount=0 is invalid", "");
   double sum = 42.0;
   for (const auto& b : store_->boot_results(run))
     if (b.cell_id == cell0.id) sum += *store_->boot_seconds(b.boot_id);

@@ -165,14 +165,14 @@ store::RunId fill_run(store::Store& st, const RunShape& shape) {
       const auto boot = st.boot_id(run, c.id, r);
       if (shape.fail_one && i + 1 == shape.cells.size() && r == 0) {
         st.start_boot(boot, shape.host_uri, "rlab-fail", "/tmp/console.log");
-        st.record_failure(boot, "hello", "no hello from the agent within 300 s",
+        st.record_failure(boot, rlab::store::FailurePhase::hello, "no hello from the agent within 300 s",
                           "[    2.1] Run /init as init process\n");
         continue;
       }
       fill_boot(st, boot, c, commit, ++seed, shape.host_uri);
     }
   }
-  if (shape.finish) st.finish_run(run, shape.fail_one ? "failed" : "done");
+  if (shape.finish) st.finish_run(run, shape.fail_one ? rlab::store::RunStatus::failed : rlab::store::RunStatus::done);
   return run;
 }
 
@@ -285,7 +285,7 @@ store::RunId replay_run(store::Store& st, store::RunId from, const std::string& 
     env.fs = c.filesystem.fs;
     st.record_result(boot, r, env);
   }
-  st.finish_run(run, "done");
+  st.finish_run(run, rlab::store::RunStatus::done);
   return run;
 }
 

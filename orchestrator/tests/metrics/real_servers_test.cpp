@@ -36,7 +36,7 @@ class RealMetricsServers : public ::testing::Test {
     store_ = test::load_recorded(dir_ / "rlab.db").release();
     // The recorded matrix run (the run with the most cells; the other one is the bad-mkfs run).
     run_ = std::stoll(sql("SELECT run_id FROM cells GROUP BY run_id ORDER BY count(*) DESC LIMIT 1").at(0));
-    ASSERT_EQ(store_->run(run_)->status, "done") << "the recorded matrix run must have finished every boot";
+    ASSERT_EQ(store_->run(run_)->status, rlab::store::RunStatus::done) << "the recorded matrix run must have finished every boot";
     last_recorded_ = *store_->latest_run();
 
     gateway_port_ = test::free_port();
@@ -245,8 +245,8 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   store_->add_cells(failed_run, {cell}, 1);
   const auto boot = store_->boot_id(failed_run, cell.id, 0);
   store_->start_boot(boot, "qemu:///system", "rlab-x", "/tmp/console");
-  store_->record_failure(boot, "boot", "guest did not boot", "");
-  store_->finish_run(failed_run, "failed");
+  store_->record_failure(boot, rlab::store::FailurePhase::boot, "guest did not boot", "");
+  store_->finish_run(failed_run, rlab::store::RunStatus::failed);
   out = push_run(*store_, failed_run, gateway_url());
   ASSERT_TRUE(out.ok()) << fmt::format("{}", fmt::join(out.errors, "\n"));
   const std::string sel = fmt::format("job=\"rlab\", cell=\"{}\"", cell.id);
@@ -411,7 +411,7 @@ TEST_F(RealMetricsServers, ARunStartedWhileServingShowsItsProgressLive) {
   }
   auto r = prom_->wait_for("rlab_run_boots{job=\"rlab-serve\", kind=\"live\", state=\"done\"} == 4");
   EXPECT_EQ(r.size(), 1u);
-  store_->finish_run(run, "done");
+  store_->finish_run(run, rlab::store::RunStatus::done);
   EXPECT_EQ(scrape_value("rlab_runs_active" + sel + "}"), 0);
 }
 

@@ -39,7 +39,7 @@ class NightlyDrift : public ::testing::Test {
       nights_.push_back(fill_run(*st, "nightly", [n](auto& c, auto& k, unsigned r) { return night(n, c, k, r); }));
   }
   void TearDown() override { fs::remove_all(dir_); }
-  static const nightly::CellOutcome& cell(const nightly::NightlyReport& r, const std::string& id) {
+  static const nightly::CellOutcome& cell(const nightly::NightAnalysis& r, const std::string& id) {
     for (const auto& c : r.cells)
       if (c.cell_id == id) return c;
     throw std::out_of_range(id);
@@ -59,9 +59,9 @@ TEST_F(NightlyDrift, WithoutAControlTheHostsDriftIsARegression) {
 TEST_F(NightlyDrift, TheControlCorrectsBothComparisonsAndTheReportsSaySo) {
   nightly::AnalyseOptions o;
   o.compare.control = "agcount4/2vcpu";  // a part of two cells (both kernels)
-  EXPECT_THROW(nightly::analyse(db_, nights_[2], o), std::invalid_argument) << "two cells match";
+  EXPECT_THROW(nightly::analyse(db_, nights_[2], o), rlab::UsageError) << "two cells match";
   o.compare.control = "nope";
-  EXPECT_THROW(nightly::analyse(db_, nights_[2], o), std::invalid_argument);
+  EXPECT_THROW(nightly::analyse(db_, nights_[2], o), rlab::UsageError);
   o.compare.control = "6.12/xfs-agcount4";
   const auto r = nightly::analyse(db_, nights_[2], o);
   EXPECT_EQ(r.control, kAgcount4);

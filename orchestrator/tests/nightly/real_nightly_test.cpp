@@ -85,7 +85,7 @@ TEST(RealNightly, TwoNightsOfATinyMatrixTheSecondComparesWithTheFirst) {
   ASSERT_EQ(runs.size(), 2u);
   for (const auto& r : runs) {
     EXPECT_EQ(r.kind, "nightly");
-    EXPECT_EQ(r.status, "done");
+    EXPECT_EQ(r.status, rlab::store::RunStatus::done);
     EXPECT_EQ(r.matrix_path, matrix.string());
   }
   const auto second = runs[0].id, first = runs[1].id;

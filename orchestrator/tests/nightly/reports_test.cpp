@@ -93,8 +93,8 @@ TEST_F(TwoNights, ExplicitBaselineAndUnknownBaseline) {
   EXPECT_EQ(r.baseline->id, first_ + 1);
   EXPECT_EQ(r.baseline_source, "--baseline");
   o.baseline = 99;
-  EXPECT_THROW(nightly::analyse(db_, second_, o), std::invalid_argument);
-  EXPECT_THROW(nightly::analyse(db_, 99, {}), std::invalid_argument);
+  EXPECT_THROW(nightly::analyse(db_, second_, o), rlab::UsageError);
+  EXPECT_THROW(nightly::analyse(db_, 99, {}), rlab::UsageError);
 }
 
 TEST_F(TwoNights, SummaryUsesCompareTables) {
@@ -223,7 +223,7 @@ axes:
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  static const nightly::CellOutcome& cell(const nightly::NightlyReport& r, const std::string& id) {
+  static const nightly::CellOutcome& cell(const nightly::NightAnalysis& r, const std::string& id) {
     for (const auto& c : r.cells)
       if (c.cell_id == id) return c;
     throw std::runtime_error("no cell " + id);

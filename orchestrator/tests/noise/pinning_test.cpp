@@ -106,17 +106,17 @@ TEST(Topology, OversubscriptionIsRefusedUnlessAllowed) {
   try {
     run::pinning_cpus(p, t, "qemu:///system", 9, 2);
     FAIL() << "a budget of 9 vCPUs on 8 CPUs was accepted";
-  } catch (const std::invalid_argument& e) {
+  } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("allow_oversubscription"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("9 vCPUs"), std::string::npos) << e.what();
   }
   p.host_cpus = {2, 3};
   EXPECT_EQ(run::pinning_cpus(p, t, "u", 2, 2), (std::vector<unsigned>{2, 3}));
-  EXPECT_THROW(run::pinning_cpus(p, t, "u", 2, 3), std::invalid_argument);  // a 3-vCPU cell
+  EXPECT_THROW(run::pinning_cpus(p, t, "u", 2, 3), rlab::UsageError);  // a 3-vCPU cell
   p.allow_oversubscription = true;
   EXPECT_EQ(run::pinning_cpus(p, t, "u", 4, 3).size(), 2u);
   p.host_cpus = {9};
-  EXPECT_THROW(run::pinning_cpus(p, t, "u", 1, 1), std::invalid_argument);  // no CPU 9
+  EXPECT_THROW(run::pinning_cpus(p, t, "u", 1, 1), rlab::UsageError);  // no CPU 9
 }
 
 TEST(CpuPool, RunningGuestsGetDistinctCpusAndShareEvenlyWhenOversubscribed) {

@@ -95,7 +95,7 @@ TEST(RealNoise, InterleavedWarmupCellWithControlIsReportedStoredAndShown) {
   ASSERT_TRUE(run);
   EXPECT_EQ(st->run(*run)->kind, "noise");
   for (const auto& b : st->boot_timings(*run)) {
-    ASSERT_TRUE(b.score) << b.cell_id << " " << b.status;
+    ASSERT_TRUE(b.score) << b.cell_id << " " << rlab::store::to_string(b.status);
     ASSERT_TRUE(b.host) << "host load recorded";
     EXPECT_GT(b.host->busy_fraction, 0);
     EXPECT_EQ(json::parse(b.host->vcpu_pins).size(), 2u) << "both vCPUs pinned";

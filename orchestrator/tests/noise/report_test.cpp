@@ -77,7 +77,7 @@ TEST(NoiseStore, BootTimingsCarryWarmupPassesAndHostFacts) {
   f.boot(0, 0, 100, 0.5);
   auto t = f.st->boot_timings(f.run);
   ASSERT_EQ(t.size(), 6u);
-  const auto& b = *std::find_if(t.begin(), t.end(), [](auto& x) { return x.status == "done"; });
+  const auto& b = *std::find_if(t.begin(), t.end(), [](auto& x) { return x.status == rlab::store::BootStatus::done; });
   EXPECT_EQ(b.warmup_passes, 1u);
   EXPECT_EQ(b.pass_lpm, (std::vector<double>{80, 98, 102}));
   ASSERT_TRUE(b.host);
@@ -88,20 +88,20 @@ TEST(NoiseStore, BootTimingsCarryWarmupPassesAndHostFacts) {
   EXPECT_NEAR(*b.started_unix_s, static_cast<double>(::time(nullptr)), 60);
   EXPECT_EQ(*b.score, 100);
   for (const auto& x : t) {
-    if (x.status == "pending") {
+    if (x.status == rlab::store::BootStatus::pending) {
       EXPECT_FALSE(x.score);
     }
   }
 }
 
-TEST(NoiseReport, CellWithControlFromTheStore) {
+TEST(CellNoise, CellWithControlFromTheStore) {
   StoreFixture f;
   const double cell[] = {100, 110, 90}, control[] = {200, 220, 180};
   for (unsigned r = 0; r < 3; ++r) {
     f.boot(0, r, cell[r], 0.4 + 0.1 * r);
     f.boot(1, r, control[r], 0.4 + 0.1 * r);
   }
-  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[1].id);
+  auto rep = noise::noise_from_run(*f.st, f.run, f.cells[0].id, f.cells[1].id);
   EXPECT_EQ(rep.cell.boots, 3u);
   EXPECT_EQ(rep.warmup_passes, 1u);
   EXPECT_NEAR(*rep.cell.boot_rel_stddev, 0.1, 1e-12);
@@ -127,7 +127,7 @@ TEST(NoiseReport, CellWithControlFromTheStore) {
   EXPECT_NE(text.find("8 + 8 boots"), std::string::npos) << text;
 }
 
-TEST(NoiseReport, PerPassVcpuShareFromTheSamples) {
+TEST(CellNoise, PerPassVcpuShareFromTheSamples) {
   StoreFixture f;
   // Boot r: samples of pass p got a vCPU share of 0.5 + 0.1 r + 0.05 p (the first sample of
   // each pass has none, as the meter stores it); the counted passes score 100 +- 2.
@@ -141,7 +141,7 @@ TEST(NoiseReport, PerPassVcpuShareFromTheSamples) {
         f.st->record_sample(id, s);
       }
   }
-  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
+  auto rep = noise::noise_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
   // Counted passes 1 and 2: shares 0.55/0.60, 0.65/0.70, 0.75/0.80.
   ASSERT_TRUE(rep.cell.mean_vcpu_share);
   EXPECT_NEAR(*rep.cell.mean_vcpu_share, 0.675, 1e-12);
@@ -189,10 +189,10 @@ TEST(NoiseReport, PerPassVcpuShareFromTheSamples) {
   EXPECT_TRUE(parsed.timeline[0].passes.empty());
 }
 
-TEST(NoiseReport, StoredAndListedNewestFirstByCell) {
+TEST(CellNoise, StoredAndListedNewestFirstByCell) {
   StoreFixture f;
   for (unsigned r = 0; r < 3; ++r) f.boot(0, r, 100 + 5.0 * r, 0.5);
-  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
+  auto rep = noise::noise_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
   EXPECT_FALSE(rep.control);
   auto id1 = f.st->add_noise_report(noise::to_row(rep));
   auto id2 = f.st->add_noise_report(noise::to_row(rep));
@@ -209,15 +209,15 @@ TEST(NoiseReport, StoredAndListedNewestFirstByCell) {
   EXPECT_NE(noise::render_history(rows).find(f.cells[0].id), std::string::npos);
 }
 
-TEST(NoiseReport, UnknownCellIsAnError) {
+TEST(CellNoise, UnknownCellIsAnError) {
   StoreFixture f;
-  EXPECT_THROW(noise::report_from_run(*f.st, f.run, "no/such/cell", "no/such/cell"), std::invalid_argument);
+  EXPECT_THROW(noise::noise_from_run(*f.st, f.run, "no/such/cell", "no/such/cell"), rlab::UsageError);
 }
 
 TEST(NoiseMetrics, NewestReportOfEachCellIsExportedWithBoundedLabels) {
   StoreFixture f;
   for (unsigned r = 0; r < 3; ++r) f.boot(0, r, 100 + 5.0 * r, 0.3 + 0.2 * r);
-  auto rep = noise::report_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
+  auto rep = noise::noise_from_run(*f.st, f.run, f.cells[0].id, f.cells[0].id);
   auto older = noise::to_row(rep);
   older.boot_rel_stddev = 0.5;  // superseded by the next report
   older.created_at = "2020-01-01T00:00:00.000Z";

@@ -51,7 +51,7 @@ TEST_F(NoiseResolve, TheMatrixsControlIsTheDefaultAndTheOptionOverridesIt) {
   std::tie(cell, control) = rlab::noise::resolve_cells(options("control: ext4\n", "ext4", "xfs"));
   EXPECT_EQ(cell, "6.12/ext4-defaults/2vcpu/shell1");
   EXPECT_EQ(control, "6.12/xfs-defaults/2vcpu/shell1");
-  EXPECT_THROW(rlab::noise::resolve_cells(options("", "shell1", "")), std::invalid_argument)
+  EXPECT_THROW(rlab::noise::resolve_cells(options("", "shell1", "")), rlab::UsageError)
       << "'shell1' is a part of both cells";
 }
 

@@ -77,7 +77,7 @@ TEST(HostSteal, BootTimingsCarryEachPassHostSteal) {
 
 TEST(HostSteal, ReportCorrelatesPassLpmWithSteal) {
   StealStore f;
-  auto rep = noise::report_from_run(*f.st, 1, kCell, kCell);
+  auto rep = noise::noise_from_run(*f.st, 1, kCell, kCell);
   EXPECT_EQ(rep.cell.boots, 6u);
   // Expected values computed outside rlab from the same rows (18 counted passes):
   // r = -0.71340, t = 4.0721 on 16 df, two-sided p = 0.000887; vCPU share r = +0.7506.
@@ -117,7 +117,7 @@ TEST(HostSteal, ReportCorrelatesPassLpmWithSteal) {
 
 TEST(HostSteal, ReportStoredBeforeTheStealStillReadsAndExportsNoSteal) {
   StealStore f;
-  auto j = noise::to_json(noise::report_from_run(*f.st, 1, kCell, kCell));
+  auto j = noise::to_json(noise::noise_from_run(*f.st, 1, kCell, kCell));
   for (const char* k : {"mean_host_steal", "host_steal_correlation", "host_steal_correlation_p"})
     j["figures"].erase(k);
   for (auto& b : j["timeline"])

@@ -44,7 +44,7 @@ axes:
     for (const auto& b : st->boots(run_)) {
       st->start_boot(b.id, "qemu:///system", "d", "c");
       if (i == 3) {
-        st->record_failure(b.id, "hello", "no hello", "tail");
+        st->record_failure(b.id, rlab::store::FailurePhase::hello, "no hello", "tail");
       } else {
         st->record_pass(b.id, {0, 25, 0, 10.0, scores[i] , "{}",
                                R"({"tracepoints":{"xfs:xfs_inodegc_throttle":5}})"});
@@ -52,7 +52,7 @@ axes:
       }
       ++i;
     }
-    st->finish_run(run_, "failed");
+    st->finish_run(run_, rlab::store::RunStatus::failed);
   }
   void TearDown() override { fs::remove_all(dir_); }
 

@@ -22,7 +22,7 @@ store::BootResult boot(const std::string& kernel, const std::string& fs, unsigne
   b.copies = vcpus;
   b.repeat = repeat;
   b.cell_id = kernel + "/" + fs + "-defaults/" + std::to_string(vcpus) + "vcpu/shell1";
-  b.status = score ? "done" : "failed";
+  b.status = score ? rlab::store::BootStatus::done : rlab::store::BootStatus::failed;
   b.score = score;
   b.loops = loops;
   b.throttle_counted = throttle.has_value();
@@ -34,7 +34,7 @@ store::BootResult boot(const std::string& kernel, const std::string& fs, unsigne
 store::RunInfo run_info() {
   store::RunInfo r;
   r.id = 4;
-  r.status = "failed";
+  r.status = rlab::store::RunStatus::failed;
   r.matrix_path = "/x/matrix.yaml";
   r.seed = 99;
   r.created_at = "2026-11-30T09:00:00.000Z";

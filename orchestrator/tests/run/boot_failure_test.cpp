@@ -62,14 +62,14 @@ TEST(RealBoot, GuestWithoutHelloIsDestroyedAndRecordedFailed) {
   auto out = rlab::run::run_boot(job, g, conn, *st,
                                  [&](std::string_view p) { phases.emplace_back(p); });
   EXPECT_FALSE(out.ok);
-  EXPECT_EQ(out.phase, "hello-timeout");
+  EXPECT_EQ(out.phase, rlab::store::FailurePhase::hello_timeout);
   EXPECT_GE(out.wall_s, 3.0);
   EXPECT_EQ(phases, (std::vector<std::string>{"disk", "boot", "hello"}));
   EXPECT_TRUE(conn.active_domains(job.domain_name).empty()) << "the silent guest was destroyed";
   EXPECT_FALSE(fs::exists(job.dir / "fs.raw")) << "the scratch disk is removed";
   auto results = st->boot_results(run);
   ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].status, "failed");
+  EXPECT_EQ(results[0].status, rlab::store::BootStatus::failed);
   EXPECT_NE(results[0].failure.find("hello-timeout"), std::string::npos) << results[0].failure;
   fs::remove_all(root);
 }

@@ -218,7 +218,7 @@ TEST(RealHosts, HostGoneUnderABootIsDrainedAndTheBootRunsOnTheOtherHost) {
   EXPECT_EQ(moved, 1) << "exactly the boot on the dead host ran twice";
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
   const auto run = *st->latest_run();
-  EXPECT_EQ(st->run(run)->status, "done");
+  EXPECT_EQ(st->run(run)->status, rlab::store::RunStatus::done);
   // The machine's libvirtd has none of the run's guests left.
   rlab::vm::Connection local("qemu:///system");
   EXPECT_TRUE(local.active_domains(rlab::vm::domain_name(rlab::run::run_label(run, f.dir / "rlab.db"), "")).empty());
@@ -238,7 +238,7 @@ TEST(RealHosts, NoHostAnsweringIsALabErrorThatKeepsTheRunForResume) {
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
   auto run = st->latest_run();
   ASSERT_TRUE(run);
-  EXPECT_EQ(st->run(*run)->status, "failed");
+  EXPECT_EQ(st->run(*run)->status, rlab::store::RunStatus::failed);
   EXPECT_EQ(st->unfinished_boots(*run).size(), 2u);
 }
 
@@ -267,7 +267,7 @@ TEST(RealHosts, EveryHostDrainedMidRunStopsWithALabErrorAndKeepsTheRest) {
   EXPECT_NE(r.output.find(only.uri()), std::string::npos);
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
   const auto run = *st->latest_run();
-  EXPECT_EQ(st->run(run)->status, "failed");
+  EXPECT_EQ(st->run(run)->status, rlab::store::RunStatus::failed);
   // Kept for `--resume`: the boot that was on the host (failed, with the host row) and the
   // one never started (pending).
   EXPECT_EQ(st->unfinished_boots(run).size(), 1u) << "one boot still pending";

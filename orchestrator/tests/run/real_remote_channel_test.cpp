@@ -134,7 +134,7 @@ TEST(RealRemoteChannel, RunOnATcpHostTalksToItsAgentsThroughLibvirt) {
   auto rows = st->boot_results(run);
   ASSERT_EQ(rows.size(), 2u);
   for (const auto& b : rows) {
-    EXPECT_EQ(b.status, "done") << b.cell_id << ": " << b.failure;
+    EXPECT_EQ(b.status, rlab::store::BootStatus::done) << b.cell_id << ": " << b.failure;
     EXPECT_GT(b.score.value_or(0), 0) << b.cell_id;
     EXPECT_EQ(b.guest_page_size, 65536u) << b.cell_id;
   }
@@ -193,7 +193,7 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
     if (i == 1) fds0 = count_entries("/proc/self/fd"), threads0 = count_entries("/proc/self/task");
     auto out = rlab::run::run_boot(job, g, conn, *st);
     EXPECT_FALSE(out.ok);
-    EXPECT_EQ(out.phase, "hello-timeout") << out.message << " (the channel opened, the agent never spoke)";
+    EXPECT_EQ(out.phase, rlab::store::FailurePhase::hello_timeout) << out.message << " (the channel opened, the agent never spoke)";
     EXPECT_GE(out.wall_s, 3.0);
     EXPECT_LT(out.wall_s, 60.0);
     EXPECT_TRUE(conn.active_domains(job.domain_name).empty()) << "the silent guest was destroyed";
@@ -205,7 +205,7 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
   auto results = st->boot_results(run);
   ASSERT_EQ(results.size(), 2u);
   for (const auto& b : results) {
-    EXPECT_EQ(b.status, "failed");
+    EXPECT_EQ(b.status, rlab::store::BootStatus::failed);
     EXPECT_NE(b.failure.find("hello-timeout"), std::string::npos) << b.failure;
   }
   EXPECT_TRUE(host.domains("rlab-").empty());

@@ -81,11 +81,11 @@ TEST(RealRun, OneCellThroughLibvirtStoresA64KResult) {
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
   auto run = st->latest_run();
   ASSERT_TRUE(run);
-  EXPECT_EQ(st->run(*run)->status, "done");
+  EXPECT_EQ(st->run(*run)->status, rlab::store::RunStatus::done);
   EXPECT_EQ(st->run(*run)->seed, 7u);
   auto boots = st->boot_results(*run);
   ASSERT_EQ(boots.size(), 1u);
-  EXPECT_EQ(boots[0].status, "done") << boots[0].failure;
+  EXPECT_EQ(boots[0].status, rlab::store::BootStatus::done) << boots[0].failure;
   EXPECT_EQ(boots[0].guest_page_size, 65536u);
   EXPECT_GT(boots[0].loops, 0u);
   ASSERT_TRUE(boots[0].score.has_value());
@@ -138,7 +138,7 @@ TEST(RealRun, SigtermDestroysGuestsAndResumeFinishesTheRun) {
 
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
   auto run = *st->latest_run();
-  EXPECT_EQ(st->run(run)->status, "interrupted");
+  EXPECT_EQ(st->run(run)->status, rlab::store::RunStatus::interrupted);
   EXPECT_EQ(st->unfinished_boots(run).size(), 1u);
 
   rlab::util::ProcessOptions o;
@@ -147,7 +147,7 @@ TEST(RealRun, SigtermDestroysGuestsAndResumeFinishesTheRun) {
       rlab_argv({"run", "--resume", std::to_string(run), f.matrix.string(), "--agent", agent.string()}),
       o);
   ASSERT_EQ(r.exit_code, 0) << rlab::util::tail(r.output, 60);
-  EXPECT_EQ(st->run(run)->status, "done");
+  EXPECT_EQ(st->run(run)->status, rlab::store::RunStatus::done);
   EXPECT_TRUE(st->unfinished_boots(run).empty());
   auto boots = st->boot_results(run);
   ASSERT_EQ(boots.size(), 1u);

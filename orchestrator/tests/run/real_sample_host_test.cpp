@@ -53,7 +53,7 @@ TEST(RealSampleHost, EverySampleCarriesTheHostSideOfItsInterval) {
   ASSERT_TRUE(run);
   const auto boots = st->boot_results(*run);
   ASSERT_EQ(boots.size(), 1u);
-  ASSERT_EQ(boots[0].status, "done") << boots[0].failure;
+  ASSERT_EQ(boots[0].status, rlab::store::BootStatus::done) << boots[0].failure;
   const auto samples = st->samples(boots[0].boot_id);
   ASSERT_GE(samples.size(), 6u) << "an 8 s pass sampled every second";
   const bool freq_readable = rlab::run::read_host_frequency().has_value();
@@ -107,7 +107,7 @@ TEST(RealSampleHost, ARemoteHostStoresOnlyTheVcpuShare) {
   auto st = rlab::store::Store::open(dir / "rlab.db");
   const auto boots = st->boot_results(*st->latest_run());
   ASSERT_EQ(boots.size(), 1u);
-  ASSERT_EQ(boots[0].status, "done") << boots[0].failure;
+  ASSERT_EQ(boots[0].status, rlab::store::BootStatus::done) << boots[0].failure;
   const auto samples = st->samples(boots[0].boot_id);
   ASSERT_GE(samples.size(), 6u);
   unsigned with_share = 0;

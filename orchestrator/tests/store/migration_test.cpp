@@ -58,8 +58,8 @@ store::RunId fill(store::Store& st) {
   st.record_result(done, {150.0, 0, "[]"}, env);
   const auto failed = st.boot_id(run, "6.12/ext4/2vcpu/shell1", 0);
   st.start_boot(failed, "qemu:///system", "rlab-1-b", "/tmp/c.log");
-  st.record_failure(failed, "prepare", "mkfs.ext4 failed", "tail");
-  st.finish_run(run, "failed");
+  st.record_failure(failed, rlab::store::FailurePhase::prepare, "mkfs.ext4 failed", "tail");
+  st.finish_run(run, rlab::store::RunStatus::failed);
   return run;
 }
 
@@ -121,7 +121,7 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   EXPECT_EQ(row_counts(db_), counts);
   const auto rows = st->boot_results(run);
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].status, "done");
+  EXPECT_EQ(rows[0].status, rlab::store::BootStatus::done);
   ASSERT_TRUE(rows[0].score);
   EXPECT_DOUBLE_EQ(*rows[0].score, 150.0);
   EXPECT_EQ(rows[1].failure, "prepare: mkfs.ext4 failed");

@@ -108,13 +108,13 @@ TEST_F(StoreTest, RoundTripOfARun) {
   ASSERT_TRUE(info);
   EXPECT_EQ(info->matrix_text, m_.text);
   EXPECT_EQ(info->seed, 7u);
-  EXPECT_EQ(info->status, "running");
+  EXPECT_EQ(info->status, rlab::store::RunStatus::running);
   EXPECT_FALSE(info->created_at.empty());
   EXPECT_FALSE(info->hostname.empty());
 
   const auto boots = st->boots(run);
   ASSERT_EQ(boots.size(), cells_.size() * 2);
-  for (const auto& b : boots) EXPECT_EQ(b.status, "pending");
+  for (const auto& b : boots) EXPECT_EQ(b.status, rlab::store::BootStatus::pending);
 
   const auto b0 = st->boot_id(run, "6.12/xfs-agcount4/2vcpu/shell1", 1);
   complete(*st, b0, 250.0, 30);
@@ -122,10 +122,10 @@ TEST_F(StoreTest, RoundTripOfARun) {
   complete(*st, b1, 270.0, 10);
   const auto b2 = st->boot_id(run, "6.12+x/ext4-defaults/1vcpu/shell1", 0);
   st->start_boot(b2, "qemu:///system", "rlab-1-y", "/tmp/c2.log");
-  st->record_failure(b2, "hello", "no hello within 120 s", "[   1.0] Booting Linux...\n");
-  st->finish_run(run, "failed");
+  st->record_failure(b2, rlab::store::FailurePhase::hello, "no hello within 120 s", "[   1.0] Booting Linux...\n");
+  st->finish_run(run, rlab::store::RunStatus::failed);
 
-  EXPECT_EQ(st->run(run)->status, "failed");
+  EXPECT_EQ(st->run(run)->status, rlab::store::RunStatus::failed);
   EXPECT_FALSE(st->run(run)->finished_at.empty());
   const auto rows = st->boot_results(run);
   ASSERT_EQ(rows.size(), boots.size());
@@ -133,7 +133,7 @@ TEST_F(StoreTest, RoundTripOfARun) {
   for (const auto& r : rows) {
     if (r.boot_id == b0 || r.boot_id == b1) {
       ++done;
-      EXPECT_EQ(r.status, "done");
+      EXPECT_EQ(r.status, rlab::store::BootStatus::done);
       ASSERT_TRUE(r.score);
       EXPECT_DOUBLE_EQ(*r.score, r.boot_id == b0 ? 250.0 : 270.0);
       EXPECT_EQ(r.loops, 200u);
@@ -148,12 +148,12 @@ TEST_F(StoreTest, RoundTripOfARun) {
       EXPECT_EQ(r.copies, 2u);
     } else if (r.boot_id == b2) {
       ++failed;
-      EXPECT_EQ(r.status, "failed");
+      EXPECT_EQ(r.status, rlab::store::BootStatus::failed);
       EXPECT_FALSE(r.score);
       EXPECT_EQ(r.failure, "hello: no hello within 120 s");
       EXPECT_EQ(r.patchset, "x");
     } else {
-      EXPECT_EQ(r.status, "pending");
+      EXPECT_EQ(r.status, rlab::store::BootStatus::pending);
       EXPECT_FALSE(r.throttle_counted);
     }
   }
@@ -181,20 +181,20 @@ TEST_F(StoreTest, ResumeListsOnlyUnfinishedBootsAndRestartsThemClean) {
     interrupted = boots[2].id;
     complete(*st, done, 100.0, 0);
     st->start_boot(failed, "qemu:///system", "d", "c");
-    st->record_failure(failed, "page-size", "guest reports 4096, cell needs 65536", "");
+    st->record_failure(failed, rlab::store::FailurePhase::page_size, "guest reports 4096, cell needs 65536", "");
     st->start_boot(interrupted, "qemu:///system", "d", "c");
     st->record_pass(interrupted, {0, 5, 0, 10.0, 30.0, "{}", "{}"});
     // The process dies here: no finish_run, boot still "running".
   }
   auto st = store::Store::open(db_);
-  EXPECT_EQ(st->run(run)->status, "running");
+  EXPECT_EQ(st->run(run)->status, rlab::store::RunStatus::running);
   const auto all = st->boots(run);
   const auto todo = st->unfinished_boots(run);
   EXPECT_EQ(todo.size(), all.size() - 2);
   for (const auto& b : todo) {
     EXPECT_NE(b.id, done);
     EXPECT_NE(b.id, failed);
-    EXPECT_TRUE(b.status == "pending" || b.status == "running");
+    EXPECT_TRUE(b.status == rlab::store::BootStatus::pending || b.status == rlab::store::BootStatus::running);
   }
   // Same order as the recorded shuffle (order_index ascending).
   for (std::size_t i = 1; i < todo.size(); ++i) EXPECT_LT(todo[i - 1].order_index, todo[i].order_index);
@@ -231,7 +231,7 @@ TEST_F(StoreTest, AFailedWriteLosesNothingAlreadyStored) {
   EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM cells WHERE cell_key = 'brand/new/1vcpu/shell1'"), "0");
   // Writes for a boot that does not exist fail (foreign keys) and change nothing.
   EXPECT_THROW(st->record_result(999999, {1.0, 0, "[]"}, {}), store::StoreError);
-  EXPECT_THROW(st->record_failure(999999, "boot", "x", ""), store::StoreError);
+  EXPECT_THROW(st->record_failure(999999, rlab::store::FailurePhase::boot, "x", ""), store::StoreError);
   EXPECT_THROW(st->record_pass(999999, {0, 1, 0, 1.0, 60.0, "{}", "{}"}), store::StoreError);
   EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM failures"), "0");
   EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM results"), "1");

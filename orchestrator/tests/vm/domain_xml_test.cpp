@@ -70,7 +70,7 @@ TEST(DomainXml, EscapesCommandLine) {
   auto s = sample_spec(Accel::kTcg);
   s.cmdline = "a='<&>'";
   std::string xml = domain_xml(s);
-  EXPECT_NE(xml.find("a=&apos;&lt;&amp;&gt;&apos;"), std::string::npos);
+  EXPECT_NE(xml.find("a=&#39;&lt;&amp;&gt;&#39;"), std::string::npos);
 }
 
 TEST(DomainXml, RejectsBadFieldsNamingThem) {

@@ -53,12 +53,15 @@ inline constexpr const char* kGeneratedInputSha256 =
 /// Largest `run.input`, bytes (JSON: base64, so the request stays under the 1 MiB line limit).
 inline constexpr std::size_t kMaxInputBytes = 512 * 1024;
 
+/// Most concurrent loopers of one `run` (UnixBench -c).
+inline constexpr std::uint32_t kMaxCopies = 4096;
+
 /// `run`: the shell1/shell8 load. Defaults follow UnixBench except duration_s
 /// (docs/agent.md "shell1 as UnixBench runs it").
 struct Run {
   RequestId id = 0;
   std::string workload = "shell1";       ///< "shell1" or "shell8"
-  std::uint32_t copies = 1;              ///< concurrent loopers (UnixBench -c), [1, 4096]
+  std::uint32_t copies = 1;              ///< concurrent loopers (UnixBench -c), [1, kMaxCopies]
   std::uint32_t passes = 3;              ///< [1, 1000]
   double duration_s = 60.0;              ///< length of one pass, seconds, (0, kMaxSpanS]
   std::uint32_t scripts_per_loop = 1;    ///< 1 (shell1) or 8 (shell8); from workload if absent

@@ -1,0 +1,99 @@
+// Store: read queries for comparisons and histories (readers.hpp).
+#include "store/readers.hpp"
+
+#include "store/environment_columns.hpp"
+
+#include <unordered_map>
+
+namespace rlab::store {
+
+using detail::Locked;
+using detail::Stmt;
+
+std::vector<ScoredBoot> scored_boots(const Store& st, RunId run) {
+  static const std::string kBoots = R"SQL(
+SELECT br.boot_id, br.cell_key, br.kernel, br.fs, br.mkfs_label, br.vcpus, br.workload,
+       br.copies, br.repeat, br.score, br.loops, COALESCE(br.source_commit, ''), )SQL" +
+                                    detail::env_columns("r") + R"SQL(
+FROM boot_results br JOIN results r ON r.boot_id = br.boot_id
+WHERE br.run_id = ?1 AND br.status = 'done' AND br.score IS NOT NULL
+ORDER BY br.cell_key, br.repeat)SQL";
+  static const char* const kTracepoints = R"SQL(
+SELECT p.boot_id, t.key, SUM(t.value)
+FROM passes p JOIN boots b ON b.id = p.boot_id JOIN cells c ON c.id = b.cell_id,
+     json_each(p.counters_json, '$.tracepoints') t
+WHERE c.run_id = ?1 AND b.status = 'done'
+GROUP BY p.boot_id, t.key)SQL";
+  static const char* const kPlacement = R"SQL(
+SELECT p.boot_id, AVG(p.inode_ags)
+FROM passes p JOIN boots b ON b.id = p.boot_id JOIN cells c ON c.id = b.cell_id
+WHERE c.run_id = ?1 AND b.status = 'done' AND p.inode_ags IS NOT NULL
+GROUP BY p.boot_id)SQL";
+
+  const Locked db(st);
+  std::vector<ScoredBoot> out;
+  std::unordered_map<BootId, std::size_t> pos;
+  Stmt boots(db.db(), kBoots.c_str());
+  boots.bind(1, run);
+  while (boots.step()) {
+    ScoredBoot b;
+    b.boot_id = boots.i64(0);
+    b.cell_id = boots.text(1);
+    b.kernel = boots.text(2);
+    b.fs = boots.text(3);
+    b.mkfs_label = boots.text(4);
+    b.vcpus = static_cast<unsigned>(boots.i64(5));
+    b.workload = boots.text(6);
+    b.copies = static_cast<unsigned>(boots.i64(7));
+    b.repeat = static_cast<unsigned>(boots.i64(8));
+    b.score = boots.real(9);
+    b.loops = static_cast<std::uint64_t>(boots.i64(10));
+    b.source_commit = boots.text(11);
+    b.env = detail::read_env(boots, 12);
+    pos[b.boot_id] = out.size();
+    out.push_back(std::move(b));
+  }
+  Stmt tp(db.db(), kTracepoints);
+  tp.bind(1, run);
+  while (tp.step())
+    if (auto it = pos.find(tp.i64(0)); it != pos.end() && !tp.is_null(2))
+      out[it->second].tracepoints[tp.text(1)] = tp.real(2);
+  Stmt placed(db.db(), kPlacement);
+  placed.bind(1, run);
+  while (placed.step())
+    if (auto it = pos.find(placed.i64(0)); it != pos.end()) out[it->second].inode_ags = placed.real(1);
+  return out;
+}
+
+std::vector<std::string> scored_cell_ids(const Store& st, const std::string& glob,
+                                         const std::string& kind) {
+  const Locked db(st);
+  Stmt q(db.db(), R"SQL(
+SELECT DISTINCT br.cell_key FROM boot_results br JOIN runs r ON r.id = br.run_id
+WHERE br.score IS NOT NULL AND (?1 = '' OR r.kind = ?1) AND (?2 = '' OR br.cell_key GLOB ?2)
+ORDER BY br.cell_key)SQL");
+  q.bind(1, kind).bind(2, glob);
+  std::vector<std::string> out;
+  while (q.step()) out.push_back(q.text(0));
+  return out;
+}
+
+std::vector<HistoryBoot> cell_history(const Store& st, const std::string& cell_id,
+                                      const std::string& kind) {
+  static const std::string kSql = R"SQL(
+SELECT br.run_id, r.created_at, COALESCE(br.guest_kernel_release, ''),
+       COALESCE(br.source_commit, ''), br.score, )SQL" + detail::env_columns("res") + R"SQL(
+FROM boot_results br JOIN runs r ON r.id = br.run_id
+     LEFT JOIN results res ON res.boot_id = br.boot_id
+WHERE br.cell_key = ?1 AND br.score IS NOT NULL AND (?2 = '' OR r.kind = ?2)
+ORDER BY r.created_at, br.run_id, br.repeat)SQL";
+  const Locked db(st);
+  Stmt q(db.db(), kSql.c_str());
+  q.bind(1, cell_id).bind(2, kind);
+  std::vector<HistoryBoot> out;
+  while (q.step())
+    out.push_back({q.i64(0), q.text(1), q.text(2), q.text(3), q.real(4), detail::read_env(q, 5)});
+  return out;
+}
+
+}  // namespace rlab::store
