@@ -1,5 +1,9 @@
 #include "attribution/profile.hpp"
 
+#include "rlab/protocol/json.hpp"
+
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <utility>
 
@@ -105,6 +109,23 @@ void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& c,
   p.loops += loops;
   for (auto& [f, m] : v)
     for (auto& [k, x] : m) p.values[f][k] += x;
+}
+
+BootProfile profile_of(const std::vector<store::CountedPass>& passes) {
+  BootProfile p;
+  for (const auto& pass : passes) {
+    protocol::Counters c;
+    std::optional<protocol::Attribution> a;
+    try {
+      c = nlohmann::json::parse(pass.counters_json).get<protocol::Counters>();
+      if (pass.attribution_json) a = nlohmann::json::parse(*pass.attribution_json).get<protocol::Attribution>();
+    } catch (const std::exception&) {
+      c = {};
+      a.reset();
+    }
+    add_pass(p, pass.loops, c, a);
+  }
+  return p;
 }
 
 std::string short_stack(std::string_view key, std::size_t frames) {

@@ -3,6 +3,7 @@
 // as the "what changed" ranking (attribution/rank.hpp) reads them. Families, keys and units
 // are listed in docs/attribution.md.
 #include "rlab/protocol/messages.hpp"
+#include "store/readers.hpp"
 
 #include <cstdint>
 #include <map>
@@ -54,6 +55,10 @@ struct BootProfile {
 /// values are then not comparable). The /proc/stat jiffies are taken at USER_HZ = 100.
 void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& counters,
               const std::optional<protocol::Attribution>& attribution);
+
+/// The profile of a boot's counted passes as stored (store::ScoredBoot::passes). A pass whose
+/// JSON cannot be read (a store written by another rlab) counts with its loops but no counters.
+BootProfile profile_of(const std::vector<store::CountedPass>& passes);
 
 /// The display text of a stack key: at most `frames` frames, " < " between them (innermost
 /// first), "…" when cut.

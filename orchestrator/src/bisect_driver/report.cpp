@@ -2,10 +2,13 @@
 
 #include "bisect_driver/lab.hpp"
 
+#include "attribution/render.hpp"
 #include "compare/compare.hpp"
 #include "stats/descriptive.hpp"
 
 #include <fmt/format.h>
+
+#include <sstream>
 
 namespace rlab::bisect_driver {
 namespace {
@@ -36,27 +39,23 @@ std::vector<compare::BootData> boots_of(const SessionDb& db, SessionId id, const
   return out;
 }
 
-std::string counters(const SessionDb& db, const Session& s, const GitTree& git) {
-  // The parent, else the nearest good-answered ancestor, else the good end.
+/// What changed at the first bad commit against its parent (else the nearest good-answered
+/// ancestor, else the good end), every counter family ranked (attribution/rank.hpp).
+std::string what_changed(const SessionDb& db, const Session& s, const GitTree& git) {
   std::string base;
   if (auto p = git.parent(s.first_bad); p && !db.samples(s.id, *p).empty()) base = *p;
   if (base.empty()) base = s.spec.good_commit;
   auto b = boots_of(db, s.id, base);
   auto n = boots_of(db, s.id, s.first_bad);
   if (b.empty() || n.empty()) return "";
-  std::vector<const compare::BootData*> bp, np;
-  for (const auto& x : b) bp.push_back(&x);
-  for (const auto& x : n) np.push_back(&x);
-  auto changes = compare::counter_changes(bp, np);
-  std::string out = fmt::format("\ninodegc tracepoints per 1,000 loops, {} ({} boots) -> {} ({} boots):\n",
-                                base.substr(0, 12), b.size(), s.first_bad.substr(0, 12), n.size());
-  if (changes.empty()) return out + "  (no tracepoint counts recorded)\n";
-  auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); };
-  for (const auto& c : changes)
-    out += fmt::format("  {:<36} {:>12} {:>12} {:>9}\n", c.name, num(c.base_per_kloop),
-                       num(c.new_per_kloop),
-                       c.change ? fmt::format("{:+.1f}%", 100 * *c.change) : std::string("-"));
-  return out;
+  std::vector<attribution::BootProfile> bp, np;
+  for (const auto& x : b) bp.push_back(attribution::profile_of(x.passes));
+  for (const auto& x : n) np.push_back(attribution::profile_of(x.passes));
+  std::ostringstream out;
+  out << fmt::format("\nwhere the time went: {} ({} boots) -> {} ({} boots)\n", base.substr(0, 12), b.size(),
+                     s.first_bad.substr(0, 12), n.size());
+  attribution::render_ranking(attribution::rank(bp, np, {.fdr = 0.05, .top = 15}), out);
+  return out.str();
 }
 
 }  // namespace
@@ -86,7 +85,7 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
   out += "\n";
   if (s.status == "found") {
     out += fmt::format("first bad commit: {} {}\n", s.first_bad, subject_of(git, s.first_bad));
-    out += counters(db, s, git);
+    out += what_changed(db, s, git);
   } else if (s.status == "hidden by skips") {
     out += "the first bad commit is one of these (skipped commits hide which):\n";
     for (const auto& c : s.candidates) out += fmt::format("  {} {}\n", c, subject_of(git, c));

@@ -101,6 +101,15 @@ static void side_figures(const std::vector<const BootData*>& side, std::optional
   if (!placed.empty()) ags = stats::mean(placed);
 }
 
+/// The "what changed" ranking of two sides' boots.
+static attribution::Ranking movers(const std::vector<const BootData*>& a, const std::vector<const BootData*>& b,
+                            const attribution::RankOptions& opt) {
+  std::vector<attribution::BootProfile> pa, pb;
+  for (const BootData* x : a) pa.push_back(attribution::profile_of(x->passes));
+  for (const BootData* x : b) pb.push_back(attribution::profile_of(x->passes));
+  return attribution::rank(pa, pb, opt);
+}
+
 ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
                             const std::vector<BootData>& base_boots,
                             const std::vector<BootData>& new_boots, const CompareOptions& opt) {
@@ -127,7 +136,7 @@ ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
       row.status = RowStatus::refused;  // neither the scores nor the counters are comparable
       row.mismatch = std::move(m);
     } else {
-      row.counters = counter_changes(side_a, side_b);
+      row.movers = movers(side_a, side_b, opt.movers);
       fill_verdict(row, opt);
     }
     rep.cells.push_back(std::move(row));

@@ -5,6 +5,7 @@
 // run by filesystem variant, vCPUs, workload and copies.
 #include "compare/boots.hpp"
 #include "compare/drift.hpp"
+#include "attribution/rank.hpp"
 #include "stats/verdict.hpp"
 #include "util/usage_error.hpp"
 
@@ -29,7 +30,8 @@ struct Side {
 
 /// Thresholds and the axis.
 struct CompareOptions {
-  stats::VerdictOptions verdict;  ///< alpha, minimum effect, bootstrap
+  stats::VerdictOptions verdict;  ///< alpha, minimum effect
+  attribution::RankOptions movers;  ///< the "what changed" ranking's false discovery rate and rows
   stats::SamplingPlan plan;       ///< doubling plan for "measure more" advice (cap per side)
   /// Environment fields (kEnvFields names) allowed to differ between base and new: the
   /// kernel build under comparison.
@@ -48,14 +50,6 @@ struct EnvMismatch {
   std::string message() const;  ///< e.g. "environment field `accel` differs (base vs new): tcg vs kvm"
 };
 
-/// Change of one inodegc tracepoint between the sides, per 1,000 loops.
-struct CounterChange {
-  std::string name;                       ///< e.g. "xfs:xfs_inodegc_throttle"
-  std::optional<double> base_per_kloop;   ///< nullopt: no base boot reported the event
-  std::optional<double> new_per_kloop;
-  /// (new - base) / base; nullopt when either side lacks the event or base is 0.
-  std::optional<double> change;
-};
 
 /// State of one row.
 enum class RowStatus { compared, refused, base_only, new_only, error };
@@ -89,10 +83,9 @@ struct CellComparison {
   bool beyond_cap = false;  ///< the noise needs more than the cap for the effect sought
   std::size_t more_base = 0;
   std::size_t more_new = 0;
-  /// Tracepoint changes per 1,000 loops, biggest mover first: |relative change| descending,
-  /// an event that rose from 0 before any finite change, events missing on a side last.
-  /// Empty for refused and one-sided rows.
-  std::vector<CounterChange> counters;
+  /// What changed between the sides' boots, across every counter family, per 1,000 loops
+  /// (attribution/rank.hpp); nullopt for refused and one-sided rows.
+  std::optional<attribution::Ranking> movers;
   /// UnixBench's index of each side's median score in this guest (protocol::unixbench_index;
   /// nullopt for a workload without a UnixBench baseline or a side without boots).
   std::optional<double> base_index, new_index;
@@ -134,9 +127,5 @@ ComparisonTable compare_kernels(const store::Store& st, std::int64_t run, const 
 std::optional<EnvMismatch> find_mismatch(const std::vector<const BootData*>& base,
                                          const std::vector<const BootData*>& next,
                                          const std::vector<std::string>& axis_fields);
-
-/// Tracepoint changes per 1,000 loops between the sides, biggest mover first.
-std::vector<CounterChange> counter_changes(const std::vector<const BootData*>& base,
-                                           const std::vector<const BootData*>& next);
 
 }  // namespace rlab::compare

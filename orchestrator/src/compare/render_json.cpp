@@ -1,6 +1,8 @@
 // The JSON form of `rlab compare` (docs/compare.md).
 #include "compare/render.hpp"
 
+#include "attribution/render.hpp"
+
 #include <cmath>
 
 namespace rlab::compare {
@@ -23,7 +25,7 @@ json summary_json(const stats::Summary& s, const std::vector<double>& scores) {
           {"scores", scores}};
 }
 
-json cell_json(const CellComparison& c) {
+json cell_json(const CellComparison& c, double fdr) {
   json j = {{"label", c.label},
             {"base_cell", c.base_cell.empty() ? json(nullptr) : json(c.base_cell)},
             {"new_cell", c.new_cell.empty() ? json(nullptr) : json(c.new_cell)},
@@ -69,11 +71,7 @@ json cell_json(const CellComparison& c) {
     j["refused"] = {{"field", c.mismatch->field}, {"where", c.mismatch->where},
                     {"base", c.mismatch->first}, {"new", c.mismatch->second},
                     {"message", c.mismatch->message()}};
-  json counters = json::array();
-  for (const auto& k : c.counters)
-    counters.push_back({{"name", k.name}, {"base_per_1k_loops", num(k.base_per_kloop)},
-                        {"new_per_1k_loops", num(k.new_per_kloop)}, {"change", num(k.change)}});
-  j["counters"] = counters;
+  j["what_changed"] = c.movers ? attribution::ranking_json(*c.movers, fdr) : json(nullptr);
   j["unixbench_index"] = {{"base", num(c.base_index)}, {"new", num(c.new_index)}};
   j["xfs_inode_ags"] = {{"base", num(c.base_inode_ags)}, {"new", num(c.new_inode_ags)}};
   return j;
@@ -86,7 +84,7 @@ json to_json(const ComparisonTable& r) {
   json summary = {{"different", 0}, {"regressions", 0}, {"same", 0}, {"unknown", 0},
                   {"refused", 0},   {"error", 0},       {"one_sided", 0}};
   for (const auto& c : r.cells) {
-    cells.push_back(cell_json(c));
+    cells.push_back(cell_json(c, r.options.movers.fdr));
     switch (c.status) {
       case RowStatus::compared:
         summary[std::string(stats::verdict_name(c.result->verdict))] =

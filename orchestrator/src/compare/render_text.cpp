@@ -1,14 +1,20 @@
 // The text table of `rlab compare`, laid out like LKP's comparison tables.
 #include "compare/render.hpp"
 
+#include "attribution/render.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <sstream>
 
 namespace rlab::compare {
 namespace {
+
+/// Rows of the "what changed" ranking shown per cell in the text table.
+constexpr std::size_t kMoversShown = 10;
 
 /// "    270.00 ±  5%" (16 wide); "-" when absent.
 std::string value_col(std::optional<double> v, std::optional<double> rel) {
@@ -114,10 +120,16 @@ void render_text(const ComparisonTable& r, std::ostream& out) {
     };
     figure(c.base_index, c.new_index, "unixbench_index(this_guest)");
     figure(c.base_inode_ags, c.new_inode_ags, "xfs_inode_ags");
-    for (const auto& k : c.counters)
-      out << value_col(k.base_per_kloop, std::nullopt) << " " << change_col(k.change)
-          << value_col(k.new_per_kloop, std::nullopt) << " " << std::string(9 + 2 + 9, ' ') << "  "
-          << c.label << "." << k.name << "_per_1k_loops\n";
+    if (c.movers && !c.movers->rows.empty()) {
+      attribution::Ranking top = *c.movers;  // the text shows the first rows; --json has them all
+      if (top.rows.size() > kMoversShown) {
+        top.left_out += top.rows.size() - kMoversShown;
+        top.rows.resize(kMoversShown);
+      }
+      std::ostringstream m;
+      attribution::render_ranking(top, m, "      ");
+      out << m.str();
+    }
   }
   std::size_t diff = 0, regress = 0, same = 0, unknown = 0, refused = 0;
   for (const auto& c : r.cells) {

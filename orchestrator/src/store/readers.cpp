@@ -18,12 +18,12 @@ SELECT br.boot_id, br.cell_key, br.kernel, br.fs, br.mkfs_label, br.vcpus, br.wo
 FROM boot_results br JOIN results r ON r.boot_id = br.boot_id
 WHERE br.run_id = ?1 AND br.status = 'done' AND br.score IS NOT NULL
 ORDER BY br.cell_key, br.repeat)SQL";
-  static const char* const kTracepoints = R"SQL(
-SELECT p.boot_id, t.key, SUM(t.value)
-FROM passes p JOIN boots b ON b.id = p.boot_id JOIN cells c ON c.id = b.cell_id,
-     json_each(p.counters_json, '$.tracepoints') t
-WHERE c.run_id = ?1 AND b.status = 'done'
-GROUP BY p.boot_id, t.key)SQL";
+  static const char* const kPasses = R"SQL(
+SELECT p.boot_id, p.loops, p.counters_json, p.attribution_json
+FROM passes p JOIN boots b ON b.id = p.boot_id JOIN cells c ON c.id = b.cell_id
+     LEFT JOIN cell_methods m ON m.cell_id = c.id
+WHERE c.run_id = ?1 AND b.status = 'done' AND p.pass >= COALESCE(m.warmup_passes, 0)
+ORDER BY p.boot_id, p.pass)SQL";
   static const char* const kPlacement = R"SQL(
 SELECT p.boot_id, AVG(p.inode_ags)
 FROM passes p JOIN boots b ON b.id = p.boot_id JOIN cells c ON c.id = b.cell_id
@@ -53,11 +53,16 @@ GROUP BY p.boot_id)SQL";
     pos[b.boot_id] = out.size();
     out.push_back(std::move(b));
   }
-  Stmt tp(db.db(), kTracepoints);
-  tp.bind(1, run);
-  while (tp.step())
-    if (auto it = pos.find(tp.i64(0)); it != pos.end() && !tp.is_null(2))
-      out[it->second].tracepoints[tp.text(1)] = tp.real(2);
+  Stmt passes(db.db(), kPasses);
+  passes.bind(1, run);
+  while (passes.step())
+    if (auto it = pos.find(passes.i64(0)); it != pos.end()) {
+      CountedPass p;
+      p.loops = static_cast<std::uint64_t>(passes.i64(1));
+      p.counters_json = passes.text(2);
+      if (!passes.is_null(3)) p.attribution_json = passes.text(3);
+      out[it->second].passes.push_back(std::move(p));
+    }
   Stmt placed(db.db(), kPlacement);
   placed.bind(1, run);
   while (placed.step())

@@ -12,6 +12,14 @@
 
 namespace rlab::store {
 
+/// One counted pass of a boot (a pass after its cell's warm-up passes), as the "what changed"
+/// ranking reads it (attribution/profile.hpp).
+struct CountedPass {
+  std::uint64_t loops = 0;
+  std::string counters_json = "{}";             ///< protocol Counters, totalled over the pass
+  std::optional<std::string> attribution_json;  ///< protocol Attribution; nullopt when not collected
+};
+
 /// One done boot with a score, as comparisons read it.
 struct ScoredBoot {
   BootId boot_id = 0;
@@ -27,9 +35,8 @@ struct ScoredBoot {
   std::uint64_t loops = 0;    ///< loops over all passes
   std::string source_commit;  ///< kernels.source_commit ("" when not recorded)
   Environment env;            ///< the result's environment
-  /// Tracepoint hits summed over the boot's passes ("xfs:xfs_inodegc_queue" -> count); only
-  /// events some pass reported.
-  std::map<std::string, double> tracepoints;
+  /// The boot's counted passes, by pass index.
+  std::vector<CountedPass> passes;
   /// XFS: mean over the boot's passes of the allocation groups its load's inodes were seen in
   /// (passes.inode_ags); nullopt when no pass reported a placement.
   std::optional<double> inode_ags;

@@ -76,11 +76,18 @@ TEST_F(CompareCli, JsonShape) {
   EXPECT_LT(d["ratio_interval"]["high"].get<double>(), 0.98);
   EXPECT_TRUE(d["more_boots"].is_null());
   EXPECT_TRUE(d["refused"].is_null());
-  EXPECT_EQ(d["counters"][0]["name"], "xfs:xfs_inodegc_push");
-  EXPECT_TRUE(d["counters"][0]["change"].is_null());
-  EXPECT_EQ(d["counters"][1]["name"], "xfs:xfs_inodegc_throttle");
-  EXPECT_GT(d["counters"][1]["new_per_1k_loops"].get<double>(),
-            d["counters"][1]["base_per_1k_loops"].get<double>());
+  const auto& w = d["what_changed"];
+  EXPECT_EQ(w["base_boots"], 10);
+  EXPECT_EQ(w["fdr"], 0.05);
+  nlohmann::json tp = nlohmann::json::array();
+  for (const auto& r : w["rows"])
+    if (r["family"] == "tracepoint") tp.push_back(r);
+  ASSERT_GE(tp.size(), 3u) << w.dump(1);
+  EXPECT_TRUE(tp[0]["change"].is_null()) << "rose from zero first";
+  EXPECT_EQ(tp[2]["key"], "xfs:xfs_inodegc_throttle");
+  EXPECT_EQ(tp[2]["unit"], "events");
+  EXPECT_GT(tp[2]["new_per_kloop"].get<double>(), tp[2]["base_per_kloop"].get<double>());
+  EXPECT_TRUE(tp[2]["significant"].get<bool>());
   EXPECT_EQ(by.at(kAgcount4)["verdict"], "same");
   const auto& u = by.at(kInlineDefaults);
   EXPECT_EQ(u["verdict"], "unknown");
