@@ -1,5 +1,7 @@
 #include "attribution/render.hpp"
 
+#include "util/xml.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -49,6 +51,64 @@ void render_ranking(const Ranking& r, std::ostream& out, const std::string& inde
   if (r.left_out) out << indent << fmt::format("  ({} more rows, less changed, left out)\n", r.left_out);
   if (!r.missing.empty())
     out << indent << "  not compared (not collected in every boot of both sides): " << families(r.missing) << "\n";
+}
+
+namespace {
+
+/// Okabe-Ito colours, cycled over a bar's segments.
+constexpr const char* kColours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"};
+
+/// One side's bar of `family`'s stack rows (keys without brackets), scaled to `scale` ns.
+std::string bar(const std::vector<const Mover*>& stacks, bool base, double scale, const std::string& label) {
+  constexpr double kWidth = 600;
+  std::string o = fmt::format(R"(<div class="note">{}</div><svg xmlns="http://www.w3.org/2000/svg" width="{}" height="18" role="img">)",
+                              util::xml_escape(label), kWidth);
+  double x = 0;
+  std::size_t i = 0;
+  for (const Mover* m : stacks) {
+    const double v = base ? m->base_per_kloop : m->new_per_kloop;
+    const double w = scale > 0 ? kWidth * v / scale : 0;
+    if (w >= 0.5)
+      o += fmt::format(R"(<rect x="{:.1f}" y="1" width="{:.1f}" height="16" fill="{}"><title>{} ms per 1,000 loops: {}</title></rect>)",
+                       x, w, kColours[i % std::size(kColours)], fmt::format("{:.3f}", v / 1e6), util::xml_escape(short_stack(m->key, 40)));
+    x += w;
+    ++i;
+  }
+  return o + "</svg>\n";
+}
+
+}  // namespace
+
+std::string ranking_html(const Ranking& r, const std::string& base_label, const std::string& new_label, std::size_t rows) {
+  using util::xml_escape;
+  std::string o = fmt::format("<p class=\"note\">What changed, per 1,000 loops ({} boots against {}); * significant at "
+                              "q &lt;= 0.05 within its family (Benjamini-Hochberg).</p>\n",
+                              r.new_boots, r.base_boots);
+  o += "<table><tr><th>family</th><th>key</th><th>" + xml_escape(base_label) + "</th><th>" + xml_escape(new_label) +
+       "</th><th>change</th><th>q</th></tr>\n";
+  for (std::size_t i = 0; i < r.rows.size() && i < rows; ++i) {
+    const Mover& m = r.rows[i];
+    o += fmt::format(R"(<tr><td>{}</td><td title="{}">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}{}</td></tr>)" "\n",
+                     family_name(m.family), xml_escape(short_stack(m.key, 40)), xml_escape(short_stack(m.key)),
+                     xml_escape(format_per_kloop(m.family, m.base_per_kloop)), xml_escape(format_per_kloop(m.family, m.new_per_kloop)),
+                     percent(m.change), prob(m.q), m.significant ? " *" : "");
+  }
+  o += "</table>\n";
+  for (const Family f : {Family::lock, Family::offcpu, Family::oncpu}) {
+    std::vector<const Mover*> stacks;
+    double a = 0, b = 0;
+    for (const auto& m : r.rows)
+      if (m.family == f && !m.key.empty() && m.key.front() != '[') {
+        stacks.push_back(&m);
+        a += m.base_per_kloop;
+        b += m.new_per_kloop;
+      }
+    if (stacks.empty()) continue;
+    const double scale = std::max(a, b);
+    o += fmt::format("<h4>{} stacks among the top rows (ms per 1,000 loops: {:.3f} → {:.3f})</h4>\n", family_name(f), a / 1e6, b / 1e6);
+    o += bar(stacks, true, scale, base_label) + bar(stacks, false, scale, new_label);
+  }
+  return o;
 }
 
 nlohmann::json ranking_json(const Ranking& r, double fdr) {

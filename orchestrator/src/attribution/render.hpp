@@ -20,6 +20,13 @@ std::string format_per_kloop(Family f, double v);
 /// left out. `indent` starts every line. With no rows: one line saying there was nothing to rank.
 void render_ranking(const Ranking& r, std::ostream& out, const std::string& indent = "  ");
 
+/// An HTML fragment (no script): the ranking's top `rows` as a table, then for each stack
+/// family (lock, offcpu, oncpu) that has stack rows, a flame-style bar per side: one segment
+/// per stack, its width the stack's ms per 1,000 loops on the scale of the larger side, the
+/// stack's frames in its tooltip. `base_label`/`new_label` name the sides. Text is escaped.
+std::string ranking_html(const Ranking& r, const std::string& base_label, const std::string& new_label,
+                         std::size_t rows = 12);
+
 /// {"base_boots", "new_boots", "fdr", "families": [...], "missing": [...], "left_out",
 ///  "rows": [{"family", "key", "unit" ("ns" | "events"), "base_per_kloop", "new_per_kloop",
 ///  "change" (or null), "p" (or null), "q" (or null), "significant"}]}.

@@ -4,6 +4,7 @@
 #include "nightly/reports.hpp"
 #include "nightly/svg.hpp"
 
+#include "attribution/render.hpp"
 #include "util/xml.hpp"
 
 #include <fmt/format.h>
@@ -115,6 +116,36 @@ Chart history_chart(const CellOutcome& c) {
   return ch;
 }
 
+/// Where the time went, for the cells that regressed (else those whose comparison flagged a
+/// time family), at most kWhereShown: the "what changed" ranking of the comparison that found it.
+std::string where_the_time_went(const NightAnalysis& r) {
+  constexpr std::size_t kWhereShown = 8;
+  auto flagged = [](const compare::CellComparison& c) {
+    if (!c.movers) return false;
+    for (const auto& m : c.movers->rows)
+      if (m.significant && attribution::is_time(m.family)) return true;
+    return false;
+  };
+  std::string o;
+  std::size_t shown = 0;
+  for (const bool regressions_only : {true, false}) {
+    for (const auto& c : r.cells) {
+      if (shown == kWhereShown || c.cell_id == r.control || c.regression() != regressions_only) continue;
+      for (const auto* side : {&c.vs_previous, &c.vs_baseline}) {
+        if (!*side || !(*side)->movers || (*side)->movers->rows.empty()) continue;
+        if (!regressions_only && !flagged(**side)) continue;
+        const bool prev = side == &c.vs_previous;
+        o += fmt::format("<h3>{} (against the {})</h3>\n", h(c.cell_id), prev ? "previous night" : "baseline");
+        o += attribution::ranking_html(*(*side)->movers, prev ? "previous night" : "baseline", "tonight");
+        ++shown;
+        break;
+      }
+    }
+    if (shown) break;
+  }
+  return o.empty() ? "<p>no regression, and no time family moved significantly</p>\n" : o;
+}
+
 }  // namespace
 
 std::string render_html(const NightAnalysis& r) {
@@ -149,6 +180,8 @@ std::string render_html(const NightAnalysis& r) {
                      c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_baseline), h(c.reason()),
                      c.index ? fmt::format("{:.1f}", *c.index) : std::string("-"));
   o += "</table>\n";
+
+  o += "<h2>Where the time went</h2>\n" + where_the_time_went(r);
 
   o += "<h2>Scores</h2>\n<div class=\"plots\">\n" + render_svg(score_chart(r)) +
        render_svg(ratio_chart(r)) + "</div>\n";

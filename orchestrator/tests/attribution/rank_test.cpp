@@ -182,3 +182,22 @@ TEST(AttributionRender, TheTableShowsUnitsSignificanceAndWhatWasNotCompared) {
   EXPECT_TRUE(j["rows"][0]["significant"].get<bool>());
   EXPECT_EQ(j["missing"][0], "oncpu");
 }
+
+TEST(AttributionRender, TheHtmlHasATableAndAFlameBarPerSideOfEachStackFamily) {
+  std::mt19937 rng(7);
+  std::vector<BootProfile> base, next;
+  for (int i = 0; i < 6; ++i) base.push_back(boot(rng, 1e6));
+  for (int i = 0; i < 6; ++i) next.push_back(boot(rng, 4e6));
+  const auto r = rlab::attribution::rank(base, next, {.fdr = 0.05, .top = 0});
+  const auto h = rlab::attribution::ranking_html(r, "6.12 <base>", "tonight", 5);
+  EXPECT_EQ(h.find("<script"), std::string::npos);
+  EXPECT_NE(h.find("6.12 &lt;base&gt;"), std::string::npos) << "labels are escaped";
+  std::size_t rows = 0;
+  for (std::size_t at = h.find("<tr><td>"); at != std::string::npos; at = h.find("<tr><td>", at + 1)) ++rows;
+  EXPECT_EQ(rows, 5u);
+  EXPECT_NE(h.find("<h4>lock stacks"), std::string::npos) << h;
+  std::size_t bars = 0;
+  for (std::size_t at = h.find("<svg "); at != std::string::npos; at = h.find("<svg ", at + 1)) ++bars;
+  EXPECT_EQ(bars, 2u) << "one bar per side of the one stack family with rows";
+  EXPECT_NE(h.find("xfs_buf_lock &lt; xfs_read_agi"), std::string::npos) << "the stack in the tooltip";
+}

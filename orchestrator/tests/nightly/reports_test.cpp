@@ -176,6 +176,11 @@ TEST_F(TwoNights, HtmlIsSelfContainedWithSvgPlots) {
   EXPECT_NE(html.find("XFS / ext4 score ratio"), std::string::npos);
   EXPECT_NE(html.find(R"(<td class="FAIL">FAIL</td><td>6.12/xfs-defaults/2vcpu/shell1</td>)"),
             std::string::npos);
+  // Where the time went: the regressed cell's ranking against the previous night.
+  const auto where = html.find("<h2>Where the time went</h2>");
+  ASSERT_NE(where, std::string::npos);
+  EXPECT_NE(html.find("<h3>6.12/xfs-defaults/2vcpu/shell1 (against the previous night)</h3>", where), std::string::npos);
+  EXPECT_NE(html.find("<td>tracepoint</td>", where), std::string::npos);
   // The matrix has no ext4 cell: the ratio chart says so instead of inventing a ratio.
   const auto ratio = html.substr(html.find("XFS / ext4 score ratio"));
   EXPECT_NE(ratio.substr(0, ratio.find("</svg>")).find("no data"), std::string::npos);
