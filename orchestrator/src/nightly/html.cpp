@@ -5,6 +5,7 @@
 #include "nightly/svg.hpp"
 
 #include "attribution/render.hpp"
+#include "stats/shift_interval.hpp"
 #include "util/xml.hpp"
 
 #include <fmt/format.h>
@@ -67,8 +68,10 @@ Chart score_chart(const NightAnalysis& r) {
   return ch;
 }
 
-/// XFS / ext4 ratio of medians per vCPU count: each XFS variant against the first ext4
-/// variant of the same kernel, workload and vCPUs.
+/// XFS / ext4 ratio per vCPU count: each XFS variant against the first ext4 variant of the
+/// same kernel, workload and vCPUs. Each point is the ratio of the medians with the
+/// distribution-free interval of the ratio (stats/shift_interval.hpp) at 1 - 2 alpha; with
+/// fewer boots a side than that needs, the point is hollow and says it is not judged.
 Chart ratio_chart(const NightAnalysis& r) {
   Chart ch;
   ch.title = "XFS / ext4 score ratio per vCPU count";
@@ -77,19 +80,35 @@ Chart ratio_chart(const NightAnalysis& r) {
   ch.integer_x = true;
   ch.reference_y = 1.0;
   ch.y_from_zero = false;
-  std::map<std::tuple<std::string, std::string, unsigned>, double> ext4;
+  std::map<std::tuple<std::string, std::string, unsigned>, const CellOutcome*> ext4;
   for (const auto& c : r.cells)
-    if (c.fs == "ext4" && c.median) ext4.emplace(std::tuple{c.kernel, c.workload, c.vcpus}, *c.median);
+    if (c.fs == "ext4" && c.median) ext4.emplace(std::tuple{c.kernel, c.workload, c.vcpus}, &c);
+  const double alpha = r.vs_previous   ? r.vs_previous->options.verdict.alpha
+                       : r.vs_baseline ? r.vs_baseline->options.verdict.alpha
+                                       : stats::VerdictOptions{}.alpha;
+  const double confidence = 1 - 2 * alpha;
   std::map<std::string, Series> by;
   std::vector<std::string> order;
   for (const auto& c : r.cells) {
     if (c.fs != "xfs" || !c.median) continue;
     auto it = ext4.find({c.kernel, c.workload, c.vcpus});
-    if (it == ext4.end() || it->second <= 0) continue;
+    if (it == ext4.end() || *it->second->median <= 0) continue;
     const std::string name = c.kernel + " " + variant(c) + " ÷ ext4 " + c.workload;
     if (!by.count(name)) order.push_back(name);
     by[name].name = name;
-    by[name].points.push_back({static_cast<double>(c.vcpus), *c.median / it->second});
+    XY p{static_cast<double>(c.vcpus), *c.median / *it->second->median};
+    const auto iv = stats::ratio_shift_interval(it->second->scores, c.scores, confidence);
+    p.judged = iv.exists;
+    if (iv.exists) {
+      p.low = iv.low;
+      p.high = iv.high;
+      p.note = fmt::format("{:.3f}, {:.0f}% interval [{:.3f}, {:.3f}] ({} xfs and {} ext4 boots)", p.y, 100 * iv.confidence,
+                           iv.low, iv.high, c.scores.size(), it->second->scores.size());
+    } else {
+      p.note = fmt::format("{:.3f} from {} xfs and {} ext4 boots: not judged (an interval needs {} boots a side)", p.y,
+                           c.scores.size(), it->second->scores.size(), stats::shift_interval_floor(confidence));
+    }
+    by[name].points.push_back(p);
   }
   for (const auto& n : order) ch.series.push_back(by[n]);
   return ch;

@@ -64,6 +64,8 @@ std::string render_svg(const Chart& ch) {
       if (std::isfinite(p.x) && std::isfinite(p.y)) {
         xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x);
         ymin = std::min(ymin, p.y), ymax = std::max(ymax, p.y);
+        if (p.low && std::isfinite(*p.low)) ymin = std::min(ymin, *p.low);
+        if (p.high && std::isfinite(*p.high)) ymax = std::max(ymax, *p.high);
       }
   const bool empty = !std::isfinite(xmin);
   std::string out = fmt::format(
@@ -139,9 +141,19 @@ std::string render_svg(const Chart& ch) {
         pts += fmt::format("{}{:.1f},{:.1f}", pts.empty() ? "" : " ", X(p.x), Y(p.y));
     out += fmt::format(R"(<g class="series"><title>{}</title>)", xml_escape(s.name));
     out += fmt::format(R"(<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>)", colour, pts);
-    for (const auto& p : s.points)
-      if (std::isfinite(p.x) && std::isfinite(p.y))
-        out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"/>)", X(p.x), Y(p.y), colour);
+    for (const auto& p : s.points) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+      if (p.low && p.high && std::isfinite(*p.low) && std::isfinite(*p.high))
+        out += fmt::format(R"(<path d="M{0:.1f} {1:.1f}V{2:.1f}M{3:.1f} {1:.1f}H{4:.1f}M{3:.1f} {2:.1f}H{4:.1f}" )"
+                           R"(stroke="{5}" stroke-width="1.5" fill="none"/>)",
+                           X(p.x), Y(*p.low), Y(*p.high), X(p.x) - 4, X(p.x) + 4, colour);
+      const std::string end = p.note.empty() ? "/>" : "><title>" + xml_escape(p.note) + "</title></circle>";
+      if (p.judged)
+        out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"{})", X(p.x), Y(p.y), colour, end);
+      else
+        out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="4" fill="white" stroke="{}" stroke-width="1.5"{})", X(p.x),
+                           Y(p.y), colour, end);
+    }
     out += "</g>\n";
     const double ly = ch.height + 16.0 * static_cast<double>(i) - 4;
     out += fmt::format(R"(<rect x="{}" y="{:.1f}" width="12" height="3" fill="{}"/>)"

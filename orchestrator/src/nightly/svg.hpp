@@ -1,7 +1,8 @@
 #pragma once
 // rlab's own small plotting: line charts drawn as inline SVG (no scripts, no fonts or files
 // fetched), for the nightly HTML report. Axes with "nice" ticks (1, 2, 2.5, 5 x 10^k), one
-// polyline with point markers per series, optional vertical markers (change points) and a
+// polyline with point markers per series (filled, or hollow for a point without enough boots
+// to judge it; an interval as a vertical bar), optional vertical markers (change points) and a
 // horizontal reference line (e.g. ratio 1.0).
 #include <optional>
 #include <string>
@@ -9,10 +10,15 @@
 
 namespace rlab::nightly {
 
-/// One (x, y) point of a series.
+/// One (x, y) point of a series, with the interval it stands for when there is one.
 struct XY {
   double x = 0;
   double y = 0;
+  /// The point's confidence interval, drawn as a vertical bar with caps; nullopt: none.
+  std::optional<double> low = std::nullopt, high = std::nullopt;
+  /// false: too few boots to judge the point (drawn hollow, with its tooltip saying so).
+  bool judged = true;
+  std::string note = {};    ///< the point's tooltip, e.g. "0.64 from 1 boot a side: not judged"
 };
 
 /// One line of a chart.

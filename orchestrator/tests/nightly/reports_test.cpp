@@ -5,6 +5,7 @@
 #include "checks.hpp"
 #include "nightly/analysis.hpp"
 #include "nightly/reports.hpp"
+#include "stats/descriptive.hpp"
 #include "util/paths.hpp"
 
 #include <fmt/format.h>
@@ -295,3 +296,33 @@ TEST_F(FourteenNights, HtmlMarksChangePointsAndPlotsTheRatio) {
 }
 
 }  // namespace
+
+// The chart of the original report, XFS / ext4 per vCPU count, draws each ratio with its
+// interval, and a ratio from too few boots hollow, saying it is not judged.
+TEST(NightlyHtml, TheRatioChartDrawsIntervalsAndMarksRatiosOfTooFewBoots) {
+  nightly::NightAnalysis r;
+  r.run.id = 3;
+  r.run.created_at = "2026-12-01T00:00:00.000Z";
+  auto cell = [](std::string fs, unsigned vcpus, std::vector<double> scores) {
+    nightly::CellOutcome c;
+    c.cell_id = "6.12/" + fs + "-defaults/" + std::to_string(vcpus) + "vcpu/shell1";
+    c.kernel = "6.12";
+    c.fs = fs;
+    c.mkfs_label = "defaults";
+    c.vcpus = vcpus;
+    c.workload = "shell1";
+    c.boots = c.done = scores.size();
+    c.scores = scores;
+    c.median = rlab::stats::median(scores);
+    return c;
+  };
+  r.cells = {cell("xfs", 1, {200, 202, 199, 201, 200}), cell("ext4", 1, {210, 211, 209, 212, 210}),
+             cell("xfs", 2, {96}), cell("ext4", 2, {150})};
+  const auto html = nightly::render_html(r);
+  const auto chart = html.substr(html.find("XFS / ext4 score ratio"));
+  const auto svg = chart.substr(0, chart.find("</svg>"));
+  EXPECT_NE(svg.find("from 1 xfs and 1 ext4 boots: not judged (an interval needs 5 boots a side)"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(R"(fill="white")"), std::string::npos) << "the 2-vCPU ratio is hollow";
+  EXPECT_NE(svg.find("98% interval ["), std::string::npos) << svg;
+  EXPECT_NE(svg.find("<path d=\"M"), std::string::npos) << "the 1-vCPU ratio has its interval bar";
+}
