@@ -15,7 +15,9 @@ namespace rlab::agent {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::uint64_t kOnCpuPeriodNs = 10'000'000;  // 100 samples per CPU-second
+// 49 samples per CPU-second (not a divisor of the timer tick, so samples do not lock step with
+// it). 100 Hz cost about 1% of the load's loops under icount, 49 Hz 0.4% (docs/benchmarks.md).
+constexpr std::uint64_t kOnCpuPeriodNs = 1'000'000'000 / 49;
 
 /// The tasks of the load whose off-CPU time counts: the shell1 scripts' commands (rlab's and
 /// UnixBench's), and kernel workers, which run the load's deferred work (XFS inodegc).
@@ -163,7 +165,8 @@ protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std
 
 std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::uint32_t top) {
   std::unique_ptr<Attribution> a(new Attribution);
-  a->keep_stacks_ = level == "stacks";
+  a->keep_stacks_ = level == "stacks" || level == "full";
+  a->full_ = level == "full";
   a->top_ = top;
   std::vector<std::string> why;
   a->tracefs_ = find_tracefs();
@@ -183,15 +186,18 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
         "stack.stacktrace", w);
     if (!a->lock_) why.push_back("lock: " + w);
     w.clear();
-    // Off-CPU: out in S (1) or D (2), back in; PID 1 (this agent) not counted. The task's
-    // name comes from the switch back in (next_comm), so end_pass keeps the load's tasks.
+    // Off-CPU: out in D (2), and at level "full" S (1), until back in; PID 1 (this agent) not
+    // counted. The task's name comes from the switch back in (next_comm), so end_pass keeps the
+    // load's tasks. S costs about 2% of the load's loops under icount (a stack at almost every
+    // switch of a shell pipeline), D 1% or less.
+    const std::string states = level == "full" ? "(prev_state == 1 || prev_state == 2)" : "prev_state == 2";
     a->offcpu_ = a->install_family(
         "rlab_offcpu", "u64 delta; s64 state; char comm[16]; unsigned long[] stack",
         {{ev / "sched/sched_switch/trigger",
           {"hist:keys=prev_pid:rlab_ot0=common_timestamp,rlab_os0=common_stacktrace,rlab_ost0=prev_state"
-           " if prev_pid != 1 && (prev_state == 1 || prev_state == 2)",
+           " if prev_pid != 1 && " + states,
            "hist:keys=prev_pid:rlab_ot0=common_timestamp,rlab_os0=stacktrace,rlab_ost0=prev_state"
-           " if prev_pid != 1 && (prev_state == 1 || prev_state == 2)"}},
+           " if prev_pid != 1 && " + states}},
          {ev / "sched/sched_switch/trigger",
           {"hist:keys=next_pid:rlab_od=common_timestamp-$rlab_ot0,rlab_os=$rlab_os0,rlab_ost=$rlab_ost0:"
            "onmatch(sched.sched_switch).trace(rlab_offcpu,$rlab_od,$rlab_ost,next_comm,$rlab_os)"}}},
@@ -314,8 +320,8 @@ protocol::Attribution Attribution::end_pass() {
   };
   if (lock_)
     for (const char* f : {"lock", "xfs_agi", "xfs_agf", "xfs_buf"}) zero(f);
-  if (offcpu_)
-    for (const char* f : {"offcpu.D", "offcpu.S"}) zero(f);
+  if (offcpu_) zero("offcpu.D");
+  if (offcpu_ && full_) zero("offcpu.S");
   if (oncpu_ && oncpu_->lost() > 0) a.totals["oncpu.lost"] = oncpu_->lost();
   a.unavailable = unavailable_;
   return a;

@@ -2,7 +2,7 @@
 // Where the load's time goes, per pass, aggregated in the guest's kernel (docs/attribution.md):
 //  - lock waits: lock:contention_begin .. contention_end of the same task, as a synthetic
 //    event carrying the wait (ns) and the waiter's kernel stack, histogrammed by stack;
-//  - off-CPU: sched:sched_switch out in S (1) or D (2) .. back in, same shape, by state, task
+//  - off-CPU: sched:sched_switch out in D (2; level "full": also S, 1) .. back in, same shape, by state, task
 //    name and stack, kept for the load's tasks only: the scripts' commands (sh, sort, od, grep,
 //    tee, wc, rm; UnixBench's looper, multi.sh, tst.sh) and kernel workers (kworker/*, which
 //    run XFS inodegc); the agent itself (PID 1) and other kernel threads are not counted;
@@ -53,7 +53,7 @@ protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std
 /// synthetic events).
 class Attribution {
  public:
-  /// `level` "counts" or "stacks". Never throws: what cannot be installed (no tracefs, no hist
+  /// `level` "counts", "stacks" or "full" (stacks, and off-CPU in S too). Never throws: what cannot be installed (no tracefs, no hist
   /// triggers, a kernel without stacktrace variables, no perf events) is named in the pass's
   /// `unavailable`, and the rest is collected.
   static std::unique_ptr<Attribution> open(const std::string& level, std::uint32_t top);
@@ -90,6 +90,7 @@ class Attribution {
   std::unique_ptr<OnCpuSampler> oncpu_;
   std::string unavailable_;
   bool keep_stacks_ = false;
+  bool full_ = false;  ///< level "full": off-CPU in S too
   std::uint32_t top_ = 20;
 };
 

@@ -397,8 +397,8 @@ void from_json(const json& j, Run& m) {
   if (m.runner == "unixbench" && (m.duration_s < 1 || m.duration_s != static_cast<double>(static_cast<long>(m.duration_s))))
     bad(f.at("duration_s"), "UnixBench's looper takes whole seconds >= 1, got " + shortest(m.duration_s));
   f.opt("attribution", m.attribution);
-  if (m.attribution != "off" && m.attribution != "counts" && m.attribution != "stacks")
-    bad(f.at("attribution"), "expected \"off\", \"counts\" or \"stacks\", got \"" + m.attribution + "\"");
+  if (m.attribution != "off" && m.attribution != "counts" && m.attribution != "stacks" && m.attribution != "full")
+    bad(f.at("attribution"), "expected \"off\", \"counts\", \"stacks\" or \"full\", got \"" + m.attribution + "\"");
   f.opt("attribution_top", m.attribution_top);
   if (m.attribution_top < 1 || m.attribution_top > 200)
     bad(f.at("attribution_top"), "must be 1..200, got " + std::to_string(m.attribution_top));

@@ -96,8 +96,8 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
   }
   if (const YAML::Node a = e["attribution"]) {
     w.attribution = ck.string(a, what + ".attribution");
-    if (w.attribution != "off" && w.attribution != "counts" && w.attribution != "stacks")
-      ck.fail(a, what + ".attribution: '" + w.attribution + "' is not an attribution level (off, counts, stacks)");
+    if (w.attribution != "off" && w.attribution != "counts" && w.attribution != "stacks" && w.attribution != "full")
+      ck.fail(a, what + ".attribution: '" + w.attribution + "' is not an attribution level (off, counts, stacks, full)");
   }
   if (e["attribution_top"])
     w.attribution_top = static_cast<unsigned>(ck.integer(e["attribution_top"], what + ".attribution_top", 1, 200));

@@ -3,6 +3,8 @@
 
 #include "rlab/protocol/score.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -82,19 +84,49 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
   return t;
 }
 
+std::optional<stats::Comparison> judge(const CellSummary& base, const CellSummary& c, const stats::VerdictOptions& opt) {
+  if (base.scores.empty() || c.scores.empty()) return std::nullopt;
+  return stats::compare(base.scores, c.scores, opt);
+}
+
 ResultsTable load_table(const store::Store& st, store::RunId run) {
   auto info = st.run(run);
   if (!info)
     throw store::StoreError(st.path().string() + ": no run " + std::to_string(run));
-  return summarize(*info, st.boot_results(run));
+  ResultsTable t = summarize(*info, st.boot_results(run));
+  for (const auto& n : st.noise_reports("", 1))
+    if (n.boot_rel_stddev)
+      t.noise = HostNoise{*n.boot_rel_stddev, fmt::format("rlab noise of {}, {}", n.cell_id, n.created_at.substr(0, 10))};
+  if (!t.noise) {  // pooled over this run's cells with 2+ boots
+    double ss = 0;
+    std::size_t df = 0;
+    for (const auto& c : t.cells)
+      if (c.scores.size() >= 2 && c.rel_stddev) {
+        ss += *c.rel_stddev * *c.rel_stddev * static_cast<double>(c.scores.size() - 1);
+        df += c.scores.size() - 1;
+      }
+    if (df > 0) t.noise = HostNoise{std::sqrt(ss / static_cast<double>(df)), "this run's cells with 2 or more boots"};
+  }
+  return t;
 }
 
 nlohmann::json to_json(const ResultsTable& t) {
   using nlohmann::json;
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   json cells = json::array();
+  std::map<std::tuple<std::string, std::string, unsigned, std::string>, const CellSummary*> first;
+  for (const auto& c : t.cells)
+    if (!t.kernels.empty() && c.kernel == t.kernels.front()) first[{c.fs, c.mkfs_label, c.vcpus, c.workload}] = &c;
   for (const auto& c : t.cells) {
-    cells.push_back({{"cell_id", c.cell_id},
+    json vs = nullptr;
+    if (auto it = first.find({c.fs, c.mkfs_label, c.vcpus, c.workload}); it != first.end() && it->second != &c)
+      if (auto v = judge(*it->second, c, t.verdict))
+        vs = {{"kernel", it->second->kernel},
+              {"change", v->difference.relative_change},
+              {"verdict", stats::verdict_name(v->verdict)},
+              {"reason", v->reason}};
+    cells.push_back({{"vs_first", vs},
+                     {"cell_id", c.cell_id},
                      {"kernel", c.kernel},
                      {"fs", c.fs},
                      {"mkfs", c.mkfs_label},

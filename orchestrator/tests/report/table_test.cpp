@@ -86,22 +86,71 @@ TEST(RenderText, LkpStyleColumnsWithChangeAgainstTheFirstKernel) {
   report::render_text(report::summarize(run_info(), sample_boots()), out);
   const std::string s = out.str();
   EXPECT_NE(s.find("%stddev     %change         %stddev"), std::string::npos) << s;
-  // xfs row: 270.00 ± 5% base, 300.00 with +11.1%.
-  EXPECT_NE(s.find("    270.00 ±  5%      +11.1%    300.00        "
+  // xfs row: 270.00 ± 5% base (2 boots), 300.00 (1 boot) with +11.1%, not judged.
+  EXPECT_NE(s.find("    270.00 ±  5%     +11.1%?    300.00        "
                    "xfs(defaults).2vcpu.shell1.score_lpm"),
             std::string::npos)
       << s;
-  // ext4 row: -10.0% change; no throttle line for ext4.
-  EXPECT_NE(s.find("-10.0%"), std::string::npos) << s;
+  // ext4 row: -10.0% change, not judged; no throttle line for ext4.
+  EXPECT_NE(s.find("-10.0%?"), std::string::npos) << s;
   EXPECT_EQ(s.find("ext4(defaults).2vcpu.shell1.inodegc_throttle_per_1k_loops"), std::string::npos);
-  EXPECT_NE(s.find("     10.00           -100.0%      0.00        "
+  // A counter's row shows both values but no %change: it has no verdict.
+  EXPECT_NE(s.find("     10.00                        0.00        "
                    "xfs(defaults).2vcpu.shell1.inodegc_throttle_per_1k_loops"),
+            std::string::npos)
+      << s;
+  // The legend says why nothing is judged and what a verdict needs.
+  EXPECT_NE(s.find("2 changes are not judged: with 1 boot a side no change can be judged; a verdict needs at least 5 "
+                   "boots a side"),
             std::string::npos)
       << s;
   EXPECT_NE(s.find("6.12+inline/xfs-defaults/2vcpu/shell1: 1/2 boots done, 1 failed"),
             std::string::npos)
       << s;
   EXPECT_NE(s.find("run 4  failed  /x/matrix.yaml  seed 99"), std::string::npos) << s;
+}
+
+// With the measured noise the legend says how many boots a verdict needs; with 5 boots a side
+// a clear change is marked different and a change within one boot's noise "~".
+TEST(RenderText, VerdictsAtFiveBootsAndTheBootsTheNoiseCallsFor) {
+  std::vector<store::BootResult> boots;
+  auto add = [&](const std::string& kernel, const std::string& fs, double score, unsigned repeat) {
+    store::BootResult b;
+    b.boot_id = static_cast<store::BootId>(boots.size() + 1);
+    b.cell_id = kernel + "/" + fs + "-defaults/1vcpu/shell1";
+    b.kernel = kernel;
+    b.fs = fs;
+    b.mkfs_label = "defaults";
+    b.vcpus = 1;
+    b.workload = b.workload_kind = "shell1";
+    b.copies = 1;
+    b.repeat = repeat;
+    b.status = store::BootStatus::done;
+    b.score = score;
+    b.loops = 100;
+    boots.push_back(b);
+  };
+  for (unsigned r = 0; r < 5; ++r) {
+    add("a", "xfs", 200 + r, r);
+    add("b", "xfs", 150 + r, r);  // -25%: different
+    add("a", "ext4", 200 + 10.0 * r, r);
+    add("b", "ext4", 201 + 10.0 * r, r);  // +0.5% in 8% noise: unknown, within the noise
+  }
+  auto t = report::summarize(run_info(), boots);
+  t.noise = report::HostNoise{0.08, "rlab noise of a/xfs-defaults/1vcpu/shell1, 2026-12-01"};
+  std::ostringstream out;
+  report::render_text(t, out);
+  const std::string s = out.str();
+  EXPECT_NE(s.find("-24.8%*"), std::string::npos) << s;
+  EXPECT_NE(s.find("+0.5%~"), std::string::npos) << s;
+  EXPECT_NE(s.find("1 change is unknown: measure more boots"), std::string::npos) << s;
+  EXPECT_NE(s.find("at the measured noise of 8.0% a boot (rlab noise of a/xfs-defaults/1vcpu/shell1, 2026-12-01), a 5% "
+                   "change needs "),
+            std::string::npos)
+      << s;
+  const auto j = report::to_json(t);
+  for (const auto& c : j["cells"])
+    if (c["cell_id"] == "b/xfs-defaults/1vcpu/shell1") EXPECT_EQ(c["vs_first"]["verdict"], "different");
 }
 
 TEST(ToJson, EveryCellWithNullsForMissingFigures) {

@@ -87,8 +87,9 @@ struct Run {
   /// JSON: `input_base64`.
   std::optional<std::string> input;
   /// Where the load's time goes, per pass (docs/attribution.md): "off"; "counts" (totals per
-  /// family: contended lock waits, off-CPU waits in D and S, XFS AGI/AGF buffer-lock waits,
-  /// on-CPU samples); "stacks" (those plus the top `attribution_top` kernel stacks of each family).
+  /// family: contended lock waits, off-CPU waits in D, XFS AGI/AGF buffer-lock waits, on-CPU
+  /// samples); "stacks" (those plus the top `attribution_top` kernel stacks of each family);
+  /// "full" (stacks, and off-CPU waits in S too).
   std::string attribution = "off";
   std::uint32_t attribution_top = 20;    ///< stacks kept per family and pass, [1, 200]; the rest is one "other" row
 };
