@@ -1,10 +1,12 @@
 #include "changepoint/detect.hpp"
 
 #include "util/process.hpp"  // display_command
+#include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 
 namespace rlab::changepoint {
 namespace {
@@ -51,6 +53,14 @@ std::vector<std::string> bisect_argv(const std::string& cell_id, const Detection
 }
 
 std::vector<CellDetection> detect(const store::Store& st, const DetectOptions& opt) {
+  if (opt.method.alpha < 1.0 / static_cast<double>(opt.method.permutations + 1))
+    throw UsageError(fmt::format("alpha {:g} needs at least {} permutations: a permutation test's p is never below "
+                                 "1/(permutations + 1) = {:.3g} (give --permutations {} or more)",
+                                 opt.method.alpha, static_cast<std::size_t>(std::ceil(1 / opt.method.alpha)) - 1,
+                                 1.0 / static_cast<double>(opt.method.permutations + 1),
+                                 static_cast<std::size_t>(std::ceil(1 / opt.method.alpha)) - 1));
+  if (!(opt.min_effect >= 0 && opt.min_effect < 1))
+    throw UsageError(fmt::format("min effect {:g} is not a fraction in [0, 1)", opt.min_effect));
   std::vector<CellDetection> out;
   for (const auto& id : matching_cells(st, opt.selector, opt.kind)) {
     CellDetection c;
@@ -66,9 +76,14 @@ std::vector<CellDetection> detect(const store::Store& st, const DetectOptions& o
     for (const auto& p : pts) x.push_back(p.score);
     const Segmentation seg = e_divisive(x, opt.method);
     c.rejected_p = seg.rejected_p;
-    for (const auto& cp : seg.change_points)
+    for (const auto& cp : seg.change_points) {
+      if (std::fabs(cp.relative_change) < opt.min_effect) {
+        ++c.below_min_effect;
+        continue;
+      }
       c.detections.push_back({cp, pts[cp.index - 1], pts[cp.index],
                               environment_change(pts[cp.index - 1], pts[cp.index])});
+    }
     out.push_back(std::move(c));
   }
   return out;
@@ -77,8 +92,8 @@ std::vector<CellDetection> detect(const store::Store& st, const DetectOptions& o
 void render_text(const std::vector<CellDetection>& cells, const DetectOptions& opt,
                  bool bisect_plan, bool started, std::ostream& out) {
   out << fmt::format("E-Divisive means, permutation test: alpha {}, {} permutations, "
-                     "segments >= {} runs; runs of kind {}\n",
-                     opt.method.alpha, opt.method.permutations, opt.method.min_segment,
+                     "segments >= {} runs, changes >= {:g}%; runs of kind {}\n",
+                     opt.method.alpha, opt.method.permutations, opt.method.min_segment, 100 * opt.min_effect,
                      opt.kind.empty() ? std::string("(any)") : opt.kind);
   if (cells.empty()) {
     out << "no cell with scored runs matches"
@@ -91,6 +106,9 @@ void render_text(const std::vector<CellDetection>& cells, const DetectOptions& o
       out << "  " << c.note << "\n";
       continue;
     }
+    if (c.below_min_effect)
+      out << fmt::format("  {} significant change point{} below the minimum effect of {:g}% left out\n", c.below_min_effect,
+                         c.below_min_effect == 1 ? "" : "s", 100 * opt.min_effect);
     if (c.detections.empty()) {
       out << fmt::format("  no change point (best candidate p = {:.3f})\n", c.rejected_p);
       continue;
@@ -161,12 +179,14 @@ nlohmann::json to_json(const std::vector<CellDetection>& cells, const DetectOpti
                    {"points", c.history.points.size()},
                    {"note", c.note.empty() ? json(nullptr) : json(c.note)},
                    {"rejected_p", c.note.empty() ? json(c.rejected_p) : json(nullptr)},
+                   {"below_min_effect", c.below_min_effect},
                    {"change_points", cps}});
   }
   return {{"options",
            {{"alpha", opt.method.alpha},
             {"permutations", opt.method.permutations},
             {"min_segment", opt.method.min_segment},
+            {"min_effect", opt.min_effect},
             {"kind", opt.kind.empty() ? json(nullptr) : json(opt.kind)},
             {"selector", opt.selector.empty() ? json(nullptr) : json(opt.selector)}}},
           {"cells", arr}};

@@ -16,6 +16,10 @@ namespace rlab::changepoint {
 /// Options of detect().
 struct DetectOptions {
   EDivisiveOptions method;        ///< alpha, permutations, minimum segment, seed
+  /// Smallest |relative change| of the segments' means a change point must have to be reported
+  /// (a fraction; 0.02 = 2%): a significant but smaller shift is dropped and counted in
+  /// CellDetection::below_min_effect.
+  double min_effect = 0.02;
   std::string kind = "nightly";   ///< run kind to read ("" = every kind)
   std::string selector;           ///< GLOB on cell ids; "" = all cells
 };
@@ -40,10 +44,13 @@ struct CellDetection {
   CellHistory history;
   std::vector<Detection> detections;
   double rejected_p = 1;  ///< p of the first candidate that was not significant
+  std::size_t below_min_effect = 0;  ///< significant change points smaller than DetectOptions::min_effect
   std::string note;       ///< why nothing was tested (e.g. "too short"), else ""
 };
 
-/// Runs E-Divisive on every selected cell's history. Throws store::StoreError.
+/// Runs E-Divisive on every selected cell's history; keeps the change points of at least
+/// opt.min_effect. Throws store::StoreError; UsageError for alpha below 1/(permutations + 1)
+/// or a min_effect outside [0, 1).
 std::vector<CellDetection> detect(const store::Store& st, const DetectOptions& opt);
 
 /// Text listing; with `bisect_plan` each regression also gets the `rlab bisect` command that

@@ -25,6 +25,8 @@ void check(std::span<const double> x, const EDivisiveOptions& opt) {
     throw std::invalid_argument("changepoint::e_divisive: alpha must be in (0, 1)");
   if (opt.permutations < 19)
     throw std::invalid_argument("changepoint::e_divisive: permutations must be >= 19");
+  if (opt.alpha < 1.0 / static_cast<double>(opt.permutations + 1))
+    throw std::invalid_argument("changepoint::e_divisive: alpha below 1 / (permutations + 1) can never be reached");
   if (opt.min_segment < 2)
     throw std::invalid_argument("changepoint::e_divisive: min_segment must be >= 2");
 }

@@ -13,7 +13,9 @@ namespace rlab::changepoint {
 
 /// Parameters of e_divisive().
 struct EDivisiveOptions {
-  double alpha = 0.01;            ///< significance level of each permutation test, in (0, 1)
+  /// Significance level of each permutation test, in [1/(permutations + 1), 1): p cannot be
+  /// smaller than 1/(permutations + 1), so a smaller alpha could never accept a change point.
+  double alpha = 0.01;
   std::size_t permutations = 199; ///< permutations per test (>= 19); p has resolution 1/(perms+1)
   std::size_t min_segment = 3;    ///< fewest points on either side of a change point (>= 2)
   std::size_t max_change_points = 0;  ///< stop after this many (0: no limit)
@@ -50,7 +52,7 @@ struct Split {
 Split best_split(std::span<const double> seg, std::size_t min_segment);
 
 /// Segments `x` (values finite; throws std::invalid_argument naming the position otherwise,
-/// or on options out of range). Each round finds the best split of every current segment,
+/// or on options out of range, alpha below 1/(permutations + 1) among them). Each round finds the best split of every current segment,
 /// takes the one with the largest Q, and tests it: the values inside every segment are
 /// permuted independently, the largest best-split Q over all segments is recomputed, and
 /// p = (#{permuted >= observed} + 1) / (permutations + 1). p <= alpha accepts the change point

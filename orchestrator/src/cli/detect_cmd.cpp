@@ -28,6 +28,7 @@ struct DetectArgs {
   std::string kind = "nightly";
   double alpha = 0.01;
   std::size_t permutations = 199;
+  double min_effect = 0.02;
   std::size_t min_segment = 3;
   bool json = false;
   bool bisect = false;
@@ -107,6 +108,7 @@ int detect_main(const DetectArgs& a) {
   opt.method.alpha = a.alpha;
   opt.method.permutations = a.permutations;
   opt.method.min_segment = a.min_segment;
+  opt.min_effect = a.min_effect;
   std::filesystem::path path;
   try {
     path = matrix::store_path(a.db, a.matrix);
@@ -156,6 +158,10 @@ Registrar detect_registrar(45, [](CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--min-segment", args->min_segment, "Fewest runs on either side of a change")
       ->check(CLI::Range(2, 1000))
+      ->capture_default_str();
+  cmd->add_option("--min-effect", args->min_effect,
+                  "Smallest relative change of the means a change point is reported with (0.02 = 2%)")
+      ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the listing");
   cmd->add_flag("--bisect", args->bisect,

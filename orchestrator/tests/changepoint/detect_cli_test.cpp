@@ -149,6 +149,25 @@ TEST_F(DetectCli, ShortHistoryAndNoMatch) {
   EXPECT_FALSE(fs::exists(dir_ / "none.db"));
 }
 
+// A 12% change is reported under the default 2% minimum effect and left out (counted) at 20%;
+// an alpha the permutations can never reach is refused as bad usage, naming what it needs.
+TEST_F(DetectCli, MinimumEffectAndAnAlphaThePermutationsCannotReach) {
+  auto big = rlab({"detect", "--cell", kXfs, "--min-effect", "0.2", "--json"});
+  EXPECT_EQ(big.exit_code, 0) << big.output;
+  const auto j = nlohmann::json::parse(big.output);
+  EXPECT_EQ(j["options"]["min_effect"], 0.2);
+  EXPECT_EQ(j["cells"][0]["change_points"].size(), 0u);
+  EXPECT_EQ(j["cells"][0]["below_min_effect"], 1);
+  auto text = rlab({"detect", "--cell", kXfs, "--min-effect", "0.2"});
+  EXPECT_NE(text.output.find("1 significant change point below the minimum effect of 20% left out"), std::string::npos)
+      << text.output;
+  auto tiny = rlab({"detect", "--alpha", "0.001"});
+  EXPECT_EQ(tiny.exit_code, 2) << tiny.output;
+  EXPECT_NE(tiny.output.find("alpha 0.001 needs at least 999 permutations"), std::string::npos) << tiny.output;
+  auto enough = rlab({"detect", "--cell", kXfs, "--alpha", "0.001", "--permutations", "999", "--json"});
+  EXPECT_EQ(enough.exit_code, 1) << enough.output;  // the -12% change is found at alpha 0.001
+}
+
 // A step that comes with a change of environment (TCG -> KVM) is flagged as such.
 TEST(DetectEnvironment, ChangeOfAccelIsNamed) {
   const fs::path dir = fs::temp_directory_path() / ("rlab-detect-env-" + std::to_string(::getpid()));

@@ -155,6 +155,9 @@ TEST(EDivisive, BadInputNamesTheProblem) {
   o = {};
   o.alpha = 1.5;
   EXPECT_THROW(e_divisive(std::vector<double>(20, 1.0), o), std::invalid_argument);
+  EDivisiveOptions unreachable;
+  unreachable.alpha = 0.001;  // p >= 1/200 with the default 199 permutations
+  EXPECT_THROW(e_divisive(std::vector<double>(20, 1.0), unreachable), std::invalid_argument);
 }
 
 // docs/benchmarks.md "Change-point detection": a year of nightly points with defaults.
