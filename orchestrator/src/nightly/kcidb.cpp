@@ -1,9 +1,12 @@
-// kcidb.json: KCIDB I/O schema v4.0 (kernelci/kcidb-io, kcidb_io/schema/v04_00.py). Facts used:
-// top-level "version" {"major": 4, "minor": 0} is required; checkouts need id and origin,
-// builds id, origin and checkout_id, tests id, origin and build_id; ids are "<origin>:<text>";
-// origin matches ^[a-z0-9_]+$; test path matches ^[.a-zA-Z0-9_-]*$; test status is one of
-// FAIL, ERROR, PASS, DONE, SKIP; git_commit_hash is 40 lowercase hex digits; no property may
-// be null and no object may carry properties the schema does not name ("misc" is free-form).
+// kcidb.json: KCIDB I/O schema v5.3 (kernelci/kcidb-io, its LATEST schema). Facts used: top-level
+// "version" {"major": 5, "minor": 3} is required; checkouts need id and origin, builds id,
+// origin and checkout_id, tests id, origin and build_id; ids are "<origin>:<text>"; origin
+// matches ^[a-z0-9_]+$; a test path is dot-separated words of [a-zA-Z0-9_-]; build and test
+// status is one of FAIL, ERROR, MISS, PASS, DONE, SKIP (a build has no "valid" in v5, a
+// checkout still has); a test's numerical output is "number" {value, unit}; git_commit_hash
+// is 40 lowercase hex digits; no property may be null and no object may carry properties the
+// schema does not name ("misc" is free-form). The tests validate the output against the
+// schema itself with a draft-07 validator.
 #include "nightly/reports.hpp"
 
 #include <algorithm>
@@ -95,7 +98,7 @@ json to_kcidb(const NightAnalysis& r) {
                       {"checkout_id", checkout_id(r, kernel)},
                       {"architecture", "arm64"},
                       {"start_time", r.run.created_at},
-                      {"valid", built},
+                      {"status", built ? "PASS" : "FAIL"},
                       {"misc", bmisc}});
   }
   for (const auto& c : r.cells) {
@@ -128,9 +131,11 @@ json to_kcidb(const NightAnalysis& r) {
               {"environment", {{"comment", "host " + r.run.hostname},
                                {"misc", {{"host", r.run.hostname}, {"run", r.run.id}}}}},
               {"misc", misc}};
+    // The performance figure: the cell's median score tonight (a test that ran).
+    if (c.median) t["number"] = {{"value", *c.median}, {"unit", "lpm"}};
     tests.push_back(t);
   }
-  return {{"version", {{"major", 4}, {"minor", 0}}},
+  return {{"version", {{"major", 5}, {"minor", 3}}},
           {"checkouts", checkouts},
           {"builds", builds},
           {"tests", tests}};

@@ -2,7 +2,7 @@
 // The four reports of a night, written into <out>/<YYYY-MM-DD>-run<id>/:
 //   report.html   self-contained page: tables and SVG plots (svg.hpp), inline CSS, no script
 //   summary.txt   LKP-style text: compare's tables against the previous night and the baseline
-//   kcidb.json    KCIDB I/O schema v4.0: checkouts (one per kernel), builds, tests (one per cell)
+//   kcidb.json    KCIDB I/O schema v5.3: checkouts (one per kernel), builds, tests (one per cell)
 //   junit.xml     JUnit XML: one testcase per cell; a regression is a <failure>, a failed
 //                 boot an <error>
 // docs/nightly.md describes each file.
@@ -22,11 +22,13 @@ std::string render_html(const NightAnalysis& r);
 /// tables (compare::render_text), the change points and the bisections.
 std::string render_summary(const NightAnalysis& r);
 
-/// The KCIDB document {"version": {"major": 4, "minor": 0}, "checkouts", "builds", "tests"}.
+/// The KCIDB document {"version": {"major": 5, "minor": 3}, "checkouts", "builds", "tests"}.
 /// Ids are "rlab:<run>:<kernel>" (checkout), "rlab:<run>:<kernel>:build" and
 /// "rlab:<run>:<cell id>" (test); origin "rlab"; test path
 /// "unixbench.<workload>.<fs>[-<mkfs id>].vcpus<N>"; status FAIL/ERROR/PASS (CellOutcome::
-/// status); misc carries the figures. No property is null (the schema forbids it).
+/// status), the median score as the test's "number" {value, unit "lpm"}; a build's status PASS
+/// or FAIL (it did not build); misc carries the figures. No property is null (the schema
+/// forbids it).
 nlohmann::json to_kcidb(const NightAnalysis& r);
 
 /// The test path of a cell in KCIDB, e.g. "unixbench.shell1.xfs.vcpus2",

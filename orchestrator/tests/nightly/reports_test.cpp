@@ -108,7 +108,7 @@ TEST_F(TwoNights, SummaryUsesCompareTables) {
   EXPECT_NE(text.find("1 of 10 boots failed: boot: guest did not say hello"), std::string::npos) << text;
 }
 
-TEST_F(TwoNights, KcidbFollowsSchemaV4) {
+TEST_F(TwoNights, KcidbValidatesAgainstKcidbIoSchemaV5_3) {
   const auto r = nightly::analyse(db_, second_, {});
   const auto doc = nightly::to_kcidb(r);
   const auto problems = kcidb_problems(doc);
@@ -131,16 +131,24 @@ TEST_F(TwoNights, KcidbFollowsSchemaV4) {
   EXPECT_EQ(bad["misc"]["scores_lpm"].size(), 10u);
   EXPECT_EQ(by_path["unixbench.shell1.xfs-agcount4.vcpus2@6.12"]["status"], "PASS");
   EXPECT_EQ(by_path["unixbench.shell1.xfs-agcount4.vcpus2@6.12+inline-inactivation"]["status"], "ERROR");
+  EXPECT_EQ(doc["version"]["major"], 5);
+  EXPECT_EQ(doc["version"]["minor"], 3);
+  EXPECT_EQ(bad["number"]["unit"], "lpm") << "the performance figure";
+  EXPECT_DOUBLE_EQ(bad["number"]["value"].get<double>(), bad["misc"]["median_lpm"].get<double>());
+  for (const auto& b : doc["builds"]) EXPECT_EQ(b["status"], "PASS");
 
-  // The checker itself catches what the schema forbids.
+  // The validator catches what the schema forbids: 6 documents, 6 violations.
   auto broken = doc;
   broken["tests"][0]["status"] = "BROKEN";
   broken["tests"][1]["path"] = "6.12+x";
   broken["tests"][2].erase("build_id");
-  broken["builds"][0]["misc"]["x"] = nullptr;
+  broken["builds"][0]["architecture"] = nullptr;
   broken["checkouts"][0]["unexpected"] = 1;
-  broken["version"]["major"] = 3;
+  broken["version"]["major"] = 4;
   EXPECT_EQ(kcidb_problems(broken).size(), 6u) << ::testing::PrintToString(kcidb_problems(broken));
+  auto refs = doc;
+  refs["tests"][0]["build_id"] = "rlab:0:nothing:build";
+  EXPECT_EQ(kcidb_problems(refs).size(), 1u) << "a reference that resolves to nothing";
 }
 
 TEST_F(TwoNights, JunitParsesWithTheRightCounts) {
