@@ -41,6 +41,15 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
       .Register(reg);
   auto& stamp = BuildGauge().Name("rlab_cell_result_timestamp_seconds")
       .Help("Unix time the cell's latest result was recorded").Register(reg);
+  auto& header = BuildGauge().Name("rlab_cell_xfs_header_buffer_wait_share")
+      .Help("Share of the XFS buffer-lock wait time spent waiting for the AGI or AGF header buffer "
+            "(label buffer), in the cell's latest result (docs/attribution.md)")
+      .Register(reg);
+  auto& lock_wait = BuildGauge().Name("rlab_cell_lock_wait_seconds_per_1k_loops")
+      .Help("Contended lock wait time per 1,000 loops in the cell's latest result").Register(reg);
+  auto& offcpu = BuildGauge().Name("rlab_cell_offcpu_seconds_per_1k_loops")
+      .Help("Time the load's tasks spent off CPU in uninterruptible sleep (D) per 1,000 loops in the "
+            "cell's latest result").Register(reg);
   for (const auto& r : s.results) {
     auto l = r.labels.to_labels();
     score.Add(l).Set(r.score_lpm);
@@ -48,6 +57,10 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
     if (r.inode_ags) ags.Add(l).Set(*r.inode_ags);
     loops.Add(l).Set(static_cast<double>(r.loops));
     stamp.Add(l).Set(r.recorded_at_s);
+    if (r.agi_wait_share) header.Add(with(l, "buffer", "agi")).Set(*r.agi_wait_share);
+    if (r.agf_wait_share) header.Add(with(l, "buffer", "agf")).Set(*r.agf_wait_share);
+    if (r.lock_wait_s_per_kloop) lock_wait.Add(l).Set(*r.lock_wait_s_per_kloop);
+    if (r.offcpu_d_s_per_kloop) offcpu.Add(l).Set(*r.offcpu_d_s_per_kloop);
     for (const auto& [idx, lpm] : r.pass_lpm) pass.Add(with(l, "pass", std::to_string(idx))).Set(lpm);
     if (r.latency) {
       auto& h = latency.Add(l, prometheus::Histogram::BucketBoundaries(r.latency->bounds_s));

@@ -40,6 +40,11 @@ struct CellResult {
   double recorded_at_s = 0;      ///< Unix time of the result
   std::string commit;            ///< kernel source commit (git SHA or Debian version), "" if unknown
   std::string kernel_release;    ///< uname -r of the guest, "" if unknown
+  /// Where the time went (docs/attribution.md): the AGI and AGF buffers' shares of the XFS
+  /// buffer-lock wait time, in [0, 1] (nullopt without attribution or without such waits), and
+  /// the seconds per 1,000 loops of contended lock waits and of the load off CPU in D.
+  std::optional<double> agi_wait_share, agf_wait_share;
+  std::optional<double> lock_wait_s_per_kloop, offcpu_d_s_per_kloop;
 };
 
 /// Totals of one cell over every stored result ("done" boot) of it, in all runs. Monotonic

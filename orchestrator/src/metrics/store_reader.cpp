@@ -28,6 +28,17 @@ CellResult cell_result(const std::filesystem::path& db, const store::LatestResul
   r.kernel_release = row.kernel_release;
   r.unixbench_index = protocol::unixbench_index(row.workload_kind, r.score_lpm);
   r.inode_ags = row.inode_ags;
+  std::uint64_t loops = 0;
+  for (const auto& p : row.passes) loops += p.loops;
+  if (row.attribution && loops > 0) {
+    const auto& a = *row.attribution;
+    if (a.xfs_buf_wait_ns > 0) {
+      r.agi_wait_share = a.agi_wait_ns / a.xfs_buf_wait_ns;
+      r.agf_wait_share = a.agf_wait_ns / a.xfs_buf_wait_ns;
+    }
+    r.lock_wait_s_per_kloop = a.lock_wait_ns / 1e9 * 1000.0 / static_cast<double>(loops);
+    r.offcpu_d_s_per_kloop = a.offcpu_d_ns / 1e9 * 1000.0 / static_cast<double>(loops);
+  }
   for (const auto& p : row.passes) {
     r.loops += p.loops;
     r.pass_lpm[p.pass] = p.lpm;

@@ -49,6 +49,7 @@ SELECT * FROM ranked WHERE rn = 1 ORDER BY cell_key
   while (q.step())
     out.push_back({q.i64(0), q.text(1), labels_at(q, 3), q.real(13), q.real(14), q.text(15),
                    q.text(16), q.text(17), std::nullopt, {}});
+  const bool with_attribution = detail::has_column(db, "passes", "attribution_json");  // schema 5
   for (auto& r : out) {
     Stmt ags(db, "SELECT AVG(inode_ags) FROM passes WHERE boot_id = ?1");
     ags.bind(1, r.boot);
@@ -58,6 +59,19 @@ SELECT * FROM ranked WHERE rn = 1 ORDER BY cell_key
     while (p.step())
       r.passes.push_back({static_cast<unsigned>(p.i64(0)), static_cast<std::uint64_t>(p.i64(1)),
                           p.real(2), p.text(3)});
+    if (!with_attribution) continue;
+    Stmt a(db, R"SQL(SELECT count(attribution_json),
+       SUM(json_extract(attribution_json, '$.totals."lock.wait_ns"')),
+       SUM(json_extract(attribution_json, '$.totals."xfs_buf.wait_ns"')),
+       SUM(json_extract(attribution_json, '$.totals."xfs_agi.wait_ns"')),
+       SUM(json_extract(attribution_json, '$.totals."xfs_agf.wait_ns"')),
+       SUM(json_extract(attribution_json, '$.totals."offcpu.D.wait_ns"'))
+FROM passes WHERE boot_id = ?1 AND attribution_json IS NOT NULL)SQL");
+    a.bind(1, r.boot);
+    if (a.step() && a.i64(0) > 0) {
+      auto v = [&](int col) { return a.is_null(col) ? 0.0 : a.real(col); };
+      r.attribution = AttributionTotals{v(1), v(2), v(3), v(4), v(5)};
+    }
   }
   return out;
 }

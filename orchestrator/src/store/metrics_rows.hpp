@@ -35,6 +35,16 @@ struct PassFigures {
   std::string latency_json;  ///< the agent's latency object
 };
 
+/// Where a result's time went, summed over its passes (passes.attribution_json totals, docs/
+/// attribution.md); nanoseconds.
+struct AttributionTotals {
+  double lock_wait_ns = 0;     ///< contended lock waits of every task
+  double xfs_buf_wait_ns = 0;  ///< of those, on XFS buffer locks
+  double agi_wait_ns = 0;      ///< of those, on AGI buffers
+  double agf_wait_ns = 0;      ///< of those, on AGF buffers
+  double offcpu_d_ns = 0;      ///< the load's tasks off CPU in D
+};
+
 /// The newest result of a cell (its newest done boot).
 struct LatestResult {
   BootId boot = 0;
@@ -47,6 +57,8 @@ struct LatestResult {
   std::string workload_kind;      ///< "shell1" or "shell8"
   std::optional<double> inode_ags;  ///< XFS: mean over passes; nullopt without placement
   std::vector<PassFigures> passes;  ///< by pass index
+  /// nullopt when no pass collected attribution (or the store predates schema 5).
+  std::optional<AttributionTotals> attribution;
 };
 
 /// A cell's measured load over all its done boots.

@@ -2,6 +2,7 @@
 #include "fixture.hpp"
 #include "metrics/families.hpp"
 #include "metrics/store_reader.hpp"
+#include "store/readers.hpp"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
@@ -126,6 +127,44 @@ TEST_F(StoreMetrics, InodegcAndXfsStatsOnlyOnXfsCellsAndOnlySelectedStats) {
       EXPECT_NE(l.find("fs=\"xfs\""), std::string::npos) << l;
     }
   }
+}
+
+// Where the time went, as bounded series of the latest result: the AGI and AGF buffers' shares
+// of the XFS buffer-lock wait time and the lock-wait and off-CPU seconds per 1,000 loops; no
+// stack ever becomes a label.
+TEST_F(StoreMetrics, AttributionGivesBoundedSeriesOfTheLatestResultAndNoStackLabels) {
+  const auto run = test::fill_run(*store_, {});
+  const auto boots = store::scored_boots(*store_, run);
+  const store::ScoredBoot* latest = nullptr;
+  for (const auto& b : boots)
+    if (b.fs == "xfs" && (!latest || b.boot_id > latest->boot_id)) latest = &b;
+  ASSERT_NE(latest, nullptr);
+  std::uint64_t loops = 0;
+  for (unsigned i = 0; i < latest->passes.size(); ++i) {
+    const auto& cp = latest->passes[i];
+    loops += cp.loops;
+    store::Pass p;
+    p.index = i;
+    p.loops = cp.loops;
+    p.duration_s = 20;
+    p.lpm = 3.0 * static_cast<double>(cp.loops);
+    p.counters_json = cp.counters_json;
+    p.attribution_json = R"({"totals":{"lock.waits":9,"lock.wait_ns":8000000,"xfs_buf.waits":6,"xfs_buf.wait_ns":4000000,)"
+                         R"("xfs_agi.waits":3,"xfs_agi.wait_ns":3000000,"xfs_agf.waits":1,"xfs_agf.wait_ns":1000000,)"
+                         R"("offcpu.D.waits":5,"offcpu.D.wait_ns":50000000},"stacks":[{"family":"lock","frames":)"
+                         R"(["down","xfs_buf_lock","xfs_read_agi"],"count":3,"total_ns":3000000}],"unavailable":""})";
+    store_->record_pass(latest->boot_id, p);
+  }
+  const auto text = exposition();
+  EXPECT_NEAR(value(text, "rlab_cell_xfs_header_buffer_wait_share{buffer=\"agi\""), 0.75, 1e-12) << text;
+  EXPECT_NEAR(value(text, "rlab_cell_xfs_header_buffer_wait_share{buffer=\"agf\""), 0.25, 1e-12);
+  const double n = static_cast<double>(latest->passes.size());
+  EXPECT_NEAR(value(text, "rlab_cell_lock_wait_seconds_per_1k_loops{"), n * 0.008 * 1000 / static_cast<double>(loops), 1e-9);
+  EXPECT_NEAR(value(text, "rlab_cell_offcpu_seconds_per_1k_loops{"), n * 0.05 * 1000 / static_cast<double>(loops), 1e-9);
+  EXPECT_EQ(text.find("xfs_read_agi"), std::string::npos) << "a stack is never a label";
+  std::size_t header = 0;
+  for (const auto& l : series(text)) header += l.rfind("rlab_cell_xfs_header_buffer_wait_share", 0) == 0;
+  EXPECT_EQ(header, 2u) << "only the cell with attribution, one series per buffer";
 }
 
 TEST_F(StoreMetrics, FailedBootIsCountedAndTheCellKeepsItsOtherResult) {

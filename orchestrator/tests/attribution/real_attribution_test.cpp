@@ -1,0 +1,84 @@
+// Where the time went, collected in a real 64K 6.12 arm64 guest through libvirt: a contended
+// case (8 copies of shell1 on 2 vCPUs, XFS, UnixBench's shared test directory) must give
+// non-empty lock-wait and off-CPU tables with XFS frames and on-CPU samples, stored with the
+// pass, and `rlab compare` must rank them.
+#include "build/run_options.hpp"
+#include "store/readers.hpp"
+#include "store/store.hpp"
+#include "util/process.hpp"
+#include "real_lab.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+
+namespace fs = std::filesystem;
+using rlab::testing::agent_binary;
+using rlab::testing::rlab_argv;
+
+namespace {
+bool has_xfs_frame(const nlohmann::json& stacks, const std::string& family_prefix) {
+  for (const auto& s : stacks)
+    if (s["family"].get<std::string>().rfind(family_prefix, 0) == 0)
+      for (const auto& f : s["frames"])
+        if (f.get<std::string>().rfind("xfs_", 0) == 0) return true;
+  return false;
+}
+}  // namespace
+
+TEST(RealAttribution, AContendedXfsLoadGivesLockOffCpuAndOnCpuStacksThatCompareRanks) {
+  auto start = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
+  ASSERT_TRUE(start.ok()) << start.output;
+  rlab::testing::RunDir d("attribution");
+  d.write(R"(kernels:
+  "6.12":
+    source: {debian: "6.12", suite: trixie}
+    page_size: 64k
+axes:
+  kernel: ["6.12"]
+  filesystem: [{fs: xfs}]
+  vcpus: [2]
+  workload:
+    - {type: shell1, copies: 8, passes: 1, duration_s: 15, attribution: stacks}
+  repeats: 2
+guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
+results: rlab.db
+seed: 5
+)");
+  auto r = rlab::util::run(rlab_argv({"run", d.matrix.string(), "--agent", agent_binary().string()}),
+                           rlab::build::run_options(std::chrono::minutes(90)));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto st = rlab::store::Store::open(d.dir / "rlab.db");
+  const auto run = st->latest_run().value();
+  const auto boots = rlab::store::scored_boots(*st, run);
+  ASSERT_EQ(boots.size(), 2u) << r.output;
+  for (const auto& b : boots) {
+    EXPECT_EQ(b.env.attribution, "stacks");
+    ASSERT_EQ(b.passes.size(), 1u);
+    ASSERT_TRUE(b.passes[0].attribution_json.has_value()) << "the pass carries where its time went";
+    const auto a = nlohmann::json::parse(*b.passes[0].attribution_json);
+    EXPECT_EQ(a["unavailable"], "") << "the 6.12 guest kernel collects every family";
+    EXPECT_GT(a["totals"]["lock.waits"].get<std::uint64_t>(), 0u) << a["totals"].dump();
+    EXPECT_GT(a["totals"]["offcpu.D.waits"].get<std::uint64_t>(), 0u) << a["totals"].dump();
+    EXPECT_GT(a["totals"]["oncpu.samples"].get<std::uint64_t>(), 0u) << a["totals"].dump();
+    EXPECT_TRUE(has_xfs_frame(a["stacks"], "lock") || has_xfs_frame(a["stacks"], "offcpu"))
+        << "an XFS frame in the lock or off-CPU stacks: " << a["stacks"].dump().substr(0, 4000);
+    std::size_t rows = 0;
+    for (const auto& s : a["stacks"]) rows += s["family"] == "lock";
+    EXPECT_LE(rows, 21u) << "bounded: the top 20 stacks and one other row";
+  }
+  // The run against itself: every family collected, the ranking lists them.
+  auto c = rlab::util::run(rlab_argv({"compare", std::to_string(run), std::to_string(run), "--db",
+                                      (d.dir / "rlab.db").string(), "--json"}));
+  ASSERT_TRUE(c.exit_code == 0 || c.exit_code == 1) << c.output;
+  const auto j = nlohmann::json::parse(c.output.substr(c.output.find('{')));
+  ASSERT_EQ(j["cells"].size(), 1u);
+  const auto& w = j["cells"][0]["what_changed"];
+  ASSERT_TRUE(w.is_object()) << j.dump(1).substr(0, 2000);
+  std::set<std::string> families;
+  for (const auto& f : w["families"]) families.insert(f.get<std::string>());
+  for (const char* f : {"lock", "offcpu", "oncpu", "tracepoint", "vmstat"}) EXPECT_TRUE(families.count(f)) << f;
+  for (const auto& row : w["rows"]) EXPECT_FALSE(row["significant"].get<bool>()) << "a run against itself: " << row.dump();
+}
