@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "fileio.hpp"
 #include "oncpu.hpp"
@@ -18,6 +19,12 @@ namespace {
 // 49 samples per CPU-second (not a divisor of the timer tick, so samples do not lock step with
 // it). 100 Hz cost about 1% of the load's loops under icount, 49 Hz 0.4% (docs/benchmarks.md).
 constexpr std::uint64_t kOnCpuPeriodNs = 1'000'000'000 / 49;
+
+/// The maps keyed by task (the saved switch-out or contention start of each task): a pass of a
+/// shell load creates a few thousand tasks a minute on a small guest; cleared at every pass.
+/// 2^14 entries, about 4 MiB of kernel memory a map. A full map drops events, counted in
+/// "<family>.dropped" (docs/attribution.md).
+const std::string kTaskMapSize = ":size=16384";
 
 /// The tasks of the load whose off-CPU time counts: the shell1 scripts' commands (rlab's and
 /// UnixBench's), and kernel workers, which run the load's deferred work (XFS inodegc).
@@ -54,6 +61,23 @@ std::optional<std::uint64_t> value_after(std::string_view s, std::string_view ke
     pos += key.size();
   }
   return std::nullopt;
+}
+
+/// `trigger` with ":<cmd>" added to its spec (before its filter, " if ..."): how an installed hist
+/// trigger is told to pause, continue or clear (Documentation/trace/histogram.rst).
+std::string with_command(const std::string& trigger, std::string_view cmd) {
+  const auto at = trigger.find(" if ");
+  std::string t = trigger;
+  t.insert(at == std::string::npos ? t.size() : at, ":" + std::string(cmd));
+  return t;
+}
+
+/// The summed "Dropped: N" lines of a hist file: events a full map could not aggregate.
+std::uint64_t dropped_in(std::string_view hist) {
+  std::uint64_t n = 0;
+  for (std::size_t at = hist.find("Dropped:"); at != std::string_view::npos; at = hist.find("Dropped:", at + 8))
+    n += std::strtoull(std::string(hist.substr(at + 8, 24)).c_str(), nullptr, 10);
+  return n;
 }
 
 bool contains(const std::vector<std::string>& frames, std::initializer_list<std::string_view> names) {
@@ -178,11 +202,11 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
     // A task's lock wait: contention_begin .. contention_end, keyed by the waiting task.
     a->lock_ = a->install_family(
         "rlab_lock_wait", "u64 delta; unsigned long[] stack",
-        {{ev / "lock/contention_begin/trigger", {"hist:keys=common_pid:rlab_lt0=common_timestamp,rlab_ls0=common_stacktrace",
-                                                  "hist:keys=common_pid:rlab_lt0=common_timestamp,rlab_ls0=stacktrace"}},
+        {{ev / "lock/contention_begin/trigger", {"hist:keys=common_pid:rlab_lt0=common_timestamp,rlab_ls0=common_stacktrace" + kTaskMapSize,
+                                                  "hist:keys=common_pid:rlab_lt0=common_timestamp,rlab_ls0=stacktrace" + kTaskMapSize}},
          {ev / "lock/contention_end/trigger",
-          {"hist:keys=common_pid:rlab_lw=common_timestamp-$rlab_lt0,rlab_lst=$rlab_ls0:"
-           "onmatch(lock.contention_begin).trace(rlab_lock_wait,$rlab_lw,$rlab_lst)"}}},
+          {"hist:keys=common_pid:rlab_lw=common_timestamp-$rlab_lt0,rlab_lst=$rlab_ls0" + kTaskMapSize +
+           ":onmatch(lock.contention_begin).trace(rlab_lock_wait,$rlab_lw,$rlab_lst)"}}},
         "stack.stacktrace", w);
     if (!a->lock_) why.push_back("lock: " + w);
     w.clear();
@@ -194,13 +218,13 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
     a->offcpu_ = a->install_family(
         "rlab_offcpu", "u64 delta; s64 state; char comm[16]; unsigned long[] stack",
         {{ev / "sched/sched_switch/trigger",
-          {"hist:keys=prev_pid:rlab_ot0=common_timestamp,rlab_os0=common_stacktrace,rlab_ost0=prev_state"
+          {"hist:keys=prev_pid:rlab_ot0=common_timestamp,rlab_os0=common_stacktrace,rlab_ost0=prev_state" + kTaskMapSize +
            " if prev_pid != 1 && " + states,
-           "hist:keys=prev_pid:rlab_ot0=common_timestamp,rlab_os0=stacktrace,rlab_ost0=prev_state"
+           "hist:keys=prev_pid:rlab_ot0=common_timestamp,rlab_os0=stacktrace,rlab_ost0=prev_state" + kTaskMapSize +
            " if prev_pid != 1 && " + states}},
          {ev / "sched/sched_switch/trigger",
-          {"hist:keys=next_pid:rlab_od=common_timestamp-$rlab_ot0,rlab_os=$rlab_os0,rlab_ost=$rlab_ost0:"
-           "onmatch(sched.sched_switch).trace(rlab_offcpu,$rlab_od,$rlab_ost,next_comm,$rlab_os)"}}},
+          {"hist:keys=next_pid:rlab_od=common_timestamp-$rlab_ot0,rlab_os=$rlab_os0,rlab_ost=$rlab_ost0" + kTaskMapSize +
+           ":onmatch(sched.sched_switch).trace(rlab_offcpu,$rlab_od,$rlab_ost,next_comm,$rlab_os)"}}},
         "state,comm,stack.stacktrace", w);
     if (!a->offcpu_) why.push_back("offcpu: " + w);
   }
@@ -275,6 +299,7 @@ Attribution::~Attribution() {
 }
 
 void Attribution::begin_pass() {
+  for (const auto& t : triggers_) write_file(t.file, with_command(t.text, "clear"), true, true);  // dead tasks' entries
   for (const auto& h : clearable_) {
     write_file(h.file, h.text + ":clear", true, true);
     write_file(h.file, h.text + ":cont", true, true);
@@ -323,6 +348,16 @@ protocol::Attribution Attribution::end_pass() {
   if (offcpu_) zero("offcpu.D");
   if (offcpu_ && full_) zero("offcpu.S");
   if (oncpu_ && oncpu_->lost() > 0) a.totals["oncpu.lost"] = oncpu_->lost();
+  // Events a full map could not aggregate, per family (the task maps' and the stacks' hists).
+  std::set<fs::path> hists;
+  for (const auto& t : triggers_) hists.insert(t.file.parent_path() / "hist");
+  for (const auto& h : clearable_) hists.insert(h.file.parent_path() / "hist");
+  for (const auto& h : hists)
+    if (const auto text = read_file(h))
+      if (const auto n = dropped_in(*text); n > 0) {
+        const auto event = h.parent_path().filename().string();
+        a.totals[(event == "rlab_lock_wait" || event.rfind("contention", 0) == 0 ? "lock" : "offcpu") + std::string(".dropped")] += n;
+      }
   a.unavailable = unavailable_;
   return a;
 }
