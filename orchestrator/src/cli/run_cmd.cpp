@@ -79,6 +79,18 @@ int run_command(const RunArgs& a) {
   o.db = a.db;
   o.agent_binary = a.agent;
   run::Progress progress(stderr, ::isatty(STDERR_FILENO) == 1);
+  // With repeats, the table so far after each round of boots: a first answer long before the
+  // last boot (its verdicts say what the boots so far can and cannot judge).
+  o.on_round = [](const std::filesystem::path& db, store::RunId run, unsigned done, unsigned rounds) {
+    try {
+      auto st = store::Store::open_read_only(db);
+      std::cout << fmt::format("\n== results after {} of {} rounds of boots (the run goes on) ==\n", done, rounds);
+      report::render_text(report::load_table(*st, run), std::cout);
+      std::cout << std::endl;
+    } catch (const std::exception& e) {
+      spdlog::warn("interim results table: {}", e.what());
+    }
+  };
   run::RunSummary sum;
   try {
     sum = run::execute(o, progress);

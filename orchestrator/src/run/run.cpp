@@ -255,9 +255,23 @@ struct RunContext {
   const std::string label;
   Progress& progress;
   RunSummary& sum;
-  std::mutex mu;            ///< guards sum and hellos
+  const RunOptions& options;
+  std::mutex mu;            ///< guards sum, hellos and the rounds
   std::size_t hellos = 0;   ///< boots that said hello
+  std::map<unsigned, std::size_t> left;  ///< repeat -> boots of it not finished yet
+  unsigned rounds_done = 0;              ///< repeats 0..rounds_done-1 have all finished
 };
+
+/// Counts a finished boot of `repeat` and calls options.on_round for each repeat it completes
+/// (in order), except the last. Called with ctx.mu held.
+void round_finished(RunContext& ctx, unsigned repeat) {
+  if (auto it = ctx.left.find(repeat); it != ctx.left.end() && it->second > 0) --it->second;
+  while (ctx.left.count(ctx.rounds_done) && ctx.left.at(ctx.rounds_done) == 0) {
+    ++ctx.rounds_done;
+    if (ctx.options.on_round && ctx.rounds_done < ctx.left.size())
+      ctx.options.on_round(ctx.p.st->path(), ctx.p.run, ctx.rounds_done, static_cast<unsigned>(ctx.left.size()));
+  }
+}
 
 /// The boot of job `j` on host `host`, as the scheduler's work.
 BootJob boot_job(RunContext& ctx, const Job& j, std::size_t host) {
@@ -307,6 +321,7 @@ Attempt boot_on(RunContext& ctx, const Job& j, std::size_t host) {
   ctx.progress.finished(key, out.ok, out.wall_s,
                         out.ok ? fmt::format("{:.1f} lpm, hello after {:.1f} s", out.score, out.boot_to_hello_s)
                                : fmt::format("{}: {}", store::to_string(out.phase), out.message));
+  round_finished(ctx, j.repeat);
   return {};
 }
 
@@ -361,7 +376,8 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   for (const auto& j : runnable) to_boot.push_back(&p.cells[j.cell]);
   progress.start(runnable.size(), boots_estimate_s(to_boot, guest.accel, sum.vcpu_budget));
 
-  RunContext ctx{p, guest, hosts, *dir, images, label, progress, sum, {}, 0};
+  RunContext ctx{p, guest, hosts, *dir, images, label, progress, sum, o, {}, 0, {}, 0};
+  for (const auto& j : runnable) ++ctx.left[j.repeat];
   const auto t0 = Clock::now();
   const ScheduleOutcome scheduled = schedule(
       runnable, hosts.slots, [&](const Job& j, std::size_t host) { return boot_on(ctx, j, host); },

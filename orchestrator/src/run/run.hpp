@@ -6,6 +6,7 @@
 #include "util/usage_error.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,10 @@ struct RunOptions {
   std::filesystem::path agent_binary;         ///< "" -> image::default_agent_binary()
   std::string kind = "matrix";                ///< store run kind of a new run ("matrix", "nightly")
   std::optional<Selection> selection;         ///< new run of these cells only (no resume)
+  /// Called once each time every boot of repeats 0..r-1 has finished (done or failed), with
+  /// the run and r, while later repeats still run (not after the last one): an interim
+  /// results table can be shown. From a scheduler thread, one call at a time.
+  std::function<void(const std::filesystem::path& db, store::RunId run, unsigned rounds_done, unsigned rounds)> on_round;
 };
 
 /// A host taken out of a run: it could not be reached, or it failed under a boot
