@@ -212,8 +212,8 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
     w.clear();
     // Off-CPU: out in D (2), and at level "full" S (1), until back in; PID 1 (this agent) not
     // counted. The task's name comes from the switch back in (next_comm), so end_pass keeps the
-    // load's tasks. S costs about 2% of the load's loops under icount (a stack at almost every
-    // switch of a shell pipeline), D 1% or less.
+    // load's tasks. Under icount the triggers on sched_switch cost about 1% of the load's loops,
+    // S about 1% more (a stack at almost every switch of a shell pipeline; docs/benchmarks.md).
     const std::string states = level == "full" ? "(prev_state == 1 || prev_state == 2)" : "prev_state == 2";
     a->offcpu_ = a->install_family(
         "rlab_offcpu", "u64 delta; s64 state; char comm[16]; unsigned long[] stack",
