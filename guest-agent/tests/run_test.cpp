@@ -248,6 +248,24 @@ void pack_unixbench(const std::filesystem::path& ub, const std::filesystem::path
   run_capture({"cc", "-O2", "-w", "-o", (packed / "pgms" / "looper").string(), (ub / "src" / "looper.c").string()}, &st, &err);
   ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << err;
 }
+/// A run of UnixBench's runner from `packed` (pack_unixbench) in a fresh host-native agent:
+/// `copies` loopers, `passes` passes of 2 s, no pause; what the agent sent back.
+RunOutcome run_unixbench(const TempDir& dir, const std::filesystem::path& packed, std::uint32_t copies, std::uint32_t passes) {
+  Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
+  Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
+  EXPECT_TRUE(c.next_of<rp::Hello>().has_value());
+  rp::Run r;
+  r.id = 11;
+  r.copies = copies;
+  r.passes = passes;
+  r.duration_s = 2;
+  r.workdir = (dir.path / "work").string();
+  r.pause_s = 0;
+  r.runner = "unixbench";
+  r.unixbench_dir = packed.string();
+  c.send(r);
+  return collect(c, 90s);
+}
 }  // namespace
 
 // UnixBench's own looper, multi.sh and tst.sh run by the agent (runner "unixbench"); looper is
@@ -259,20 +277,7 @@ TEST(Run, UnixBenchRunnerCountsLikeUnixBenchsRun) {
   const auto packed = dir.path / "ub";
   ASSERT_NO_FATAL_FAILURE(pack_unixbench(ub, packed));
 
-  Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
-  Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
-  ASSERT_TRUE(c.next_of<rp::Hello>().has_value());
-  rp::Run r;
-  r.id = 11;
-  r.copies = 2;
-  r.passes = 2;
-  r.duration_s = 2;
-  r.workdir = (dir.path / "work").string();
-  r.pause_s = 0;
-  r.runner = "unixbench";
-  r.unixbench_dir = packed.string();
-  c.send(r);
-  auto out = collect(c, 90s);
+  const auto out = run_unixbench(dir, packed, 2, 2);
   ASSERT_TRUE(out.result.has_value());
   ASSERT_EQ(out.result->passes.size(), 2u);
   EXPECT_EQ(out.result->failures, 0u) << (out.result->failure_examples.empty() ? "" : out.result->failure_examples[0]);
@@ -306,20 +311,7 @@ TEST(Run, UnixBenchRunnerTimesACopyUntilItsOrphanedLoopEnds) {
   ASSERT_TRUE(rlab::agent::write_file(packed / "pgms" / "multi.sh", "#!/bin/sh\nsleep 1.5\n"));
   std::filesystem::permissions(packed / "pgms" / "multi.sh", std::filesystem::perms(0755));
 
-  Process agent({agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
-  Client c = Client::connect_unix(dir.path / "agent.sock", 10s);
-  ASSERT_TRUE(c.next_of<rp::Hello>().has_value());
-  rp::Run r;
-  r.id = 12;
-  r.copies = 1;
-  r.passes = 1;
-  r.duration_s = 2;
-  r.workdir = (dir.path / "work").string();
-  r.pause_s = 0;
-  r.runner = "unixbench";
-  r.unixbench_dir = packed.string();
-  c.send(r);
-  auto out = collect(c, 60s);
+  const auto out = run_unixbench(dir, packed, 1, 1);
   ASSERT_TRUE(out.result.has_value());
   ASSERT_EQ(out.result->passes.size(), 1u);
   const auto& p = out.result->passes[0];
