@@ -6,6 +6,7 @@
 #include "util/usage_error.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cmath>
@@ -181,9 +182,33 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   if (!s) throw UsageError(fmt::format("{}: no bisect session {}", db.path().string(), id));
   if (s->status != "ends" && s->status != "bisecting") return *s;  // finished earlier
   GitTree git(s->spec.tree);
-  if (git.bisecting() && !resume)
-    throw UsageError(git.dir().string() + ": a bisection is already in progress "
-                                "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
+  if (git.bisecting() && !resume) {
+    // A bisection rlab started whose process is gone (killed, crashed) is stale: reset it (its
+    // session keeps every answer and resumes with --resume). One by hand, or one whose process
+    // still runs, is not rlab's to touch.
+    const auto owner = git.owner();
+    if (!owner)
+      throw UsageError(git.dir().string() + ": a bisection is already in progress, not started by rlab "
+                       "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
+    if (owner->alive)
+      throw UsageError(fmt::format("{}: bisect session {} is bisecting in this tree now (process {})",
+                                   git.dir().string(), owner->session, owner->pid));
+    tell(say, fmt::format("{}: the bisection of session {} was left by process {}, which is gone: reset",
+                          git.dir().string(), owner->session, owner->pid));
+    git.reset();
+  }
+  // Whatever ends this call -- an answer, an interrupt, a lab or store failure -- the tree is
+  // left without a bisection in progress; the stored answers rebuild it on resume.
+  struct ResetOnExit {
+    const GitTree& g;
+    ~ResetOnExit() {
+      try {
+        g.reset();
+      } catch (const std::exception& e) {
+        spdlog::warn("{}: git bisect reset: {}", g.dir().string(), e.what());
+      }
+    }
+  } reset_on_exit{git};
   if (s->status == "ends") {
     if (!measure_ends(db, *s, lab, say)) return *db.get(id);
     s = db.get(id);
@@ -191,6 +216,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
 
   git.reset();
   auto outcome = git.start(s->spec.bad_commit, s->spec.good_commit);
+  git.mark_owner(id);
   for (const auto& row : db.steps(id)) {
     if (outcome.done) break;
     tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit), row.result));

@@ -3,6 +3,11 @@
 #include "util/paths.hpp"
 #include "util/process.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -129,6 +134,38 @@ std::string GitTree::log() const { return git({"bisect", "log"}); }
 
 void GitTree::reset() const {
   if (bisecting()) git({"bisect", "reset"});
+  std::error_code ec;
+  fs::remove(owner_file(), ec);
+}
+
+std::vector<std::string> GitTree::changed_files(const std::string& parent, const std::string& commit) const {
+  std::vector<std::string> out;
+  std::istringstream in(git({"diff", "--name-only", parent, commit}));
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) out.push_back(l);
+  return out;
+}
+
+fs::path GitTree::owner_file() const {
+  fs::path d = util::trim_end(git({"rev-parse", "--git-dir"}));
+  if (d.is_relative()) d = dir_ / d;
+  return d / "rlab-bisect";
+}
+
+void GitTree::mark_owner(std::int64_t session) const {
+  util::write_file_atomic(owner_file(), fmt::format("session {} pid {}\n", session, static_cast<long>(::getpid())));
+}
+
+std::optional<GitTree::Owner> GitTree::owner() const {
+  std::error_code ec;
+  const fs::path f = owner_file();
+  if (!fs::is_regular_file(f, ec)) return std::nullopt;
+  Owner o;
+  std::istringstream in(util::read_file(f));
+  std::string w1, w2;
+  if (!(in >> w1 >> o.session >> w2 >> o.pid) || w1 != "session" || w2 != "pid") return std::nullopt;
+  o.alive = o.pid > 0 && (::kill(static_cast<pid_t>(o.pid), 0) == 0 || errno == EPERM);
+  return o;
 }
 
 }  // namespace rlab::bisect_driver

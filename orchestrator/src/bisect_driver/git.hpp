@@ -2,6 +2,7 @@
 // The kernel git tree of a bisection, driven with argv vectors (`git -C <tree> ...`): refs,
 // subjects, and `git bisect` start/good/bad/skip/run/log/reset. The bisection never moves the
 // tree's checkout: it starts with `--no-checkout`, so the commit under test is BISECT_HEAD.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -57,11 +58,28 @@ class GitTree {
                                     const std::filesystem::path& log) const;
   /// `git bisect log`.
   std::string log() const;
-  /// `git bisect reset` (no-op when not bisecting).
+  /// `git bisect reset` (no-op when not bisecting), and the owner mark removed.
   void reset() const;
+
+  /// The files `commit` changes against `parent` (`git diff --name-only`), repository-relative.
+  std::vector<std::string> changed_files(const std::string& parent, const std::string& commit) const;
+
+  /// Who runs the bisection in progress: rlab marks a bisection it starts with its session and
+  /// process (a file in the repository's git directory, removed by reset()).
+  struct Owner {
+    std::int64_t session = 0;
+    long pid = 0;
+    bool alive = false;  ///< that process still runs
+  };
+  /// Marks the bisection in progress as `session`'s, run by this process.
+  void mark_owner(std::int64_t session) const;
+  /// The mark of the bisection in progress; nullopt when there is none (a bisection started by
+  /// hand, or none at all).
+  std::optional<Owner> owner() const;
 
  private:
   std::string git(const std::vector<std::string>& args) const;
+  std::filesystem::path owner_file() const;
   std::filesystem::path dir_;
 };
 

@@ -12,6 +12,10 @@
 #include "util/process.hpp"
 
 #include <fmt/format.h>
+
+#include <sstream>
+
+#include <set>
 #include <unistd.h>
 
 #include <algorithm>
@@ -99,10 +103,40 @@ KernelArtifact from_manifest(const fs::path& dir, const json& m, bool hit) {
   a.config_sha256 = m.at("config_sha256").get<std::string>();
   a.page_size_kib = m.at("page_size_kib").get<unsigned>();
   a.cache_hit = hit;
+  a.text_sha256 = m.value("text_sha256", "");
+  if (fs::is_regular_file(dir / "sources.txt")) a.sources = dir / "sources.txt";
   return a;
 }
 
+/// SHA-256 of obj/vmlinux's .text; "" when objcopy cannot extract it.
+std::string text_sha256(const fs::path& obj) {
+  const fs::path out = obj / "vmlinux.text";
+  const auto r = util::run({std::string(kCross) + "objcopy", "-O", "binary", "--only-section=.text",
+                            (obj / "vmlinux").string(), out.string()});
+  if (!r.ok() || !fs::is_regular_file(out)) return "";
+  const std::string h = util::sha256_hex(util::read_file(out));
+  fs::remove(out);
+  return h;
+}
+
 }  // namespace
+
+std::vector<std::string> compiled_sources(const fs::path& obj, const std::string& src_prefix) {
+  std::set<std::string> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(obj, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const auto name = it->path().filename().string();
+    if (!it->is_regular_file() || name.size() < 5 || name.front() != '.' || name.compare(name.size() - 4, 4, ".cmd") != 0) continue;
+    std::istringstream in(util::read_file(it->path()));
+    for (std::string line; std::getline(in, line);) {
+      std::size_t at = line.find(src_prefix);
+      if (at == std::string::npos || line.rfind("savedcmd_", 0) == 0) continue;
+      std::size_t end = line.find_first_of(" \t\\", at);
+      files.insert(line.substr(at + src_prefix.size(), end == std::string::npos ? std::string::npos : end - at - src_prefix.size()));
+    }
+  }
+  return {files.begin(), files.end()};
+}
 
 fs::path images_dir() { return util::source_dir() / "images"; }
 
@@ -206,6 +240,9 @@ json store_kernel(const fs::path& dir, const fs::path& obj, const KernelSpec& sp
   fs::copy_file(obj / "arch/arm64/boot/Image", staging / "Image");
   fs::copy_file(obj / ".config", staging / "config");
   fs::copy_file(obj / "build.log", staging / "build.log");
+  std::string listing;
+  for (const auto& f : compiled_sources(obj)) listing += f + "\n";
+  util::write_file_atomic(staging / "sources.txt", listing);
   json m{{"kind", "kernel"},
          {"key", key},
          {"name", spec.name},
@@ -213,6 +250,7 @@ json store_kernel(const fs::path& dir, const fs::path& obj, const KernelSpec& sp
          {"source_commit", in.source_commit},
          {"kernel_release", made.release},
          {"config_sha256", util::sha256_hex(util::read_file(obj / ".config"))},
+         {"text_sha256", text_sha256(obj)},
          {"page_size_kib", spec.page_size_kib},
          {"patchset", spec.patchset},
          {"toolchain", in.toolchain},

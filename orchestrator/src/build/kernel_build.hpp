@@ -18,7 +18,20 @@ struct KernelArtifact {
   std::string config_sha256;     ///< sha256 hex of `config`
   unsigned page_size_kib = 64;
   bool cache_hit = false;        ///< true when nothing was built
+  /// SHA-256 of vmlinux's .text section (aarch64 objcopy): equal for two builds whose code is
+  /// the same, whatever their version strings and timestamps; "" for a cache entry older than
+  /// the field.
+  std::string text_sha256;
+  /// The tree's files this build compiled or included, relative to the tree's top ("fs/xfs/
+  /// xfs_inode.c", "include/linux/fs.h"), sorted, from kbuild's .cmd dependency files; empty
+  /// for a cache entry older than the field.
+  std::filesystem::path sources;  ///< the file listing them, one per line ("" when none)
 };
+
+/// The tree-relative paths of every source and header named in the kbuild `.cmd` files
+/// under `obj` (lines "source_<o> := ../src/<path>" and the "  ../src/<path> \" lines of
+/// "deps_<o>"), sorted and unique. `src_prefix` is how they are written ("../src/").
+std::vector<std::string> compiled_sources(const std::filesystem::path& obj, const std::string& src_prefix = "../src/");
 
 /// "<gcc --version line>\n<ld --version line>" of the aarch64-linux-gnu cross toolchain.
 /// Throws std::runtime_error naming the package to install when it is missing.

@@ -5,7 +5,10 @@
 #include "bisect_driver/report.hpp"
 #include "git_fixture.hpp"
 
+#include "util/paths.hpp"
+
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -201,12 +204,11 @@ TEST_F(DriverTest, ResumesAfterACrashWithoutMeasuringAnsweredCommitsAgain) {
   auto id = create_session(*db, start());
   EXPECT_THROW(drive(*db, id, lab, false), Crash);
   EXPECT_EQ(db->get(id)->status, "bisecting");
-  EXPECT_TRUE(GitTree(dir / "tree").bisecting());
+  // The crash left no bisection in progress to block the next one: the answers are stored.
+  EXPECT_FALSE(GitTree(dir / "tree").bisecting());
   auto before = db->steps(id);
   ASSERT_GE(before.size(), 1u);
   auto measured_before = lab.measured;
-  // A fresh bisection in the same tree is refused while this one is unfinished.
-  EXPECT_THROW(create_session(*db, start()), rlab::UsageError);
 
   lab.calls_left = -1;
   auto s = drive(*db, id, lab, true);
@@ -216,6 +218,42 @@ TEST_F(DriverTest, ResumesAfterACrashWithoutMeasuringAnsweredCommitsAgain) {
     EXPECT_EQ(lab.measured[r.commit], measured_before[r.commit]) << r.commit << " measured again";
   auto after = db->steps(id);
   for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(after[i].commit, before[i].commit);
+}
+
+// A bisection rlab left in progress whose process is gone (killed outright: no reset ran) is
+// reset by the next session; one started by hand, or by a process that still runs, is refused
+// naming what to do.
+TEST_F(DriverTest, AStaleBisectionIsResetAndOneByHandOrAliveIsRefused) {
+  FakeLab lab;
+  levels(lab, 4, 75);
+  GitTree git(dir / "tree");
+  auto by_hand = create_session(*db, start());
+  git.start(shas.back(), shas.front());
+  try {
+    drive(*db, by_hand, lab, false);
+    ADD_FAILURE() << "drove over a bisection started by hand";
+  } catch (const rlab::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("not started by rlab"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(git.bisecting()) << "a bisection by hand is left alone";
+  git.mark_owner(77);  // this process: alive
+  EXPECT_THROW(drive(*db, by_hand, lab, false), rlab::UsageError);
+  EXPECT_TRUE(git.bisecting());
+  // The same mark from a process that is gone.
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ::waitpid(child, nullptr, 0);
+  rlab::util::write_file_atomic(fs::path(dir / "tree" / ".git" / "rlab-bisect"), "session 77 pid " + std::to_string(child) + "\n");
+  ASSERT_TRUE(git.owner().has_value());
+  EXPECT_FALSE(git.owner()->alive);
+  std::vector<std::string> said;
+  auto s = drive(*db, by_hand, lab, false, [&](std::string_view l) { said.emplace_back(l); });
+  EXPECT_EQ(s.status, "found") << s.message;
+  bool told = false;
+  for (const auto& l : said) told |= l.find("left by process " + std::to_string(child) + ", which is gone: reset") != std::string::npos;
+  EXPECT_TRUE(told);
+  EXPECT_FALSE(git.bisecting());
+  EXPECT_FALSE(git.owner().has_value()) << "the mark goes with the bisection";
 }
 
 TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
