@@ -1,5 +1,6 @@
 #include "bisect_driver/driver.hpp"
 
+#include "bisect_driver/culprit.hpp"
 #include "bisect_driver/vm_lab.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/power.hpp"
@@ -253,6 +254,14 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
                   fmt::format("first bad commit {} {}", short_sha(outcome.first_bad),
                               git.subject(outcome.first_bad)),
                   outcome.first_bad);
+    // Is it believable? (culprit.hpp) Stored with the session; a failure here loses no answer.
+    try {
+      const auto checks = check_culprit(git, lab, outcome.first_bad);
+      db.set_checks(id, checks_json(checks).dump());
+      tell(say, "checks of the culprit:\n" + render_checks(checks));
+    } catch (const std::exception& e) {
+      spdlog::warn("bisect session {}: culprit checks: {}", id, e.what());
+    }
   } else {
     db.set_status(id, "hidden by skips",
                   fmt::format("the first bad commit is one of {} commits that were skipped or are "

@@ -7,6 +7,8 @@
 #include "bisect/bisect.hpp"
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,10 +23,22 @@ struct LabRequest {
   std::size_t runs = 0;
 };
 
+/// What the culprit checks need of one commit's kernel (bisect_driver/culprit.hpp).
+struct KernelFacts {
+  std::string text_sha256;          ///< vmlinux's .text; "" when the build predates the hash
+  std::set<std::string> sources;    ///< files it compiled or included; empty when unknown
+};
+
 /// Measures commits of one session and remembers the samples.
 class Lab {
  public:
   virtual ~Lab() = default;
+  /// The kernel facts of `commit`, building its kernel when it is not in the cache; nullopt
+  /// when it does not build. The default, for a lab that builds nothing: nullopt.
+  virtual std::optional<KernelFacts> kernel_facts(const std::string& commit) {
+    (void)commit;
+    return std::nullopt;
+  }
   /// Every sample stored so far for `commit` under `purpose` (lpm, one per finished boot),
   /// in boot order.
   virtual std::vector<double> stored(const std::string& commit, const std::string& purpose) = 0;

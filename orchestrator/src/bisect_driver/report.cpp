@@ -3,6 +3,7 @@
 #include "bisect_driver/lab.hpp"
 
 #include "attribution/render.hpp"
+#include "bisect_driver/culprit.hpp"
 #include "compare/compare.hpp"
 #include "stats/descriptive.hpp"
 
@@ -85,6 +86,11 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
   out += "\n";
   if (s.status == "found") {
     out += fmt::format("first bad commit: {} {}\n", s.first_bad, subject_of(git, s.first_bad));
+    if (const auto checks = checks_from_json(s.checks_json))
+      out += std::string(checks->suspicious() ? "the culprit is SUSPICIOUS:\n" : "checks of the culprit:\n") +
+             render_checks(*checks);
+    else
+      out += "checks of the culprit: not made yet\n";
     out += what_changed(db, s, git);
   } else if (s.status == "hidden by skips") {
     out += "the first bad commit is one of these (skipped commits hide which):\n";

@@ -60,7 +60,12 @@ std::optional<Session> SessionDb::get(SessionId id) const {
   s.message = row->message;
   s.first_bad = row->first_bad;
   s.candidates = row->candidates;
+  s.checks_json = row->checks_json;
   return s;
+}
+
+void SessionDb::set_checks(SessionId id, const std::string& checks_json) {
+  store::set_bisect_checks(*store_, id, checks_json);
 }
 
 void SessionDb::set_status(SessionId id, const std::string& status, const std::string& message,

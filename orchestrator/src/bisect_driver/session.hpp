@@ -44,6 +44,7 @@ struct Session {
   std::string first_bad;          ///< SHA when status "found"
   std::vector<std::string> candidates;  ///< status "hidden by skips": the commits git names
   std::string created_at;
+  std::string checks_json;  ///< the culprit's checks (culprit.hpp) once they ran, else ""
 };
 
 /// One answered step (a commit git asked about).
@@ -69,6 +70,8 @@ class SessionDb {
   void set_status(SessionId id, const std::string& status, const std::string& message,
                   const std::string& first_bad = "",
                   const std::vector<std::string>& candidates = {});
+  /// Stores the checks of the session's culprit (CulpritChecks as JSON).
+  void set_checks(SessionId id, const std::string& checks_json);
 
   /// Records that store run `run` booted `commit` for the session under `purpose`
   /// (kEndsPurpose or the SHA of the step's commit under test).

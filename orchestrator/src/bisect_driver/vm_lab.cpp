@@ -1,4 +1,5 @@
 #include "bisect_driver/vm_lab.hpp"
+#include "build/kernel_build.hpp"
 
 #include "image/guest_images.hpp"
 #include "run/boot.hpp"
@@ -203,6 +204,26 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
   }
   st.finish_run(run, all ? store::RunStatus::done : store::RunStatus::failed);
   return out;
+}
+
+std::optional<KernelFacts> VmLab::kernel_facts(const std::string& commit) {
+  auto& i = *impl_;
+  const std::string sha = commit.substr(0, 12);
+  try {
+    const auto k = build::ensure_kernel(cell_at(i.cell, i.session.spec.tree, commit).kernel,
+                                        [&](std::string_view ph, std::string_view d) { i.say(fmt::format("{}: {} {}", sha, ph, d)); });
+    KernelFacts f;
+    f.text_sha256 = k.text_sha256;
+    if (!k.sources.empty()) {
+      std::istringstream in(util::read_file(k.sources));
+      for (std::string l; std::getline(in, l);)
+        if (!l.empty()) f.sources.insert(l);
+    }
+    return f;
+  } catch (const std::exception& e) {
+    spdlog::warn("{}: kernel for the culprit check: {}", sha, brief_build_failure(e.what()));
+    return std::nullopt;
+  }
 }
 
 }  // namespace rlab::bisect_driver

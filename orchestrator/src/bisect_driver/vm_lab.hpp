@@ -50,6 +50,7 @@ class VmLab : public Lab {
   std::vector<double> stored(const std::string& commit, const std::string& purpose) override;
   std::vector<bisect::Measurement> measure(const std::vector<LabRequest>& requests,
                                            const std::string& purpose) override;
+  std::optional<KernelFacts> kernel_facts(const std::string& commit) override;
 
  private:
   struct Impl;

@@ -1,5 +1,6 @@
 #include "nightly/night.hpp"
 
+#include "bisect_driver/culprit.hpp"
 #include "bisect_driver/driver.hpp"
 #include "bisect_driver/vm_lab.hpp"
 #include "matrix/matrix.hpp"
@@ -35,6 +36,9 @@ void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
       bd::VmLab lab(db, stored, o.agent, [&](std::string_view l) { say(l); });
       const auto s = bd::drive(db, b.session, lab, false, [&](std::string_view l) { say(l); });
       b.outcome = s.status + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
+      if (const auto checks = bd::checks_from_json(s.checks_json); checks && checks->suspicious())
+        b.outcome += checks->no_op.value_or(false) ? " (SUSPICIOUS: its kernel text equals its parent's)"
+                                                   : " (SUSPICIOUS: it changes nothing this kernel builds)";
     } catch (const std::exception& e) {
       b.outcome = std::string("not finished: ") + e.what();
       ++out.bisect_errors;

@@ -63,14 +63,23 @@ std::optional<BisectSessionRow> bisect_session(const Store& store, BisectSession
   Stmt st(db.db(),
           "SELECT id, created_at, tree, good_ref, bad_ref, good_commit, bad_commit, cell_id,"
           " matrix_path, matrix_text, direction, alpha, min_effect, initial_boots, cap_boots,"
-          " commit_count, status, message, first_bad, candidates_json FROM bisect_sessions WHERE id = ?");
+          " commit_count, status, message, first_bad, candidates_json, checks_json FROM bisect_sessions WHERE id = ?");
   st.bind(1, id);
   if (!st.step()) return std::nullopt;
   return BisectSessionRow{st.i64(0),  st.text(1),  st.text(2),  st.text(3),  st.text(4),
                           st.text(5),  st.text(6),  st.text(7),  st.text(8),  st.text(9),
                           st.text(10), st.real(11), st.real(12), st.i64(13), st.i64(14),
                           st.i64(15),  st.text(16), st.text(17), st.text(18),
-                          nlohmann::json::parse(st.text(19)).get<std::vector<std::string>>()};
+                          nlohmann::json::parse(st.text(19)).get<std::vector<std::string>>(), st.text(20)};
+}
+
+void set_bisect_checks(Store& store, BisectSessionId id, const std::string& checks_json) {
+  const Locked db(store);
+  Stmt st(db.db(), "UPDATE bisect_sessions SET checks_json = ? WHERE id = ?");
+  st.bind(1, checks_json).bind(2, id);
+  st.run();
+  if (detail::changes(db.db()) != 1)
+    throw StoreError(store.path().string() + ": no bisect session " + std::to_string(id));
 }
 
 void set_bisect_status(Store& store, BisectSessionId id, const std::string& status,

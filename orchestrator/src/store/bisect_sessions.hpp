@@ -33,6 +33,7 @@ struct BisectSessionRow {
   std::string message;          ///< the last summary line
   std::string first_bad;        ///< SHA when found
   std::vector<std::string> candidates;  ///< the commits git names when skips hide the culprit
+  std::string checks_json;      ///< the culprit's checks (bisect_driver::CulpritChecks JSON); "" before they ran
 };
 
 /// One answered step.
@@ -61,6 +62,10 @@ std::optional<BisectSessionRow> bisect_session(const Store& st, BisectSessionId 
 void set_bisect_status(Store& st, BisectSessionId id, const std::string& status,
                        const std::string& message, const std::string& first_bad,
                        const std::vector<std::string>& candidates);
+
+/// Stores the checks of a session's culprit (JSON). Throws StoreError naming the session when
+/// there is none.
+void set_bisect_checks(Store& st, BisectSessionId id, const std::string& checks_json);
 
 /// Records that run `run` booted `commit` for the session under `purpose`. Throws StoreError
 /// when that run already did.

@@ -221,7 +221,8 @@ CREATE TABLE IF NOT EXISTS bisect_sessions (
   initial_boots INTEGER NOT NULL, cap_boots INTEGER NOT NULL,
   commit_count INTEGER NOT NULL,
   status TEXT NOT NULL, message TEXT NOT NULL DEFAULT '',
-  first_bad TEXT NOT NULL DEFAULT '', candidates_json TEXT NOT NULL DEFAULT '[]');
+  first_bad TEXT NOT NULL DEFAULT '', candidates_json TEXT NOT NULL DEFAULT '[]',
+  checks_json TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS bisect_batch_commits (
   session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
   run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -298,6 +299,8 @@ const AddedColumn kAddedColumns[] = {
     {"bisect_steps", "good_median", "REAL NOT NULL DEFAULT 0"},
     {"bisect_steps", "bad_median", "REAL NOT NULL DEFAULT 0"},
     {"bisect_steps", "reference_samples", "INTEGER NOT NULL DEFAULT 0"},
+    // the checks of a session's culprit (bisect_driver/culprit.hpp; '' before they ran)
+    {"bisect_sessions", "checks_json", "TEXT NOT NULL DEFAULT ''"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

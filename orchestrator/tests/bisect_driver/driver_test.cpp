@@ -8,6 +8,7 @@
 #include "util/paths.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -254,6 +255,25 @@ TEST_F(DriverTest, AStaleBisectionIsResetAndOneByHandOrAliveIsRefused) {
   EXPECT_TRUE(told);
   EXPECT_FALSE(git.bisecting());
   EXPECT_FALSE(git.owner().has_value()) << "the mark goes with the bisection";
+}
+
+// A found culprit is checked (culprit.hpp) and the checks are stored with the session and
+// shown in its report; a lab that builds nothing leaves them "not made".
+TEST_F(DriverTest, TheCulpritIsCheckedAndTheReportSaysHow) {
+  FakeLab lab;
+  levels(lab, 4, 75);
+  auto id = create_session(*db, start());
+  auto s = drive(*db, id, lab, false);
+  ASSERT_EQ(s.status, "found") << s.message;
+  ASSERT_FALSE(s.checks_json.empty());
+  const auto j = nlohmann::json::parse(s.checks_json);
+  EXPECT_EQ(j["culprit"], shas[4]);
+  EXPECT_EQ(j["parent"], shas[3]);
+  EXPECT_TRUE(j["no_op"].is_null()) << "FakeLab builds no kernel";
+  EXPECT_EQ(j["changed"], nlohmann::json::array({"file.txt"}));
+  const auto report = render_report(*db, s, GitTree(dir / "tree"));
+  EXPECT_NE(report.find("checks of the culprit:"), std::string::npos) << report;
+  EXPECT_NE(report.find("no-op check: not made (the kernel of"), std::string::npos) << report;
 }
 
 TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {

@@ -1,6 +1,7 @@
 // Cache keys change when source commit, config, patches, page size or toolchain change, and
 // only then.
 #include "build/artifact_cache.hpp"
+#include "build/kernel_build.hpp"
 
 #include "util/paths.hpp"
 
@@ -8,6 +9,7 @@
 
 #include <cstdlib>
 #include <unistd.h>
+#include <fstream>
 #include <set>
 
 namespace rlab::build {
@@ -80,3 +82,29 @@ TEST(Cache, ListsOnlyCompleteEntriesWithSizes) {
 
 }  // namespace
 }  // namespace rlab::build
+
+// The files a kernel compiled, from kbuild's dependency files: the source of every object and
+// every header its deps name, tree-relative, once each; generated files and the command lines
+// are not sources.
+TEST(CompiledSources, ReadsKbuildCmdFilesOfTheObjectTree) {
+  namespace fs = std::filesystem;
+  const fs::path obj = fs::temp_directory_path() / ("rlab-cmd-" + std::to_string(::getpid()));
+  fs::remove_all(obj);
+  fs::create_directories(obj / "fs/xfs");
+  std::ofstream(obj / "fs/xfs/.xfs_inode.o.cmd")
+      << "savedcmd_fs/xfs/xfs_inode.o := gcc -I../src/include -c -o fs/xfs/xfs_inode.o ../src/fs/xfs/xfs_inode.c\n\n"
+      << "source_fs/xfs/xfs_inode.o := ../src/fs/xfs/xfs_inode.c\n\n"
+      << "deps_fs/xfs/xfs_inode.o := \\\n"
+      << "  ../src/include/linux/compiler-version.h \\\n"
+      << "    $(wildcard include/config/CC_VERSION_TEXT) \\\n"
+      << "  include/generated/autoconf.h \\\n"
+      << "  ../src/include/linux/fs.h \\\n\n"
+      << "fs/xfs/xfs_inode.o: $(deps_fs/xfs/xfs_inode.o)\n";
+  std::ofstream(obj / "fs/xfs/.xfs_buf.o.cmd") << "source_fs/xfs/xfs_buf.o := ../src/fs/xfs/xfs_buf.c\n"
+                                                << "deps_fs/xfs/xfs_buf.o := \\\n  ../src/include/linux/fs.h \\\n";
+  std::ofstream(obj / "fs/xfs/not-a-cmd.txt") << "../src/fs/xfs/ignored.c\n";
+  const auto files = rlab::build::compiled_sources(obj);
+  EXPECT_EQ(files, (std::vector<std::string>{"fs/xfs/xfs_buf.c", "fs/xfs/xfs_inode.c", "include/linux/compiler-version.h",
+                                             "include/linux/fs.h"}));
+  fs::remove_all(obj);
+}
