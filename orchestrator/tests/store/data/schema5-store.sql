@@ -687,8 +687,8 @@ CREATE TABLE bisect_sessions (
   initial_boots INTEGER NOT NULL, cap_boots INTEGER NOT NULL,
   commit_count INTEGER NOT NULL,
   status TEXT NOT NULL, message TEXT NOT NULL DEFAULT '',
-  first_bad TEXT NOT NULL DEFAULT '', candidates_json TEXT NOT NULL DEFAULT '[]');
-INSERT INTO bisect_sessions VALUES(1,'2026-12-01T20:11:02.777Z','/src/linux','v1','v2','1111111111111111111111111111111111111111','2222222222222222222222222222222222222222','6.12/xfs-agcount4/2vcpu/shell1','/m.yaml',replace('kernels:\n  "6.12": {source: {debian: "6.12", suite: trixie}, page_size: 64k}\n  6.12+inline-inactivation: {extends: "6.12", patchset: inline-inactivation}\naxes:\n  kernel: ["6.12", 6.12+inline-inactivation]\n  filesystem: [{fs: xfs, mkfs: [[-d, agcount=4]]}]\n  vcpus: [2]\n  workload: [{type: shell1, copies: vcpus, passes: 3, duration_s: 20}]\n  repeats: 3\n','\n',char(10)),'regression',0.010000000000000000208,0.020000000000000000416,3,12,5,'found','first bad commit 333333333333','3333333333333333333333333333333333333333','[]');
+  first_bad TEXT NOT NULL DEFAULT '', candidates_json TEXT NOT NULL DEFAULT '[]', checks_json TEXT NOT NULL DEFAULT '');
+INSERT INTO bisect_sessions VALUES(1,'2026-12-01T20:11:02.777Z','/src/linux','v1','v2','1111111111111111111111111111111111111111','2222222222222222222222222222222222222222','6.12/xfs-agcount4/2vcpu/shell1','/m.yaml',replace('kernels:\n  "6.12": {source: {debian: "6.12", suite: trixie}, page_size: 64k}\n  6.12+inline-inactivation: {extends: "6.12", patchset: inline-inactivation}\naxes:\n  kernel: ["6.12", 6.12+inline-inactivation]\n  filesystem: [{fs: xfs, mkfs: [[-d, agcount=4]]}]\n  vcpus: [2]\n  workload: [{type: shell1, copies: vcpus, passes: 3, duration_s: 20}]\n  repeats: 3\n','\n',char(10)),'regression',0.010000000000000000208,0.020000000000000000416,3,12,5,'found','first bad commit 333333333333','3333333333333333333333333333333333333333','[]','');
 CREATE TABLE bisect_batch_commits (
   session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
   run_id INTEGER NOT NULL REFERENCES runs(id),
