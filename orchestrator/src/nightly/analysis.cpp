@@ -1,4 +1,5 @@
 #include "nightly/analysis.hpp"
+#include <cmath>
 
 #include "rlab/protocol/score.hpp"
 
@@ -82,11 +83,37 @@ bool is_hex_commit(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isxdigit(ch) != 0; });
 }
 
+/// The relative stddev of a cell's nightly medians before its newest night; 0 with fewer than 3.
+double history_noise(const CellOutcome& c) {
+  std::vector<double> x;
+  for (const auto& p : c.history.points) x.push_back(p.score);
+  if (!x.empty()) x.pop_back();
+  return x.size() >= 3 ? stats::relative_stddev(x) : 0.0;
+}
+
 void plan_bisects(NightAnalysis& r) {
-  std::set<std::tuple<std::string, std::string, std::string>> seen;
-  auto add = [&](const std::string& cell, const std::string& good, const std::string& bad,
-                 const std::string& why) {
-    if (seen.insert({cell, good, bad}).second) r.bisects.push_back({cell, good, bad, why, 0, ""});
+  // (good, bad) -> the plan; the clearest cell of a range is bisected, the rest listed.
+  std::map<std::pair<std::string, std::string>, BisectPlan> by_range;
+  std::vector<std::pair<std::string, std::string>> order;
+  auto add = [&](const std::string& cell, const std::string& good, const std::string& bad, const std::string& why,
+                 double change, double noise) {
+    const double clarity = noise > 0 ? std::fabs(change) / noise : 0;
+    auto [it, fresh] = by_range.try_emplace({good, bad});
+    BisectPlan& b = it->second;
+    if (fresh) {
+      order.push_back({good, bad});
+      b = {cell, good, bad, why, clarity, {}, 0, ""};
+      return;
+    }
+    if (cell == b.cell_id || std::find(b.also.begin(), b.also.end(), cell) != b.also.end()) return;
+    if (clarity > b.clarity) {
+      b.also.push_back(b.cell_id);
+      b.cell_id = cell;
+      b.why = why;
+      b.clarity = clarity;
+    } else {
+      b.also.push_back(cell);
+    }
   };
   for (const auto& c : r.cells) {
     for (const auto& m : c.change_points)
@@ -94,7 +121,8 @@ void plan_bisects(NightAnalysis& r) {
         add(c.cell_id, m.detection.last_before.source_commit, m.detection.first_after.source_commit,
             fmt::format("new change point between run {} and run {} ({:+.1f}%)",
                         m.detection.last_before.run, m.detection.first_after.run,
-                        m.detection.change.relative_change * 100.0));
+                        m.detection.change.relative_change * 100.0),
+            m.detection.change.relative_change, history_noise(c));
     if (!c.vs_previous || !c.vs_previous->regression() || !r.previous) continue;
     // The previous night's commit of the cell is the history point of that run.
     for (const auto& p : c.history.points)
@@ -102,8 +130,11 @@ void plan_bisects(NightAnalysis& r) {
           is_hex_commit(c.source_commit) && p.source_commit != c.source_commit)
         add(c.cell_id, p.source_commit, c.source_commit,
             fmt::format("regression against the previous night (run {}, {:+.1f}%)", p.run,
-                        c.vs_previous->result ? c.vs_previous->result->difference.relative_change * 100.0 : 0.0));
+                        c.vs_previous->result ? c.vs_previous->result->difference.relative_change * 100.0 : 0.0),
+            c.vs_previous->result ? c.vs_previous->result->difference.relative_change : 0.0,
+            c.vs_previous->noise.value_or(0.0));
   }
+  for (const auto& k : order) r.bisects.push_back(by_range.at(k));
 }
 
 }  // namespace

@@ -39,11 +39,15 @@ struct ChangeMark {
 };
 
 /// A bisection a night calls for (a new regression between two git commits of a kernel).
+/// One bisection per commit range: of the cells that regressed between the same two commits,
+/// the one with the clearest effect (|change| / its noise) is bisected, the others are listed.
 struct BisectPlan {
   std::string cell_id;
   std::string good_commit;      ///< the commit before (full or abbreviated hex SHA)
   std::string bad_commit;       ///< the commit after
   std::string why;              ///< "change point between run 3 and run 4" / "previous night"
+  double clarity = 0;           ///< |relative change| / relative noise of the cell (0: noise unknown)
+  std::vector<std::string> also;  ///< the other cells that regressed over the same range
   std::int64_t session = 0;     ///< bisect session id once started (0: not started)
   std::string outcome;          ///< the session's final status ("found", ...) or the error
 };

@@ -216,10 +216,10 @@ std::string render_html(const NightAnalysis& r) {
   o += "<h2>Bisections</h2>\n";
   if (r.bisects.empty()) o += "<p>none called for</p>\n";
   else {
-    o += "<table><tr><th>cell</th><th>good</th><th>bad</th><th>why</th><th>state</th></tr>\n";
+    o += "<table><tr><th>cell</th><th>good</th><th>bad</th><th>why</th><th>also regressed over the range</th><th>state</th></tr>\n";
     for (const auto& b : r.bisects)
-      o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       h(b.cell_id), h(b.good_commit), h(b.bad_commit), h(b.why),
+      o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       h(b.cell_id), h(b.good_commit), h(b.bad_commit), h(b.why), h(fmt::format("{}", fmt::join(b.also, ", "))),
                        h(b.session > 0 ? fmt::format("session {} {}", b.session, b.outcome)
                                        : (b.outcome.empty() ? "not started (no --tree)" : b.outcome)));
     o += "</table>\n";
