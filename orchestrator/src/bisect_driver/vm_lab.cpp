@@ -4,6 +4,8 @@
 #include "image/guest_images.hpp"
 #include "run/boot.hpp"
 #include "run/interrupts.hpp"
+#include "run/owner.hpp"
+#include "run/run.hpp"
 #include "run/run_dir.hpp"
 #include "vm/libvirt.hpp"
 
@@ -116,6 +118,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
                                purpose == kEndsPurpose ? std::string("ends") : "step " + purpose.substr(0, 12),
                                names)};
   const store::RunId run = st.create_run(nr);
+  const util::FileLock owner = run::own_run(st.path(), run);  // a kill leaves it for the next sweep
   for (std::size_t k = 0; k < n; ++k) {
     st.add_cells(run, {cells[k]}, static_cast<unsigned>(requests[k].runs));
     i.db.add_batch(i.session.id, requests[k].commit, run, purpose);
@@ -152,7 +155,13 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
     st.finish_run(run, store::RunStatus::failed);
     return out;
   }
-  if (!i.conn) i.conn = std::make_unique<vm::Connection>(i.m.hosts.front().uri);
+  if (!i.conn) {
+    i.conn = std::make_unique<vm::Connection>(i.m.hosts.front().uri);
+    // Guests of a bisection or night killed outright would hold CPUs and names.
+    const auto swept = run::sweep_dead_runs(st, {i.conn.get()});
+    if (!swept.runs.empty())
+      i.say(fmt::format("{} dead runs swept ({} guests destroyed)", swept.runs.size(), swept.domains));
+  }
   run::RunDir dir(st.path(), run, i.conn->qemu_owner());
   std::vector<image::GuestImages> staged;
   for (const auto& img : images) staged.push_back(dir.stage(img));
@@ -174,7 +183,7 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
       job.cell = &cells[k];
       job.repeat = r;
       job.boot = b.id;
-      job.domain_name = vm::domain_name(std::to_string(run), fmt::format("{}-r{}", cells[k].id, r));
+      job.domain_name = vm::domain_name(run::run_label(run, st.path()), fmt::format("{}-r{}", cells[k].id, r));
       job.images = &staged[k];
       job.dir = dir.boot_dir(b.id);
       job.agent_link = i.m.hosts.front().agent_link;

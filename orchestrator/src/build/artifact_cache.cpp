@@ -3,13 +3,8 @@
 #include "util/hash.hpp"
 #include "util/paths.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 
 namespace rlab::build {
@@ -54,24 +49,6 @@ std::vector<CacheEntry> list_cache(const fs::path& cache_root) {
     out.insert(out.end(), part.begin(), part.end());
   }
   return out;
-}
-
-CacheLock::CacheLock(const fs::path& cache_root, const std::string& name) {
-  fs::create_directories(cache_root / "locks");
-  auto path = cache_root / "locks" / (name + ".lock");
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0)
-    throw std::runtime_error("cannot open lock " + path.string() + ": " + std::strerror(errno));
-  while (::flock(fd_, LOCK_EX) != 0) {
-    if (errno == EINTR) continue;
-    int err = errno;
-    ::close(fd_);
-    throw std::runtime_error("cannot lock " + path.string() + ": " + std::strerror(err));
-  }
-}
-
-CacheLock::~CacheLock() {
-  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace rlab::build

@@ -5,6 +5,8 @@
 //   sources/ apt/ kbuild/<key>/{src,obj} ccache/ locks/       (inputs and build state)
 // A key is the SHA-256 of everything that determines the artifact, so a repeat request with
 // the same inputs is a hit and any change to an input is a miss.
+#include "util/file_lock.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -57,13 +59,11 @@ std::vector<CacheEntry> list_cache(const std::filesystem::path& cache_root);
 /// object's life. Serialises concurrent builds of one key across rlab processes.
 class CacheLock {
  public:
-  CacheLock(const std::filesystem::path& cache_root, const std::string& name);
-  ~CacheLock();
-  CacheLock(const CacheLock&) = delete;
-  CacheLock& operator=(const CacheLock&) = delete;
+  CacheLock(const std::filesystem::path& cache_root, const std::string& name)
+      : lock_(cache_root / "locks" / (name + ".lock")) {}
 
  private:
-  int fd_ = -1;
+  util::FileLock lock_;
 };
 
 }  // namespace rlab::build

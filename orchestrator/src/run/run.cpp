@@ -5,6 +5,7 @@
 #include "run/boot.hpp"
 #include "run/estimate.hpp"
 #include "run/interrupts.hpp"
+#include "run/owner.hpp"
 #include "run/pinning.hpp"
 #include "run/run_dir.hpp"
 #include "run/scheduler.hpp"
@@ -159,6 +160,17 @@ std::size_t destroy_domains(const std::vector<std::unique_ptr<vm::Connection>>& 
     }
   }
   return left;
+}
+
+/// Sweeps the store's dead runs (owner.hpp) on `conns`, saying what it did.
+void sweep(store::Store& st, const std::vector<std::unique_ptr<vm::Connection>>& conns) {
+  std::vector<vm::Connection*> raw;
+  for (const auto& c : conns) raw.push_back(c.get());
+  const Swept s = sweep_dead_runs(st, raw);
+  for (const auto id : s.runs)
+    spdlog::warn("run {} was left running by a process that is gone: marked interrupted "
+                 "(`rlab run --resume {}` finishes it)", id, id);
+  if (s.domains) spdlog::warn("destroyed {} guests of dead runs", s.domains);
 }
 
 /// The hosts a run boots on: one shared libvirt connection each (libvirt connections are
@@ -347,6 +359,7 @@ std::string run_label(store::RunId run, const fs::path& db) {
 RunSummary execute(const RunOptions& o, Progress& progress) {
   auto& intr = Interrupts::instance();
   Plan p = o.resume ? plan_resume(o) : plan_new(o);
+  const util::FileLock owner = own_run(p.st->path(), p.run);  // refuses a run another process runs
   RunSummary sum;
   sum.run = p.run;
   sum.db = p.st->path();
@@ -370,6 +383,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   if (o.resume && destroy_domains(hosts.conns, prefix) > 0)
     throw vm::LibvirtError(fmt::format("run {}: guests of the interrupted run cannot be destroyed",
                                        p.run));
+  sweep(*p.st, hosts.conns);
   const Images images = build_images(p, o, *dir, progress);
   const std::vector<Job> runnable = runnable_jobs(p, images, sum);
   std::vector<const matrix::Cell*> to_boot;
