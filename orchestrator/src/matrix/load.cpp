@@ -349,13 +349,32 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   return out;
 }
 
+void parse_nightly(const Checker& ck, const YAML::Node& n, const fs::path& base_dir, bool check,
+                   Nightly& out) {
+  ck.check_map(n, "nightly", {"tree", "fetch", "remeasure_minutes"});
+  if (n["remeasure_minutes"])
+    out.remeasure_minutes = static_cast<double>(
+        ck.integer(n["remeasure_minutes"], "nightly.remeasure_minutes", 0, 24 * 60));
+  if (n["tree"]) out.tree = detail::resolve_path(ck, n["tree"], "nightly.tree", base_dir, check, true);
+  if (n["fetch"]) {
+    out.fetch = ck.strings(n["fetch"], "nightly.fetch");
+    for (std::size_t i = 0; i < out.fetch.size(); ++i) {
+      const auto& r = out.fetch[i];
+      // A remote name or URL; a leading '-' would be read by git as an option.
+      if (r.empty() || r[0] == '-' || r.find_first_of(" \t\n") != std::string::npos)
+        ck.fail(n["fetch"][i], "nightly.fetch: '" + r + "' is not a git remote name or URL");
+    }
+  }
+}
+
 }  // namespace
 
 Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOptions& opt) {
   Checker ck(path);
   const YAML::Node root = detail::load_one_document(text, path);
   if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
-  ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control"});
+  ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control",
+                                "nightly"});
 
   Matrix m;
   m.path = fs::absolute(path).lexically_normal();
@@ -393,6 +412,12 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
       ck.fail(root["control"], std::string("control: ") + e.what());
     }
   }
+  if (root["nightly"]) {
+    parse_nightly(ck, root["nightly"], base_dir, opt.check_paths, m.nightly);
+    if (!m.nightly.fetch.empty() && fetch_trees(m).empty())
+      ck.fail(root["nightly"]["fetch"],
+              "nightly.fetch: no git tree to fetch in (no nightly.tree and no kernel with source.git)");
+  }
   if (root["seed"]) {
     m.seed = static_cast<std::uint64_t>(ck.integer(root["seed"], "seed", 0, INT64_MAX));
     m.seed_from_file = true;
@@ -402,6 +427,17 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
     m.seed &= static_cast<std::uint64_t>(INT64_MAX);  // SQLite integers are signed
   }
   return m;
+}
+
+std::vector<fs::path> fetch_trees(const Matrix& m) {
+  std::vector<fs::path> out;
+  auto add = [&](const fs::path& t) {
+    if (!t.empty() && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  };
+  add(m.nightly.tree);
+  for (const auto& [name, k] : m.kernels)
+    if (k.source.kind == build::KernelSource::Kind::kGitTree) add(k.source.git_tree);
+  return out;
 }
 
 fs::path store_path(const fs::path& db, const fs::path& matrix) {

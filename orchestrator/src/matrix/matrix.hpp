@@ -178,6 +178,20 @@ struct Host {
 /// The agent link of the host `uri` in `hosts` (default_agent_link(uri) when it is not there).
 AgentLink agent_link_of(const std::vector<Host>& hosts, const std::string& uri);
 
+/// `nightly:`: what `rlab nightly` does around the matrix's run (docs/nightly.md).
+struct Nightly {
+  /// `nightly.tree`: the kernel git tree bisections run in (`--tree` overrides); "" -> the
+  /// bisections a night calls for are listed, not started. Must exist as a directory at load.
+  std::filesystem::path tree;
+  /// `nightly.fetch`: git remotes (names such as `origin`, or URLs) fetched before the run in
+  /// `tree` and in every kernel's `source.git` tree, so refs such as `origin/linux-6.6.y` and
+  /// the commits a bisection needs are tonight's. A fetch that fails is reported, not fatal.
+  std::vector<std::string> fetch;
+  /// `nightly.remeasure_minutes`: wall minutes the night may spend after its run booting more
+  /// of the cells whose comparison came out unknown (nightly/remeasure.hpp); 0 -> none.
+  double remeasure_minutes = 0;
+};
+
 /// A loaded, validated matrix file. Relative paths in the file are resolved against the
 /// file's directory; all paths here are absolute.
 struct Matrix {
@@ -200,6 +214,7 @@ struct Matrix {
   /// booted in every repeat that `rlab nightly` drift-corrects against and `rlab noise`
   /// interleaves with when no --control is given.
   std::optional<std::string> control;
+  Nightly nightly;              ///< `nightly:` (what `rlab nightly` does around the run)
 };
 
 /// One cell: a point of kernel x filesystem variant x vCPUs x workload. Repeats of a cell are
@@ -242,6 +257,10 @@ Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options
 /// and anchors relative paths.
 Matrix parse_matrix(const std::string& text, const std::filesystem::path& path,
                     const LoadOptions& options = {});
+
+/// The git trees `nightly.fetch` fetches in: `nightly.tree` first, then every kernel's
+/// `source.git` tree, each once, in that order (empty without any).
+std::vector<std::filesystem::path> fetch_trees(const Matrix& m);
 
 /// The results store a command uses: `db` when given, else the `results:` of the matrix file
 /// `matrix` (read without checking its other paths). Throws MatrixError as load_matrix does.

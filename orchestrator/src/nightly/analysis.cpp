@@ -16,6 +16,11 @@
 #include <stdexcept>
 
 namespace rlab::nightly {
+
+std::string BisectPlan::state() const {
+  if (session > 0) return fmt::format("session {} {}", session, outcome);
+  return outcome.empty() ? "not started (no --tree or nightly.tree)" : outcome;
+}
 namespace {
 
 /// Nightly runs of the same matrix file other than `run` that have a scored boot, oldest first.

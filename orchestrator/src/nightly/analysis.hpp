@@ -50,6 +50,10 @@ struct BisectPlan {
   std::vector<std::string> also;  ///< the other cells that regressed over the same range
   std::int64_t session = 0;     ///< bisect session id once started (0: not started)
   std::string outcome;          ///< the session's final status ("found", ...) or the error
+
+  /// For the reports: "session 3 found: first bad commit ...", the error, or "not started
+  /// (no --tree or nightly.tree)".
+  std::string state() const;
 };
 
 /// One cell of tonight's run.
@@ -104,6 +108,9 @@ struct NightAnalysis {
   changepoint::DetectOptions detect;
   std::vector<CellOutcome> cells;          ///< the matrix's cell order
   std::vector<BisectPlan> bisects;         ///< what the night calls for (and what was started)
+  /// What the night did around the run, one line each, problems first named "failed":
+  /// the fetches (fetch.hpp), a bisection tree that is no git repository.
+  std::vector<std::string> lab_notes;
   /// The control cell's id when the night was asked for drift correction ("" = not asked).
   std::string control;
   /// Why a comparison is not drift-corrected although a control was named ("" when it is, or

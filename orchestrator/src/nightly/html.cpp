@@ -213,6 +213,12 @@ std::string render_html(const NightAnalysis& r) {
   for (const auto& c : r.cells) o += render_svg(history_chart(c));
   o += "</div>\n";
 
+  if (!r.lab_notes.empty()) {
+    o += "<h2>Lab</h2>\n<ul>\n";
+    for (const auto& n : r.lab_notes)
+      o += fmt::format("<li{}>{}</li>\n", n.find(": failed") != std::string::npos ? " class=\"ERROR\"" : "", h(n));
+    o += "</ul>\n";
+  }
   o += "<h2>Bisections</h2>\n";
   if (r.bisects.empty()) o += "<p>none called for</p>\n";
   else {
@@ -220,8 +226,7 @@ std::string render_html(const NightAnalysis& r) {
     for (const auto& b : r.bisects)
       o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                        h(b.cell_id), h(b.good_commit), h(b.bad_commit), h(b.why), h(fmt::format("{}", fmt::join(b.also, ", "))),
-                       h(b.session > 0 ? fmt::format("session {} {}", b.session, b.outcome)
-                                       : (b.outcome.empty() ? "not started (no --tree)" : b.outcome)));
+                       h(b.state()));
     o += "</table>\n";
   }
   o += "</body></html>\n";

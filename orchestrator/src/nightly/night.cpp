@@ -5,11 +5,19 @@
 #include "bisect_driver/vm_lab.hpp"
 #include "matrix/matrix.hpp"
 #include "metrics/push.hpp"
+#include "nightly/fetch.hpp"
+#include "nightly/remeasure.hpp"
 #include "nightly/reports.hpp"
+#include "run/boot.hpp"
+#include "run/estimate.hpp"
 #include "run/interrupts.hpp"
+#include "util/process.hpp"
 #include "util/usage_error.hpp"
 
 #include <fmt/format.h>
+
+#include <chrono>
+#include <map>
 
 namespace rlab::nightly {
 namespace fs = std::filesystem;
@@ -17,14 +25,22 @@ namespace bd = rlab::bisect_driver;
 
 namespace {
 
-void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
+void start_bisects(NightOutcome& out, const fs::path& tree, const NightOptions& o, const Say& say) {
   auto& r = out.analysis;
+  if (!util::run({"git", "-C", tree.string(), "rev-parse", "--git-dir"}).ok()) {
+    const std::string why = tree.string() + " is not a git repository";
+    r.lab_notes.push_back("bisections: failed: " + why);
+    for (auto& b : r.bisects) b.outcome = "not started: " + why;
+    out.bisect_errors += r.bisects.size();
+    say("bisections not started: " + why);
+    return;
+  }
   for (auto& b : r.bisects) {
     if (run::Interrupts::instance().stopped()) break;
     try {
       bd::SessionDb db(r.db);
       bd::StartOptions so;
-      so.tree = fs::absolute(o.tree);
+      so.tree = tree;
       so.good = b.good_commit;
       so.bad = b.bad_commit;
       so.cell = b.cell_id;
@@ -47,41 +63,120 @@ void start_bisects(NightOutcome& out, const NightOptions& o, const Say& say) {
   }
 }
 
-}  // namespace
-
-NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say& say_in) {
-  const Say say = say_in ? say_in : [](std::string_view) {};
-  NightOutcome out;
-  std::string push_url = o.push;
+/// What the night resolves before it boots: the matrix and the options it fills in.
+struct Setup {
+  std::optional<matrix::Matrix> m;  ///< nullopt with report_only (nothing boots)
   fs::path db;
-  store::RunId run_id = 0;
-  AnalyseOptions analyse_options = o.analyse;
-  // --control, else the matrix's `control:` (validated when the matrix was loaded).
-  auto take_matrix_control = [&](const matrix::Matrix& m) {
-    if (analyse_options.compare.control.empty() && m.control) analyse_options.compare.control = *m.control;
-  };
+  fs::path tree;                    ///< --tree, else nightly.tree ("" none)
+  std::string push_url;             ///< --push, else push: ("" none)
+  AnalyseOptions analyse;           ///< with --control, else the matrix's control:
+};
+
+/// Loads and checks everything a night needs before anything boots. Throws UsageError,
+/// matrix::MatrixError and metrics::PushUrlError (run_night's contract).
+Setup setup(const NightOptions& o) {
+  Setup s;
+  s.analyse = o.analyse;
+  s.tree = o.tree.empty() ? fs::path() : fs::absolute(o.tree);
+  s.push_url = o.push;
+  matrix::LoadOptions lo;
+  lo.check_paths = !o.report_only;
+  const matrix::Matrix m = matrix::load_matrix(o.matrix, lo);
+  if (s.tree.empty()) s.tree = m.nightly.tree;
+  s.db = matrix::store_path(o.db, o.matrix);
   if (o.report_only) {
-    db = matrix::store_path(o.db, o.matrix);
-    if (!fs::exists(db)) throw UsageError(db.string() + ": no results store");
-    run_id = *o.report_only;
-    matrix::LoadOptions lo;
-    lo.check_paths = false;
-    take_matrix_control(matrix::load_matrix(o.matrix, lo));
+    if (!fs::exists(s.db)) throw UsageError(s.db.string() + ": no results store");
   } else {
-    const matrix::Matrix m = matrix::load_matrix(o.matrix);
-    if (push_url.empty()) push_url = m.push_url.value_or("");
+    if (s.push_url.empty()) s.push_url = m.push_url.value_or("");
     if (!o.analyse.compare.control.empty()) {  // refuse a control that is no single cell before booting
       std::vector<std::string> ids;
       for (const auto& c : matrix::expand_cells(m)) ids.push_back(c.id);
       resolve_night_control(ids, o.analyse.compare.control);
     }
-    take_matrix_control(m);
-    if (!push_url.empty()) metrics::parse_push_url(push_url);  // refuse a bad URL before booting
-    if (o.analyse.baseline) {  // refuse an unknown baseline before booting
-      const auto path = matrix::store_path(o.db, o.matrix);
-      if (!fs::exists(path) || !store::Store::open(path)->run(*o.analyse.baseline))
-        throw UsageError(
-            fmt::format("{}: no baseline run {}", path.string(), *o.analyse.baseline));
+    if (!s.push_url.empty()) metrics::parse_push_url(s.push_url);  // refuse a bad URL before booting
+    if (o.analyse.baseline && (!fs::exists(s.db) || !store::Store::open(s.db)->run(*o.analyse.baseline)))
+      throw UsageError(fmt::format("{}: no baseline run {}", s.db.string(), *o.analyse.baseline));
+    s.m = m;
+  }
+  // --control, else the matrix's `control:` (validated when the matrix was loaded).
+  if (s.analyse.compare.control.empty() && m.control) s.analyse.compare.control = *m.control;
+  return s;
+}
+
+/// Re-measures what the night could not decide (remeasure.hpp) within nightly.remeasure_minutes:
+/// rounds of added boots, each booted through run --resume's path and followed by a new
+/// analysis, until nothing is left to do or to fit. Says and notes each round.
+void remeasure(NightOutcome& out, const Setup& s, const NightOptions& o, run::Progress& progress,
+               std::vector<std::string>& notes, const Say& say) {
+  const matrix::Matrix& m = *s.m;
+  const double budget_s = m.nightly.remeasure_minutes * 60.0;
+  if (budget_s <= 0) return;
+  const auto accel = run::guest_settings(m.guest, matrix::resolve_accel_local(m.guest.accel)).accel;
+  unsigned vcpus = 0;
+  for (const auto& h : m.hosts) vcpus += h.vcpu_budget;
+  std::map<std::string, matrix::Cell> cells;
+  for (auto& c : matrix::expand_cells(m)) cells.emplace(c.id, c);
+  const BootsEstimate estimate = [&](const std::vector<std::pair<std::string, unsigned>>& boots) {
+    std::vector<const matrix::Cell*> list;
+    for (const auto& [id, n] : boots)
+      for (unsigned k = 0; k < n; ++k) list.push_back(&cells.at(id));
+    return run::boots_estimate_s(list, accel, vcpus);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  RemeasurePlan plan;
+  for (unsigned round = 1;; ++round) {
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    plan = plan_remeasure(out.analysis, budget_s - spent, estimate);
+    if (plan.boots.empty()) break;
+    std::size_t boots = 0;
+    for (const auto& b : plan.boots) boots += b.second;
+    store::Store::open(s.db)->add_repeats(out.run->run, plan.boots);
+    say(fmt::format("re-measuring {} cells: {} more boots, about {:.0f} s", plan.boots.size(), boots,
+                    plan.estimate_s));
+    run::RunOptions ro;
+    ro.matrix = o.matrix;
+    ro.db = s.db;
+    ro.agent_binary = o.agent;
+    ro.resume = out.run->run;
+    const run::RunSummary sum = run::execute(ro, progress);
+    notes.push_back(fmt::format("re-measure round {}: {} more boots of {} cells ({} done, {} failed) in {:.0f} s",
+                                round, boots, plan.boots.size(), sum.done, sum.failed, sum.wall_s));
+    if (sum.interrupted) {
+      out.interrupted = true;
+      return;
+    }
+    out.analysis = analyse(s.db, out.run->run, s.analyse);
+  }
+  for (const auto& c : plan.cannot) notes.push_back("still unknown: " + c);
+}
+
+/// Pushes run `run` of `db` to `url`, counting failures into `out` (the store keeps everything).
+void push(NightOutcome& out, const fs::path& db, store::RunId run, const std::string& url, const Say& say) {
+  try {
+    auto st = store::Store::open(db);
+    const auto p = metrics::push_run(*st, run, url);
+    for (const auto& e : p.errors) say("push to " + url + ": " + e);
+    out.push_errors = p.errors.size();
+    if (p.ok()) say(fmt::format("pushed {} groups to {}", p.groups_pushed, url));
+  } catch (const std::exception& e) {
+    say("push to " + url + ": " + e.what());
+    out.push_errors = 1;
+  }
+}
+
+}  // namespace
+
+NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say& say_in) {
+  const Say say = say_in ? say_in : [](std::string_view) {};
+  NightOutcome out;
+  const Setup s = setup(o);
+  store::RunId run_id = o.report_only.value_or(0);
+  std::vector<std::string> notes;  // the fetches and re-measure rounds
+  if (s.m) {
+    for (const auto& f : fetch_remotes(*s.m, s.tree)) {
+      notes.push_back(describe(f));
+      say(notes.back());
+      if (!f.ok) ++out.fetch_errors;
     }
     run::RunOptions ro;
     ro.matrix = o.matrix;
@@ -89,32 +184,26 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     ro.agent_binary = o.agent;
     ro.kind = kNightlyKind;
     out.run = run::execute(ro, progress);
-    db = out.run->db;
     run_id = out.run->run;
-    if (out.run->interrupted) {
-      out.interrupted = true;
+    out.interrupted = out.run->interrupted;
+    if (!out.interrupted) {
+      out.analysis = analyse(s.db, run_id, s.analyse);
+      remeasure(out, s, o, progress, notes, say);
+    }
+    if (out.interrupted) {
       out.analysis.run.id = run_id;
       return out;
     }
+  } else {
+    out.analysis = analyse(s.db, run_id, s.analyse);
   }
-  out.analysis = analyse(db, run_id, analyse_options);
-  const fs::path root = o.out.empty() ? db.parent_path() / "reports" : o.out;
+  out.analysis.lab_notes = std::move(notes);
+  const fs::path root = o.out.empty() ? s.db.parent_path() / "reports" : o.out;
   out.report_dir = write_reports(out.analysis, root);
   say(fmt::format("reports of run {} in {}", run_id, out.report_dir.string()));
-  if (!push_url.empty()) {
-    try {
-      auto st = store::Store::open(db);
-      const auto p = metrics::push_run(*st, run_id, push_url);
-      for (const auto& e : p.errors) say("push to " + push_url + ": " + e);
-      out.push_errors = p.errors.size();
-      if (p.ok()) say(fmt::format("pushed {} groups to {}", p.groups_pushed, push_url));
-    } catch (const std::exception& e) {
-      say("push to " + push_url + ": " + e.what());
-      out.push_errors = 1;
-    }
-  }
-  if (!o.tree.empty() && !out.analysis.bisects.empty()) {
-    start_bisects(out, o, say);
+  if (!s.push_url.empty()) push(out, s.db, run_id, s.push_url, say);
+  if (!s.tree.empty() && !out.analysis.bisects.empty()) {
+    start_bisects(out, s.tree, o, say);
     write_reports(out.analysis, root);  // now with the bisections' outcome
   }
   return out;

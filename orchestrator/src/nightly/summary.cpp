@@ -79,12 +79,16 @@ std::string render_summary(const NightAnalysis& r) {
     }
   if (listed == 0) out << "none\n";
 
+  if (!r.lab_notes.empty()) {
+    out << "\n== lab ==\n";
+    for (const auto& n : r.lab_notes) out << n << "\n";
+  }
+
   out << "\n== bisections ==\n";
   if (r.bisects.empty()) out << "none called for\n";
   for (const auto& b : r.bisects) {
     out << fmt::format("{}: good {} bad {} ({}): {}\n", b.cell_id, b.good_commit, b.bad_commit, b.why,
-                       b.session > 0 ? fmt::format("session {} {}", b.session, b.outcome)
-                                     : (b.outcome.empty() ? "not started (no --tree)" : b.outcome));
+                       b.state());
     if (!b.also.empty()) out << fmt::format("  the same range also regressed {}: {}\n", b.also.size() == 1 ? "this cell" : "these cells", fmt::join(b.also, ", "));
   }
   return out.str();

@@ -176,6 +176,37 @@ void Store::add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigne
   tx.commit();
 }
 
+std::size_t Store::add_repeats(RunId run, const std::vector<std::pair<std::string, unsigned>>& extra) {
+  Lock l(mu_);
+  Tx tx(db_);
+  struct Cell { std::int64_t row; std::int64_t next_repeat; unsigned count; };
+  std::vector<Cell> cells;
+  unsigned rounds = 0;
+  for (const auto& [id, count] : extra) {
+    Stmt st(db_, "SELECT c.id, COALESCE(MAX(b.repeat) + 1, 0) FROM cells c LEFT JOIN boots b"
+                 " ON b.cell_id = c.id WHERE c.run_id = ? AND c.cell_key = ? GROUP BY c.id");
+    st.bind(1, run).bind(2, id);
+    if (!st.step()) throw StoreError("run " + std::to_string(run) + " has no cell " + id);
+    cells.push_back({st.i64(0), st.i64(1), count});
+    rounds = std::max(rounds, count);
+  }
+  Stmt last(db_, "SELECT COALESCE(MAX(b.order_index), -1) FROM boots b JOIN cells c ON c.id = b.cell_id"
+                 " WHERE c.run_id = ?");
+  last.bind(1, run);
+  last.step();
+  std::int64_t order = last.i64(0) + 1;
+  std::size_t added = 0;
+  for (unsigned k = 0; k < rounds; ++k)
+    for (const auto& c : cells) {
+      if (k >= c.count) continue;
+      Stmt b(db_, "INSERT INTO boots (cell_id, repeat, order_index) VALUES (?, ?, ?)");
+      b.bind(1, c.row).bind(2, c.next_repeat + k).bind(3, order++).run();
+      ++added;
+    }
+  tx.commit();
+  return added;
+}
+
 void Store::set_boot_order(BootId boot, int order_index) {
   Lock l(mu_);
   Stmt st(db_, "UPDATE boots SET order_index = ? WHERE id = ?");

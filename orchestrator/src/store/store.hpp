@@ -297,6 +297,11 @@ class Store {
   void add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigned repeats);
   /// Records the position of a boot in the run's shuffled order.
   void set_boot_order(BootId boot, int order_index);
+  /// Adds pending boots to cells of run `run`: `extra[i].second` more repeats of cell id
+  /// `extra[i].first`, numbered after the cell's last repeat, ordered after the run's boots and
+  /// interleaved (the first new repeat of every cell, then the second, ...). One transaction;
+  /// returns the boots added. Throws StoreError naming a cell the run does not have.
+  std::size_t add_repeats(RunId run, const std::vector<std::pair<std::string, unsigned>>& extra);
   /// Sets the run's final status (done, failed, interrupted) and finish time.
   void finish_run(RunId run, RunStatus status);
 

@@ -89,6 +89,36 @@ TEST(RealRunFaults, SigkillMidMatrixThenResumeRunsOnlyTheMissingCell) {
   std::printf("SIGKILL + resume: %.0f s wall\n", since(t0));
 }
 
+// A night killed outright leaves its guest; the next run of the store (a new one, as the next
+// night's) destroys it before booting and marks the dead run interrupted, still resumable.
+TEST(RealRunFaults, TheNextRunSweepsTheGuestsOfARunKilledOutright) {
+  ensure_libvirtd();
+  Lab lab("sweep", matrix_text("    - fs: xfs\n", 1));
+  const auto agent = plain_agent().string();
+  {
+    Rlab rlab({"run", lab.matrix.string(), "--agent", agent}, lab.dir / "run.log");
+    ASSERT_TRUE(wait_for(lab.db,
+                         "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id "
+                         "WHERE b.status = 'running'",
+                         900s))
+        << rlab.log_tail();
+    ASSERT_EQ(::kill(rlab.pid(), SIGKILL), 0);
+    EXPECT_EQ(rlab.wait(30s), 128 + SIGKILL);
+  }
+  const std::string dead = domain_prefix(1, lab.db);
+  auto list = [] { return rlab::util::run({"virsh", "-c", "qemu:///system", "list", "--name"}).output; };
+  ASSERT_NE(list().find(dead), std::string::npos) << "the killed run's guest is still there";
+
+  auto [code, out] = run_rlab({"run", lab.matrix.string(), "--agent", agent});
+  ASSERT_EQ(code, 0) << rlab::util::tail(out, 60);
+  EXPECT_NE(out.find("run 1 was left running by a process that is gone"), std::string::npos) << out;
+  EXPECT_NE(out.find("destroying it"), std::string::npos) << out;
+  EXPECT_EQ(list().find(dead), std::string::npos) << "swept";
+  EXPECT_EQ(query(lab.db, "SELECT status FROM runs WHERE id = 1"), "interrupted");
+  EXPECT_EQ(query(lab.db, "SELECT status FROM runs WHERE id = 2"), "done");
+  expect_no_leaks(lab.db, 2);
+}
+
 TEST(RealRunFaults, FullResultsDiskEndsTheRunWithTheStoreIntact) {
   ensure_libvirtd();
   Lab lab("full", matrix_text("    - fs: xfs\n", 2));

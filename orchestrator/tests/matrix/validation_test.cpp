@@ -93,7 +93,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"host_uri_shell", 9, 11, "has the byte 0x60 at offset 11"},
         BadCase{"host_uri_scheme", 9, 11, "hosts[0].uri: 'xen:///system' is not a libvirt URI of QEMU"},
         BadCase{"host_uri_huge", 9, 11, "is 3018 bytes long, at most 2048"},
-        BadCase{"host_budget_huge", 10, 51, "hosts[1].vcpus: 99999999999 is out of range [1, 4096]"}),
+        BadCase{"host_budget_huge", 10, 51, "hosts[1].vcpus: 99999999999 is out of range [1, 4096]"},
+        BadCase{"nightly_fetch_no_tree", 9, 10, "nightly.fetch: no git tree to fetch in"},
+        BadCase{"nightly_fetch_option", 10, 19, "nightly.fetch: '--upload-pack=x' is not a git remote"},
+        BadCase{"nightly_tree_missing", 9, 9, "nightly.tree: "},
+        BadCase{"nightly_unknown_key", 10, 3, "nightly: unknown key 'fecth'"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 
 TEST(BadMatrix, UnreadableFileNamesThePath) {

@@ -144,4 +144,81 @@ TEST(RealNightly, TwoNightsOfATinyMatrixTheSecondComparesWithTheFirst) {
   if (!::testing::Test::HasFailure()) fs::remove_all(dir);
 }
 
+/// One deterministic cell (instruction counting: every boot counts the same loops), `repeats`
+/// boots, re-measuring allowed for `remeasure` minutes.
+std::string deterministic_matrix(unsigned repeats, unsigned remeasure) {
+  return fmt::format(R"(kernels:
+  "6.12":
+    source: {{debian: "6.12", suite: trixie}}
+    page_size: 64k
+axes:
+  kernel: ["6.12"]
+  filesystem:
+    - fs: xfs
+  vcpus: [1]
+  workload:
+    - {{type: shell1, copies: vcpus, passes: 1, duration_s: 5, attribution: off}}
+  repeats: {}
+guest: {{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2, clock: icount}}
+hosts:
+  - {{uri: "qemu:///system", vcpus: 2}}
+results: rlab.db
+seed: 12
+nightly:
+  remeasure_minutes: {}
+)",
+                     repeats, remeasure);
+}
+
+// A night whose comparison with the previous night is unknown for want of boots (3 against
+// 5; a verdict needs 5 a side) boots the cell again within its budget (as many as the
+// comparison's advice, at least doubling), and reports the verdict.
+TEST(RealNightly, AnUndecidedCellIsReMeasuredBeforeTheReport) {
+  auto lv = util::run({(fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh").string()});
+  ASSERT_TRUE(lv.ok()) << lv.output;
+  const fs::path agent = image::default_agent_binary();
+  const fs::path dir = fs::path("/var/tmp") / ("rlab-nightly-remeasure-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  const fs::path matrix = dir / "matrix.yaml";
+  const char* bin = std::getenv("RLAB_BIN");
+  ASSERT_TRUE(bin && *bin);
+  util::ProcessOptions po;
+  po.timeout = std::chrono::seconds(3600);
+  po.echo = true;
+  auto night = [&](unsigned repeats, unsigned remeasure) {
+    std::ofstream(matrix) << deterministic_matrix(repeats, remeasure);
+    return util::run({bin, "nightly", "--matrix", matrix.string(), "--agent", agent.string(),
+                      "--out", (dir / "reports").string()},
+                     po);
+  };
+  auto first = night(5, 0);
+  ASSERT_EQ(first.exit_code, 0) << util::tail(first.output, 60);
+  auto second = night(3, 10);
+  ASSERT_EQ(second.exit_code, 0) << util::tail(second.output, 60);
+  EXPECT_NE(second.output.find("re-measuring 1 cells: "), std::string::npos) << second.output;
+
+  auto st = store::Store::open(dir / "rlab.db");
+  const auto runs = st->runs();
+  ASSERT_EQ(runs.size(), 2u);
+  const auto tonight = runs[0].id;
+  const std::size_t boots = st->boots(tonight).size();
+  EXPECT_GE(boots, 6u) << "3 boots, then at least as many again";
+  EXPECT_EQ(runs[0].status, store::RunStatus::done);
+  const auto rep = nightly::analyse(dir / "rlab.db", tonight, {});
+  ASSERT_EQ(rep.cells.size(), 1u);
+  ASSERT_TRUE(rep.cells[0].vs_previous);
+  const auto& c = *rep.cells[0].vs_previous;
+  EXPECT_EQ(c.new_scores.size(), boots);
+  ASSERT_TRUE(c.result);
+  EXPECT_NE(c.result->verdict, stats::Verdict::unknown) << c.result->reason;
+  const auto summary = util::read_file(dir / "reports" / rep.dir_name() / "summary.txt");
+  EXPECT_NE(summary.find(fmt::format("re-measure round 1: {} more boots of 1 cells ({} done, 0 failed)",
+                                     boots - 3, boots - 3)),
+            std::string::npos)
+      << summary;
+  if (!::testing::Test::HasFailure()) fs::remove_all(dir);
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 // The shipped systemd units and cron line (contrib/systemd/) are valid, and docs/nightly.md
 // shows them as they are.
+#include "matrix/matrix.hpp"
 #include "util/paths.hpp"
 #include "util/process.hpp"
 
@@ -47,6 +48,22 @@ TEST(SystemdUnits, CronLineIsOneNightlyEntry) {
   const std::regex cron(R"(^(\S+\s+){5}rlab\s+.*\brlab nightly --matrix \S+.*$)");
   EXPECT_TRUE(std::regex_match(entries[0], cron)) << entries[0];
   for (const auto& field : {"30", "1", "*"}) EXPECT_NE(entries[0].find(field), std::string::npos);
+}
+
+// Service and cron run the arm64 KVM nightly matrix, which names the tree and the remotes.
+TEST(SystemdUnits, BothRunTheKvmMatrixThatFetchesAndBisects) {
+  const std::regex matrix_arg(R"(rlab nightly --matrix /srv/rlab/(\S+))");
+  for (const char* f : {"rlab-nightly.service", "rlab-nightly.cron"}) {
+    const std::string text = util::read_file(kUnits / f);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, matrix_arg)) << f;
+    matrix::LoadOptions lo;
+    lo.check_paths = false;  // /srv/rlab/linux-stable lives on the nightly hosts
+    const auto mx = matrix::load_matrix(fs::path(RLAB_SOURCE_DIR) / m[1].str(), lo);
+    EXPECT_EQ(mx.guest.accel, matrix::Accel::kKvm) << f;
+    EXPECT_FALSE(mx.nightly.tree.empty()) << f << ": bisections need nightly.tree";
+    EXPECT_FALSE(mx.nightly.fetch.empty()) << f << ": refs must be tonight's";
+  }
 }
 
 TEST(SystemdUnits, DocShowsTheShippedFiles) {
