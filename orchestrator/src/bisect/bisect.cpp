@@ -156,13 +156,24 @@ Step test_commit(std::size_t index, const References& refs, const Oracle& oracle
   step_opt.verdict.alpha = opt.step_alpha;
   Step step;
   step.index = index;
+  if (opt.reuse_ends) {
+    if (refs.good.size() < 2 || refs.bad.size() < 2)
+      throw std::invalid_argument("bisect::test_commit: reuse_ends needs two samples of each end");
+    step.good = refs.good;
+    step.bad = refs.bad;
+  }
   const std::pair<std::size_t, std::vector<double>*> three[] = {
       {refs.good_index, &step.good}, {index, &step.samples}, {refs.bad_index, &step.bad}};
+  // Which of `three` this step boots: all (paired in time), or the commit alone.
+  const std::span<const std::pair<std::size_t, std::vector<double>*>> booted =
+      opt.reuse_ends ? std::span(three).subspan(1, 1) : std::span(three);
+  const std::size_t first = opt.reuse_ends ? 1 : 0;
   const char* names[] = {"the good end", "the commit", "the bad end"};
   std::vector<std::size_t> slots;
   std::size_t n = opt.plan.initial;
   while (true) {
-    const auto requests = top_up(three, n, slots);
+    const auto requests = top_up(booted, n, slots);
+    for (auto& k : slots) k += first;  // positions in `three`
     const auto got = ask(oracle, requests);
     const std::size_t commit_slot = static_cast<std::size_t>(
         std::find(slots.begin(), slots.end(), std::size_t{1}) - slots.begin());
@@ -230,7 +241,7 @@ Result bisect(std::span<const std::string> commits, const Oracle& oracle, const 
       if (step.result == StepResult::bad) hi = next;
       if (step.result == StepResult::skip) skipped.insert(next);
       r.step_runs += step.samples.size();
-      r.reference_runs += step.good.size() + step.bad.size();
+      if (!opt.reuse_ends) r.reference_runs += step.good.size() + step.bad.size();
       const bool vanished = step.result == StepResult::skip && !step.references_differ;
       r.steps.push_back(std::move(step));
       if (vanished) break;  // the ends' difference did not reproduce: stop (below)

@@ -24,6 +24,10 @@ struct Options {
   /// the number of steps a bisection of the list needs without skips, ceil(log2(N - 1))
   /// (Bonferroni), so that the chance of any wrong step stays near verdict.alpha.
   double step_alpha = 0;
+  /// Deterministic measurement (guest time counts instructions: `clock: icount`): with no drift
+  /// to pair against, a step classifies against the ends' own samples (References::good/bad,
+  /// from check_ends) and boots the commit alone, instead of booting both ends again beside it.
+  bool reuse_ends = false;
 };
 
 /// Sign of median(bad) - median(good) the options expect: -1 or +1.

@@ -66,12 +66,37 @@ std::string render_checks(const CulpritChecks& c) {
     o += fmt::format("  unrelated check: SUSPICIOUS -- it changes only {}, nothing this kernel compiles or includes\n",
                      c.changed.empty() ? std::string("no file") : list(c.changed));
   else o += fmt::format("  unrelated check: passed -- it changes {} (in this kernel's build)\n", list(c.compiled));
+  if (!c.revert) o += "  revert check: not made\n";
+  else if (c.revert->result == "does not apply")
+    o += fmt::format("  revert check: not made -- reverting {} does not apply on the bad end: {}\n",
+                     c.culprit.substr(0, 12), c.revert->reason);
+  else if (c.revert->result == "good")
+    o += fmt::format("  revert check: passed -- the bad end with it reverted ({}) scores like the good end "
+                     "({:+.1f}% against it): the regression goes away; {}\n",
+                     c.revert->commit.substr(0, 12), c.revert->change_vs_good * 100, c.revert->reason);
+  else if (c.revert->result == "bad")
+    o += fmt::format("  revert check: SUSPICIOUS -- the bad end with it reverted ({}) still scores like the bad "
+                     "end: the regression stays; {}\n", c.revert->commit.substr(0, 12), c.revert->reason);
+  else
+    o += fmt::format("  revert check: undecided -- the bad end with it reverted ({}): {}\n",
+                     c.revert->commit.substr(0, 12), c.revert->reason);
   return o;
+}
+
+std::string CulpritChecks::suspicion() const {
+  if (no_op.value_or(false)) return "its kernel text equals its parent's";
+  if (unrelated.value_or(false)) return "it changes nothing this kernel builds";
+  if (revert && revert->result == "bad") return "reverting it leaves the regression";
+  return "";
 }
 
 nlohmann::json checks_json(const CulpritChecks& c) {
   return {{"culprit", c.culprit}, {"parent", c.parent},   {"no_op", opt(c.no_op)}, {"unrelated", opt(c.unrelated)},
-          {"changed", c.changed}, {"compiled", c.compiled}, {"note", c.note},       {"suspicious", c.suspicious()}};
+          {"changed", c.changed}, {"compiled", c.compiled}, {"note", c.note},       {"suspicious", c.suspicious()},
+          {"revert", c.revert ? nlohmann::json{{"commit", c.revert->commit}, {"result", c.revert->result},
+                                               {"reason", c.revert->reason},
+                                               {"change_vs_good", c.revert->change_vs_good}}
+                              : nlohmann::json(nullptr)}};
 }
 
 std::optional<CulpritChecks> checks_from_json(const std::string& text) {
@@ -86,6 +111,10 @@ std::optional<CulpritChecks> checks_from_json(const std::string& text) {
     c.changed = j.at("changed").get<std::vector<std::string>>();
     c.compiled = j.at("compiled").get<std::vector<std::string>>();
     c.note = j.at("note");
+    if (j.contains("revert") && !j.at("revert").is_null()) {  // absent before the revert check
+      const auto& r = j.at("revert");
+      c.revert = RevertCheck{r.at("commit"), r.at("result"), r.at("reason"), r.at("change_vs_good")};
+    }
     return c;
   } catch (const std::exception&) {
     return std::nullopt;

@@ -2,6 +2,8 @@
 
 #include "bisect_driver/culprit.hpp"
 #include "bisect_driver/vm_lab.hpp"
+#include "matrix/matrix.hpp"
+#include "run/interrupts.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/power.hpp"
 #include "util/usage_error.hpp"
@@ -91,6 +93,12 @@ bisect::Options session_options(const SessionSpec& spec) {
   opt.plan.cap = spec.cap;
   opt.direction = spec.direction;
   opt.step_alpha = bisect::default_step_alpha(spec.commit_count, spec.alpha);
+  if (!spec.matrix_text.empty()) {
+    matrix::LoadOptions lo;
+    lo.check_paths = false;  // only the guest clock is read
+    opt.reuse_ends = matrix::parse_matrix(spec.matrix_text, spec.matrix_path, lo).guest.clock ==
+                     matrix::GuestClock::kIcount;
+  }
   return opt;
 }
 
@@ -138,6 +146,49 @@ int exit_code_for(const std::string& result) {
   throw std::invalid_argument("step result '" + result + "': expected good, bad or skip");
 }
 
+namespace {
+
+/// `commit` tested as a bisection step of session `s`: booted interleaved with both ends,
+/// its samples kept under `purpose` (a stored purpose is replayed, not booted again).
+bisect::Step test_against_ends(const Session& s, Lab& lab, const std::string& commit, const std::string& purpose) {
+  const auto& good = s.spec.good_commit;
+  const auto& bad = s.spec.bad_commit;
+  ReplayOracle oracle(lab, {good, bad, commit}, purpose);
+  bisect::References refs;
+  refs.good_index = 0;
+  refs.bad_index = 1;
+  auto opt = session_options(s.spec);
+  opt.plan.initial = step_plan(s.spec, lab.stored(good, kEndsPurpose), lab.stored(bad, kEndsPurpose)).initial;
+  if (opt.reuse_ends) {  // deterministic: no drift to pair against, the ends' boots stand
+    refs.good = lab.stored(good, kEndsPurpose);
+    refs.bad = lab.stored(bad, kEndsPurpose);
+  }
+  return bisect::test_commit(2, refs, std::ref(oracle), opt);
+}
+
+/// The revert check of `culprit` (culprit.hpp): the bad end with it reverted, tested as a step.
+RevertCheck check_revert(const GitTree& git, const Session& s, Lab& lab, const std::string& culprit,
+                         const Say& say) {
+  RevertCheck r;
+  std::string why;
+  const auto revert = git.revert_onto(culprit, s.spec.bad_commit, why);
+  if (!revert) {
+    r.result = "does not apply";
+    r.reason = why;
+    return r;
+  }
+  r.commit = *revert;
+  tell(say, fmt::format("revert check: testing {} (bad end {} with {} reverted)", short_sha(r.commit),
+                        short_sha(s.spec.bad_commit), short_sha(culprit)));
+  const auto step = test_against_ends(s, lab, r.commit, "revert " + r.commit);
+  r.result = std::string(bisect::step_result_name(step.result));
+  r.reason = step.reason;
+  r.change_vs_good = step.change_vs_good;
+  return r;
+}
+
+}  // namespace
+
 StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit) {
   if (auto done = db.step(s.id, commit)) return *done;
   const auto& good = s.spec.good_commit;
@@ -155,14 +206,7 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   if (s.status == "ends" || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
     throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
                                          "(run `rlab bisect --resume {}`)", s.id, s.id));
-  // The step's references: both ends booted again, interleaved with the commit.
-  ReplayOracle oracle(lab, {good, bad, commit}, commit);
-  bisect::References refs;
-  refs.good_index = 0;
-  refs.bad_index = 1;
-  auto opt = session_options(s.spec);
-  opt.plan.initial = step_plan(s.spec, lab.stored(good, kEndsPurpose), lab.stored(bad, kEndsPurpose)).initial;
-  auto step = bisect::test_commit(2, refs, std::ref(oracle), opt);
+  const auto step = test_against_ends(s, lab, commit, commit);
   row.result = std::string(bisect::step_result_name(step.result));
   row.samples = step.samples.size();
   row.median = step.samples.empty() ? 0 : stats::median(step.samples);
@@ -172,7 +216,8 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   row.reason = step.reason;
   row.good_median = step.good.empty() ? 0 : stats::median(step.good);
   row.bad_median = step.bad.empty() ? 0 : stats::median(step.bad);
-  row.reference_samples = step.good.size() + step.bad.size();
+  // Boots of the ends measured for this step (none when it reused the ends' own).
+  row.reference_samples = session_options(s.spec).reuse_ends ? 0 : step.good.size() + step.bad.size();
   row.seq = db.record_step(s.id, row);
   return row;
 }
@@ -256,10 +301,13 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
                   outcome.first_bad);
     // Is it believable? (culprit.hpp) Stored with the session; a failure here loses no answer.
     try {
-      const auto checks = check_culprit(git, lab, outcome.first_bad);
+      auto checks = check_culprit(git, lab, outcome.first_bad);
+      db.set_checks(id, checks_json(checks).dump());  // kept if the revert's boots are cut short
+      checks.revert = check_revert(git, *s, lab, outcome.first_bad, say);
       db.set_checks(id, checks_json(checks).dump());
       tell(say, "checks of the culprit:\n" + render_checks(checks));
     } catch (const std::exception& e) {
+      if (run::Interrupts::instance().stopped()) throw;
       spdlog::warn("bisect session {}: culprit checks: {}", id, e.what());
     }
   } else {

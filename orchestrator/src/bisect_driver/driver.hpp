@@ -35,7 +35,8 @@ struct StartOptions {
 /// matrix. Throws UsageError (or GitError, matrix::MatrixError) naming the problem.
 SessionId create_session(SessionDb& db, const StartOptions& o);
 
-/// The bisection options of a stored session (verdict, plan, direction, step alpha).
+/// The bisection options of a stored session (verdict, plan, direction, step alpha; steps reuse
+/// the ends' samples when its matrix counts guest time in instructions, `clock: icount`).
 bisect::Options session_options(const SessionSpec& spec);
 
 /// Answers one commit: the stored answer when there is one, else measures it interleaved with

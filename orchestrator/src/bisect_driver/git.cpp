@@ -146,6 +146,45 @@ std::vector<std::string> GitTree::changed_files(const std::string& parent, const
   return out;
 }
 
+std::optional<std::string> GitTree::revert_onto(const std::string& commit, const std::string& onto,
+                                                std::string& why) const {
+  const auto from = parent(commit);
+  if (!from) throw GitError(dir_.string() + ": " + commit + " has no parent to revert it to");
+  const fs::path index = fs::temp_directory_path() / fmt::format("rlab-revert-{}.index", ::getpid());
+  struct Remove {
+    fs::path p;
+    ~Remove() { std::error_code ec; fs::remove(p, ec); }
+  } remove{index};
+  auto o = quiet();
+  o.env["GIT_INDEX_FILE"] = index.string();
+  auto step = [&](const std::vector<std::string>& args, const std::string& in = "") {
+    auto po = o;
+    po.stdin_data = in;
+    return util::run(with_tree(dir_, args), po);
+  };
+  if (auto r = step({"read-tree", onto}); !r.ok()) throw GitError(dir_.string() + ": git read-tree " + onto + ": " + util::trim_end(r.output));
+  const std::string diff = git({"diff", "--binary", "--no-color", *from, commit});
+  if (auto r = step({"apply", "--cached", "-R", "-"}, diff); !r.ok()) {
+    std::istringstream in(r.output);
+    std::getline(in, why);
+    why = util::trim_end(why);
+    return std::nullopt;
+  }
+  const auto tree = step({"write-tree"});
+  if (!tree.ok()) throw GitError(dir_.string() + ": git write-tree: " + util::trim_end(tree.output));
+  auto c = quiet();
+  for (const char* k : {"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"}) c.env[k] = std::string("rlab");
+  for (const char* k : {"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"}) c.env[k] = std::string("rlab@localhost");
+  const auto made = util::run(with_tree(dir_, {"commit-tree", util::trim_end(tree.output), "-p", onto, "-m",
+                                               fmt::format("Revert \"{}\"\n\nThis reverts commit {} (rlab's culprit check).",
+                                                           subject(commit), commit)}),
+                              c);
+  if (!made.ok()) throw GitError(dir_.string() + ": git commit-tree: " + util::trim_end(made.output));
+  const std::string sha = util::trim_end(made.output);
+  git({"update-ref", "refs/rlab/reverts/" + commit, sha});
+  return sha;
+}
+
 fs::path GitTree::owner_file() const {
   fs::path d = util::trim_end(git({"rev-parse", "--git-dir"}));
   if (d.is_relative()) d = dir_ / d;

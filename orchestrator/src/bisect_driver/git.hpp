@@ -64,6 +64,14 @@ class GitTree {
   /// The files `commit` changes against `parent` (`git diff --name-only`), repository-relative.
   std::vector<std::string> changed_files(const std::string& parent, const std::string& commit) const;
 
+  /// A commit on top of `onto` that reverts `commit` (its diff against its first parent
+  /// applied in reverse), made without touching the checkout or the index: a private index,
+  /// `git apply --cached -R`, `git commit-tree`, kept from gc under refs/rlab/reverts/. The
+  /// new commit's SHA, or nullopt when the reverse diff does not apply on `onto`; `why` then
+  /// holds git's first complaint. Throws GitError for a commit without a parent.
+  std::optional<std::string> revert_onto(const std::string& commit, const std::string& onto,
+                                         std::string& why) const;
+
   /// Who runs the bisection in progress: rlab marks a bisection it starts with its session and
   /// process (a file in the repository's git directory, removed by reset()).
   struct Owner {

@@ -53,8 +53,9 @@ void start_bisects(NightOutcome& out, const fs::path& tree, const NightOptions& 
       const auto s = bd::drive(db, b.session, lab, false, [&](std::string_view l) { say(l); });
       b.outcome = s.status + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
       if (const auto checks = bd::checks_from_json(s.checks_json); checks && checks->suspicious())
-        b.outcome += checks->no_op.value_or(false) ? " (SUSPICIOUS: its kernel text equals its parent's)"
-                                                   : " (SUSPICIOUS: it changes nothing this kernel builds)";
+        b.outcome += " (SUSPICIOUS: " + checks->suspicion() + ")";
+      else if (checks && checks->revert && checks->revert->result == "good")
+        b.outcome += " (confirmed: reverting it removes the regression)";
     } catch (const std::exception& e) {
       b.outcome = std::string("not finished: ") + e.what();
       ++out.bisect_errors;

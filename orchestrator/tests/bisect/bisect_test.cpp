@@ -221,6 +221,32 @@ TEST(Bisect, OneStepOnItsOwn) {
   EXPECT_EQ(first_rounds, (std::vector<std::size_t>{0, 5, 9, 5, 9, 0}));
 }
 
+// Deterministic measurement: steps boot the commit alone and classify against the ends' own
+// samples; the bisection still names the culprit, at a third of the boots per step.
+TEST(Bisect, WithReusedEndsAStepBootsOnlyTheCommit) {
+  FakeOracle f{[](std::size_t i) { return i >= 11 ? 90.0 : 100.0; }, 0.2};
+  Options opt;
+  opt.reuse_ends = true;
+  opt.plan.initial = 5;
+  opt.verdict.alpha = 0.1;  // steps at 0.1 / 4: 5 boots against the ends' 5 reach it (p 2/252)
+  const auto commits = names(17);
+  const Result r = bisect(commits, ref(f), opt);
+  ASSERT_EQ(status_name(r.status), "found") << r.message;
+  EXPECT_EQ(r.first_bad, 11u);
+  EXPECT_EQ(r.reference_runs, 0u) << "no end is booted beside a step";
+  for (const Step& s : r.steps) {
+    EXPECT_EQ(s.samples.size(), 5u) << s.reason;
+    EXPECT_EQ(f.requests[s.index], (std::vector<std::size_t>{5})) << "one request, the commit's";
+    EXPECT_EQ(s.good, r.good_samples) << "classified against the ends' own samples";
+  }
+  EXPECT_EQ(f.requests[0].size(), 1u) << "the good end is measured once, by check_ends";
+  EXPECT_EQ(f.requests[16].size(), 1u);
+  References none;
+  none.bad_index = 16;
+  opt.step_alpha = 0.01;
+  EXPECT_THROW(test_commit(5, none, ref(f), opt), std::invalid_argument) << "no ends' samples to reuse";
+}
+
 TEST(Bisect, InterleavedStepsStayRightWhileTheHostDrifts) {
   // The host slows down by 0.5 per run: over the ~100 runs of a bisection that is 5 times the
   // 10-point effect. Samples taken one batch after another would call every commit "bad";

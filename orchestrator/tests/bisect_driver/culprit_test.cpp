@@ -105,3 +105,33 @@ TEST_F(Culprit, AKconfigChangeCountsAndAKernelThatDidNotBuildLeavesTheCheckUnkno
 
 }  // namespace
 }  // namespace rlab::bisect_driver
+
+namespace rlab::bisect_driver {
+namespace {
+
+// The revert commit is made beside the checkout: HEAD, the index and the files stay as they
+// were; it undoes exactly the culprit's change on top of the commit given, and a revert that
+// conflicts with a later change is refused with git's reason.
+TEST_F(Culprit, RevertOntoMakesACommitWithoutTouchingTheCheckout) {
+  const std::string culprit = commit({{"fs/xfs/xfs_icache.c", "int a; int slow;\n"}});
+  const std::string later = commit({{"Documentation/x.rst", "b\n"}});
+  const std::string head_before = git(dir_, {"rev-parse", "HEAD"});
+  const std::string status_before = git(dir_, {"status", "--porcelain"});
+  const GitTree g(dir_);
+  std::string why;
+  const auto revert = g.revert_onto(culprit, later, why);
+  ASSERT_TRUE(revert) << why;
+  EXPECT_EQ(g.parent(*revert), later);
+  EXPECT_EQ(git(dir_, {"show", *revert + ":fs/xfs/xfs_icache.c"}), "int a;");
+  EXPECT_EQ(git(dir_, {"show", *revert + ":Documentation/x.rst"}), "b") << "the later change stays";
+  EXPECT_EQ(git(dir_, {"rev-parse", "refs/rlab/reverts/" + culprit}), *revert) << "kept from gc";
+  EXPECT_EQ(git(dir_, {"rev-parse", "HEAD"}), head_before);
+  EXPECT_EQ(git(dir_, {"status", "--porcelain"}), status_before);
+
+  const std::string over = commit({{"fs/xfs/xfs_icache.c", "int a; int slow; int more;\n"}});
+  EXPECT_FALSE(g.revert_onto(culprit, over, why)) << "the culprit's line was changed again";
+  EXPECT_NE(why.find("xfs_icache.c"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace rlab::bisect_driver

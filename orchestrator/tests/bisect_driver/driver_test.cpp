@@ -1,6 +1,7 @@
 // The session driver against a real git repository and a simulated lab (seeded normal noise
 // around a level per commit): culprit found, broken commit skipped, no-regression stop,
 // improvement, crash and resume, and refusals.
+#include "bisect_driver/culprit.hpp"
 #include "bisect_driver/driver.hpp"
 #include "bisect_driver/report.hpp"
 #include "git_fixture.hpp"
@@ -32,6 +33,7 @@ struct Crash : std::runtime_error {
 class FakeLab : public Lab {
  public:
   std::map<std::string, double> level;
+  std::optional<double> other_level;  ///< the level of commits not in `level` (a revert)
   std::set<std::string> broken;
   std::map<std::string, std::size_t> failing_boots;  ///< boots of a commit that fail, first come
   std::map<std::pair<std::string, std::string>, std::vector<double>> kept;  ///< (commit, purpose)
@@ -67,7 +69,8 @@ class FakeLab : public Lab {
           out[k].failure = "boot: libvirt: process exited while connecting to monitor";
           continue;
         }
-        std::normal_distribution<double> noise(level.at(c) + drift * static_cast<double>(order.size()), sd);
+        const double at = level.count(c) || !other_level ? level.at(c) : *other_level;
+        std::normal_distribution<double> noise(at + drift * static_cast<double>(order.size()), sd);
         order.push_back(c);
         out[k].samples.push_back(noise(rng));
       }
@@ -274,6 +277,66 @@ TEST_F(DriverTest, TheCulpritIsCheckedAndTheReportSaysHow) {
   const auto report = render_report(*db, s, GitTree(dir / "tree"));
   EXPECT_NE(report.find("checks of the culprit:"), std::string::npos) << report;
   EXPECT_NE(report.find("no-op check: not made (the kernel of"), std::string::npos) << report;
+  // Every commit of this tree rewrites file.txt: the culprit's revert conflicts with the later ones.
+  EXPECT_EQ(j["revert"]["result"], "does not apply");
+  EXPECT_NE(report.find("revert check: not made -- reverting " + shas[4].substr(0, 12) + " does not apply"),
+            std::string::npos) << report;
+}
+
+// The revert check (culprit.hpp): the bad end with the culprit reverted is measured as a step;
+// scoring like the good end confirms the culprit, like the bad end makes it suspicious.
+TEST_F(DriverTest, ARevertThatRemovesTheRegressionConfirmsTheCulpritOneThatDoesNotIsSuspicious) {
+  for (const double revert_level : {100.0, 75.0}) {
+    const fs::path tree = dir / ("own-files-" + std::to_string(static_cast<int>(revert_level)));
+    const auto own = make_linear_repo(tree, 16, true);
+    FakeLab lab;
+    for (std::size_t i = 0; i < own.size(); ++i) lab.level[own[i]] = i < 4 ? 100 : 75;
+    lab.other_level = revert_level;
+    auto o = start();
+    o.tree = tree;
+    o.good = own.front();
+    auto s = drive(*db, create_session(*db, o), lab, false);
+    ASSERT_EQ(s.status, "found") << s.message;
+    ASSERT_EQ(s.first_bad, own[4]);
+    const auto checks = checks_from_json(s.checks_json);
+    ASSERT_TRUE(checks && checks->revert) << s.checks_json;
+    const GitTree g(tree);
+    ASSERT_EQ(g.parent(checks->revert->commit), own.back()) << "a revert on top of the bad end";
+    EXPECT_GT(lab.measured[checks->revert->commit], 0u) << "the revert was booted";
+    const auto report = render_report(*db, s, g);
+    if (revert_level == 100.0) {
+      EXPECT_EQ(checks->revert->result, "good") << checks->revert->reason;
+      EXPECT_FALSE(checks->suspicious());
+      EXPECT_NE(report.find("revert check: passed"), std::string::npos) << report;
+    } else {
+      EXPECT_EQ(checks->revert->result, "bad") << checks->revert->reason;
+      EXPECT_TRUE(checks->suspicious());
+      EXPECT_EQ(checks->suspicion(), "reverting it leaves the regression");
+      EXPECT_NE(report.find("revert check: SUSPICIOUS"), std::string::npos) << report;
+    }
+  }
+}
+
+// Deterministic mode (`clock: icount`): the ends are booted once, by the ends' check, and every
+// step boots its commit alone against their samples.
+TEST_F(DriverTest, DeterministicStepsBootTheCommitAloneAgainstTheEndsOwnBoots) {
+  FakeLab lab;
+  lab.sd = 0.2;
+  levels(lab, 11, 75);
+  auto o = start();
+  o.matrix = fs::path(RLAB_TEST_DATA) / "matrix-icount.yaml";
+  auto id = create_session(*db, o);
+  ASSERT_TRUE(session_options(db->get(id)->spec).reuse_ends);
+  auto s = drive(*db, id, lab, false);
+  ASSERT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.first_bad, shas[11]);
+  const std::size_t good_boots = lab.kept[{shas.front(), std::string(kEndsPurpose)}].size();
+  EXPECT_EQ(lab.measured[shas.front()], good_boots) << "the good end boots for the ends' check only";
+  const std::size_t bad_boots = lab.kept[{shas.back(), std::string(kEndsPurpose)}].size();
+  EXPECT_EQ(lab.measured[shas.back()], bad_boots);
+  for (const auto& row : db->steps(id)) EXPECT_EQ(row.reference_samples, 0u) << row.commit;
+  EXPECT_FALSE(session_options(db->get(create_session(*db, start()))->spec).reuse_ends)
+      << "real time keeps pairing the ends with every step";
 }
 
 TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {

@@ -34,15 +34,18 @@ inline std::string git(const std::filesystem::path& repo, std::vector<std::strin
   return r.output;
 }
 
-/// A repository in `dir` with `n` commits (0..n-1), commit i writing "step i" to file.txt;
-/// returns their SHAs, oldest first.
-inline std::vector<std::string> make_linear_repo(const std::filesystem::path& dir, int n) {
+/// A repository in `dir` with `n` commits (0..n-1), commit i writing "step i" to file.txt
+/// (with `file_each`: to a file of its own, file<i>.txt, so that any commit reverts cleanly on
+/// a later one); returns their SHAs, oldest first.
+inline std::vector<std::string> make_linear_repo(const std::filesystem::path& dir, int n,
+                                                 bool file_each = false) {
   std::filesystem::create_directories(dir);
   git(dir, {"init", "-q", "-b", "main"});
   std::vector<std::string> shas;
   for (int i = 0; i < n; ++i) {
-    std::ofstream(dir / "file.txt") << "step " << i << "\n";
-    git(dir, {"add", "file.txt"});
+    const std::string file = file_each ? "file" + std::to_string(i) + ".txt" : "file.txt";
+    std::ofstream(dir / file) << "step " << i << "\n";
+    git(dir, {"add", file});
     git(dir, {"commit", "-q", "-m", "commit " + std::to_string(i)});
     shas.push_back(git(dir, {"rev-parse", "HEAD"}));
   }

@@ -5,7 +5,9 @@
 // Slow: kernel builds (ccache) and about seventy TCG boots (each step boots the commit and
 // both ends in turn); the cell runs its guests under -icount, so guest time follows
 // instructions and host load does not move the score.
+#include "bisect_driver/culprit.hpp"
 #include "bisect_driver/git.hpp"
+#include "bisect_driver/session.hpp"
 #include "build/kernel_source.hpp"
 #include "git_fixture.hpp"
 #include "util/paths.hpp"
@@ -150,11 +152,25 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
       << util::tail(r.output, 60);
   EXPECT_NE(r.output.find("inodegc tracepoints per 1,000 loops"), std::string::npos);
   EXPECT_FALSE(GitTree(repo).bisecting());
+  // Confirmed by reverting it on the bad end: the busy loop goes, the score comes back.
+  EXPECT_NE(r.output.find("revert check: passed"), std::string::npos) << util::tail(r.output, 60);
+  std::string revert;
+  {
+    SessionDb db(work / "rlab.db");
+    const auto s = db.get(1);
+    ASSERT_TRUE(s);
+    const auto checks = checks_from_json(s->checks_json);
+    ASSERT_TRUE(checks && checks->revert) << s->checks_json;
+    EXPECT_EQ(checks->revert->result, "good") << checks->revert->reason;
+    EXPECT_FALSE(checks->suspicious());
+    revert = checks->revert->commit;
+  }
 
   // The exported trees of the series are large; the built kernels stay cached. After a
   // failure everything stays, for `rlab bisect --resume` and a look at the store.
   if (!::testing::Test::HasFailure()) {
     for (const auto& c : series) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + revert));
     fs::remove_all(work);
   }
 }
