@@ -222,7 +222,14 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   return row;
 }
 
-Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say) {
+Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say,
+              std::optional<std::chrono::steady_clock::time_point> deadline) {
+  auto out_of_time = [&] {
+    if (!deadline || std::chrono::steady_clock::now() < *deadline) return false;
+    tell(say, fmt::format("bisect session {}: out of time; its answers are stored and it goes on "
+                          "where it stopped (`rlab bisect --resume {}`, or the next night)", id, id));
+    return true;
+  };
   const auto t0 = std::chrono::steady_clock::now();
   auto s = db.get(id);
   if (!s) throw UsageError(fmt::format("{}: no bisect session {}", db.path().string(), id));
@@ -256,7 +263,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
     }
   } reset_on_exit{git};
   if (s->status == "ends") {
-    if (!measure_ends(db, *s, lab, say)) return *db.get(id);
+    if (out_of_time() || !measure_ends(db, *s, lab, say)) return *db.get(id);
     s = db.get(id);
   }
 
@@ -274,6 +281,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
       throw std::runtime_error(fmt::format("bisect session {}: git asked for more commits than "
                                            "the range holds", id));
     const std::string commit = git.current();
+    if (!db.step(id, commit) && out_of_time()) return *db.get(id);
     tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
     const auto ts = std::chrono::steady_clock::now();
     auto row = answer_commit(db, *s, lab, commit);

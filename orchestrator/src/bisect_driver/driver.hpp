@@ -8,7 +8,9 @@
 #include "bisect_driver/session.hpp"
 #include "util/usage_error.hpp"
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -56,8 +58,11 @@ using Say = std::function<void(std::string_view line)>;
 /// endpoints", "wrong direction" or "endpoint failed". The tree is left without a bisection
 /// in progress (`git bisect reset`). `resume`: a bisection already in progress in the tree is
 /// this session's and is rebuilt from the stored answers; otherwise it is an error.
+/// With a `deadline`, no new commit is measured after it: the session returns with status
+/// "ends" or "bisecting", its answers stored, to be driven again later (the next night).
 /// Throws GitError, store::StoreError, and whatever the lab throws (the session then stays
 /// resumable).
-Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say = {});
+Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say = {},
+              std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 }  // namespace rlab::bisect_driver

@@ -66,6 +66,11 @@ class SessionDb {
   SessionId create(const SessionSpec& spec);
   /// The session, or nullopt.
   std::optional<Session> get(SessionId id) const;
+  /// The unfinished sessions (status "ends" or "bisecting") of matrix file `matrix_path`,
+  /// oldest first: what a night resumes.
+  std::vector<SessionId> unfinished(const std::string& matrix_path) const {
+    return store::unfinished_bisect_sessions(*store_, matrix_path);
+  }
   /// Sets status and message (and the result fields, which may be empty).
   void set_status(SessionId id, const std::string& status, const std::string& message,
                   const std::string& first_bad = "",

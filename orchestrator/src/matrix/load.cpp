@@ -351,10 +351,10 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
 
 void parse_nightly(const Checker& ck, const YAML::Node& n, const fs::path& base_dir, bool check,
                    Nightly& out) {
-  ck.check_map(n, "nightly", {"tree", "fetch", "remeasure_minutes"});
-  if (n["remeasure_minutes"])
-    out.remeasure_minutes = static_cast<double>(
-        ck.integer(n["remeasure_minutes"], "nightly.remeasure_minutes", 0, 24 * 60));
+  ck.check_map(n, "nightly", {"tree", "fetch", "remeasure_minutes", "bisect_minutes"});
+  for (auto [key, into] : {std::pair{"remeasure_minutes", &out.remeasure_minutes},
+                           std::pair{"bisect_minutes", &out.bisect_minutes}})
+    if (n[key]) *into = static_cast<double>(ck.integer(n[key], std::string("nightly.") + key, 0, 24 * 60));
   if (n["tree"]) out.tree = detail::resolve_path(ck, n["tree"], "nightly.tree", base_dir, check, true);
   if (n["fetch"]) {
     out.fetch = ck.strings(n["fetch"], "nightly.fetch");

@@ -190,6 +190,9 @@ struct Nightly {
   /// `nightly.remeasure_minutes`: wall minutes the night may spend after its run booting more
   /// of the cells whose comparison came out unknown (nightly/remeasure.hpp); 0 -> none.
   double remeasure_minutes = 0;
+  /// `nightly.bisect_minutes`: wall minutes the night's bisections may take; a bisection still
+  /// running then stops between steps and the next night resumes it. 0 -> no limit.
+  double bisect_minutes = 0;
 };
 
 /// A loaded, validated matrix file. Relative paths in the file are resolved against the

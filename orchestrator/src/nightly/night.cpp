@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -25,7 +26,51 @@ namespace bd = rlab::bisect_driver;
 
 namespace {
 
-void start_bisects(NightOutcome& out, const fs::path& tree, const NightOptions& o, const Say& say) {
+/// The reports' line for a driven session: its status, culprit and what the checks say.
+std::string outcome_of(const bd::Session& s) {
+  if (s.status == "ends" || s.status == "bisecting")
+    return "waiting: the night's bisection time is spent; the next night resumes it";
+  std::string o = s.status + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
+  if (const auto checks = bd::checks_from_json(s.checks_json); checks && checks->suspicious())
+    o += " (SUSPICIOUS: " + checks->suspicion() + ")";
+  else if (checks && checks->revert && checks->revert->result == "good")
+    o += " (confirmed: reverting it removes the regression)";
+  return o;
+}
+
+/// Whether two SHAs name the same commit (either may be abbreviated).
+bool same_commit(const std::string& a, const std::string& b) {
+  return !a.empty() && !b.empty() && (a.rfind(b, 0) == 0 || b.rfind(a, 0) == 0);
+}
+
+/// Tonight's bisections: the unfinished sessions of earlier nights of this matrix first, then
+/// the new ranges tonight calls for (a range a session already has is not started twice).
+void gather_bisects(NightAnalysis& r, const bd::SessionDb& db) {
+  std::vector<BisectPlan> all;
+  for (const auto id : db.unfinished(r.run.matrix_path)) {
+    const auto s = db.get(id);
+    BisectPlan p;
+    p.cell_id = s->spec.cell_id;
+    p.good_commit = s->spec.good_commit;
+    p.bad_commit = s->spec.bad_commit;
+    p.why = "unfinished from an earlier night";
+    p.session = id;
+    all.push_back(std::move(p));
+  }
+  for (auto& b : r.bisects) {
+    const bool known = std::any_of(all.begin(), all.end(), [&](const BisectPlan& p) {
+      return p.cell_id == b.cell_id && same_commit(p.good_commit, b.good_commit) && same_commit(p.bad_commit, b.bad_commit);
+    });
+    if (!known) all.push_back(std::move(b));
+  }
+  r.bisects = std::move(all);
+}
+
+/// Drives tonight's bisections one after another within `minutes` (0: no limit): a session
+/// still running at the deadline stops between steps, the ones after it wait; both resume the
+/// next night. A failure of one is its outcome, not the night's.
+void start_bisects(NightOutcome& out, const fs::path& tree, double minutes, const NightOptions& o,
+                   const Say& say) {
   auto& r = out.analysis;
   if (!util::run({"git", "-C", tree.string(), "rev-parse", "--git-dir"}).ok()) {
     const std::string why = tree.string() + " is not a git repository";
@@ -35,27 +80,33 @@ void start_bisects(NightOutcome& out, const fs::path& tree, const NightOptions& 
     say("bisections not started: " + why);
     return;
   }
+  bd::SessionDb db(r.db);
+  gather_bisects(r, db);
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (minutes > 0)
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(minutes * 60));
   for (auto& b : r.bisects) {
     if (run::Interrupts::instance().stopped()) break;
     try {
-      bd::SessionDb db(r.db);
-      bd::StartOptions so;
-      so.tree = tree;
-      so.good = b.good_commit;
-      so.bad = b.bad_commit;
-      so.cell = b.cell_id;
-      so.matrix = r.run.matrix_path;
-      b.session = bd::create_session(db, so);
-      say(fmt::format("bisect session {}: {} between {} and {} ({})", b.session, b.cell_id,
-                      b.good_commit, b.bad_commit, b.why));
+      if (b.session == 0) {
+        bd::StartOptions so;
+        so.tree = tree;
+        so.good = b.good_commit;
+        so.bad = b.bad_commit;
+        so.cell = b.cell_id;
+        so.matrix = r.run.matrix_path;
+        b.session = bd::create_session(db, so);
+        say(fmt::format("bisect session {}: {} between {} and {} ({})", b.session, b.cell_id,
+                        b.good_commit, b.bad_commit, b.why));
+      }
       auto stored = *db.get(b.session);
-      bd::VmLab lab(db, stored, o.agent, [&](std::string_view l) { say(l); });
-      const auto s = bd::drive(db, b.session, lab, false, [&](std::string_view l) { say(l); });
-      b.outcome = s.status + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
-      if (const auto checks = bd::checks_from_json(s.checks_json); checks && checks->suspicious())
-        b.outcome += " (SUSPICIOUS: " + checks->suspicion() + ")";
-      else if (checks && checks->revert && checks->revert->result == "good")
-        b.outcome += " (confirmed: reverting it removes the regression)";
+      if (deadline && std::chrono::steady_clock::now() >= *deadline) {
+        b.outcome = outcome_of(stored);
+      } else {
+        bd::VmLab lab(db, stored, o.agent, [&](std::string_view l) { say(l); });
+        b.outcome = outcome_of(bd::drive(db, b.session, lab, false, [&](std::string_view l) { say(l); }, deadline));
+      }
     } catch (const std::exception& e) {
       b.outcome = std::string("not finished: ") + e.what();
       ++out.bisect_errors;
@@ -71,6 +122,7 @@ struct Setup {
   fs::path tree;                    ///< --tree, else nightly.tree ("" none)
   std::string push_url;             ///< --push, else push: ("" none)
   AnalyseOptions analyse;           ///< with --control, else the matrix's control:
+  double bisect_minutes = 0;        ///< nightly.bisect_minutes (0: no limit)
 };
 
 /// Loads and checks everything a night needs before anything boots. Throws UsageError,
@@ -84,6 +136,7 @@ Setup setup(const NightOptions& o) {
   lo.check_paths = !o.report_only;
   const matrix::Matrix m = matrix::load_matrix(o.matrix, lo);
   if (s.tree.empty()) s.tree = m.nightly.tree;
+  s.bisect_minutes = m.nightly.bisect_minutes;
   s.db = matrix::store_path(o.db, o.matrix);
   if (o.report_only) {
     if (!fs::exists(s.db)) throw UsageError(s.db.string() + ": no results store");
@@ -203,8 +256,9 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
   out.report_dir = write_reports(out.analysis, root);
   say(fmt::format("reports of run {} in {}", run_id, out.report_dir.string()));
   if (!s.push_url.empty()) push(out, s.db, run_id, s.push_url, say);
-  if (!s.tree.empty() && !out.analysis.bisects.empty()) {
-    start_bisects(out, s.tree, o, say);
+  if (!s.tree.empty() && (!out.analysis.bisects.empty() ||
+                          !bd::SessionDb(s.db).unfinished(out.analysis.run.matrix_path).empty())) {
+    start_bisects(out, s.tree, s.bisect_minutes, o, say);
     write_reports(out.analysis, root);  // now with the bisections' outcome
   }
   return out;

@@ -73,6 +73,16 @@ std::optional<BisectSessionRow> bisect_session(const Store& store, BisectSession
                           nlohmann::json::parse(st.text(19)).get<std::vector<std::string>>(), st.text(20)};
 }
 
+std::vector<BisectSessionId> unfinished_bisect_sessions(const Store& store, const std::string& matrix_path) {
+  const Locked db(store);
+  Stmt st(db.db(), "SELECT id FROM bisect_sessions WHERE status IN ('ends', 'bisecting') AND matrix_path = ?"
+                   " ORDER BY id");
+  st.bind(1, matrix_path);
+  std::vector<BisectSessionId> out;
+  while (st.step()) out.push_back(st.i64(0));
+  return out;
+}
+
 void set_bisect_checks(Store& store, BisectSessionId id, const std::string& checks_json) {
   const Locked db(store);
   Stmt st(db.db(), "UPDATE bisect_sessions SET checks_json = ? WHERE id = ?");

@@ -57,6 +57,10 @@ BisectSessionId create_bisect_session(Store& st, const BisectSessionRow& row);
 /// The session, or nullopt.
 std::optional<BisectSessionRow> bisect_session(const Store& st, BisectSessionId id);
 
+/// The sessions of matrix file `matrix_path` that have not finished (status "ends" or
+/// "bisecting": never driven, cut short by a time budget, or killed), oldest first.
+std::vector<BisectSessionId> unfinished_bisect_sessions(const Store& st, const std::string& matrix_path);
+
 /// Sets a session's status, message, first bad commit and candidates. Throws StoreError
 /// naming the session when there is none.
 void set_bisect_status(Store& st, BisectSessionId id, const std::string& status,

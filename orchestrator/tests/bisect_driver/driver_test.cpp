@@ -339,6 +339,38 @@ TEST_F(DriverTest, DeterministicStepsBootTheCommitAloneAgainstTheEndsOwnBoots) {
       << "real time keeps pairing the ends with every step";
 }
 
+// A time budget (a night's nightly.bisect_minutes): past the deadline no commit is measured,
+// the session keeps its answers and status, and driving it again later finishes it.
+TEST_F(DriverTest, PastItsDeadlineASessionStopsBetweenStepsAndGoesOnLater) {
+  FakeLab lab;
+  levels(lab, 4, 75);
+  const auto id = create_session(*db, start());
+  const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  std::vector<std::string> said;
+  const Say say = [&](std::string_view l) { said.emplace_back(l); };
+  auto s = drive(*db, id, lab, false, say, past);
+  EXPECT_EQ(s.status, "ends") << "the ends are not measured after the deadline";
+  EXPECT_TRUE(lab.measured.empty());
+  ASSERT_FALSE(said.empty());
+  EXPECT_NE(said.back().find("out of time"), std::string::npos) << said.back();
+
+  lab.calls_left = 3;  // the ends' check, then two steps: then the deadline passes (a crash here)
+  EXPECT_THROW(drive(*db, id, lab, false), Crash);
+  const auto answered = db->steps(id).size();
+  ASSERT_GE(answered, 1u);
+  s = drive(*db, id, lab, false, say, past);
+  EXPECT_EQ(s.status, "bisecting");
+  EXPECT_EQ(db->steps(id).size(), answered) << "no new step after the deadline";
+  EXPECT_FALSE(GitTree(dir / "tree").bisecting()) << "the tree is left clean for the next night";
+  const std::string matrix = db->get(id)->spec.matrix_path;
+  EXPECT_EQ(db->unfinished(matrix), std::vector<SessionId>{id}) << "what the next night resumes";
+  lab.calls_left = -1;
+  s = drive(*db, id, lab, false);
+  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.first_bad, shas[4]);
+  EXPECT_TRUE(db->unfinished(matrix).empty());
+}
+
 TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
   FakeLab lab;
   levels(lab, 8, 60);

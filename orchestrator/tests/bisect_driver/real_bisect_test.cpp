@@ -8,8 +8,8 @@
 #include "bisect_driver/culprit.hpp"
 #include "bisect_driver/git.hpp"
 #include "bisect_driver/session.hpp"
-#include "build/kernel_source.hpp"
 #include "git_fixture.hpp"
+#include "kernel_series.hpp"
 #include "util/paths.hpp"
 
 #include <gtest/gtest.h>
@@ -25,21 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::git;
 
-/// git with an explicit GIT_DIR and index, for building commits without a work tree.
-std::string plumb(const fs::path& repo, const fs::path& index, std::vector<std::string> args,
-                  const std::string& stdin_data = "", const fs::path& work_tree = {}) {
-  std::vector<std::string> argv{"git", "--git-dir=" + repo.string()};
-  if (!work_tree.empty()) argv.push_back("--work-tree=" + work_tree.string());
-  argv.insert(argv.end(), args.begin(), args.end());
-  auto o = testing::git_env();
-  o.env["GIT_INDEX_FILE"] = index.string();
-  o.stdin_data = stdin_data;
-  auto r = util::run(argv, o);
-  EXPECT_TRUE(r.ok()) << util::display_command(argv) << ":\n" << util::tail(r.output, 20);
-  while (!r.output.empty() && r.output.back() == '\n') r.output.pop_back();
-  return r.output;
-}
-
 /// Which of `commits` commits (after the base) git tests first: the shape alone decides.
 std::size_t first_midpoint(const fs::path& scratch, std::size_t commits) {
   auto shas = testing::make_linear_repo(scratch, static_cast<int>(commits + 1));
@@ -48,14 +33,6 @@ std::size_t first_midpoint(const fs::path& scratch, std::size_t commits) {
   auto c = g.current();
   g.reset();
   return static_cast<std::size_t>(std::find(shas.begin(), shas.end(), c) - shas.begin());
-}
-
-std::string insert_after(std::string text, const std::string& anchor, const std::string& add) {
-  auto pos = text.find(anchor);
-  EXPECT_NE(pos, std::string::npos) << "anchor not found: " << anchor;
-  if (pos == std::string::npos) return text;
-  text.insert(pos + anchor.size(), add);
-  return text;
 }
 
 TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
@@ -68,18 +45,9 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
   const fs::path work = fs::path("/var/tmp") / ("rlab-bisect-e2e-" + std::to_string(::getpid()));
   fs::remove_all(work);
   fs::create_directories(work);
-  build::KernelSource debian;
-  debian.debian_version = "6.12";
-  debian.debian_suite = "trixie";
-  const auto src = build::fetch_kernel_source(debian, util::cache_dir());
-
-  // Base commit: the unpacked Debian tree, read in place (nothing is written to it).
-  const fs::path repo = work / "linux.git", index = work / "index";
-  git(work, {"init", "-q", "--bare", "-b", "main", repo.string()});  // HEAD must resolve for git bisect
-  plumb(repo, index, {"add", "-A", "-f", "."}, "", src.dir);
-  std::string parent = plumb(repo, index, {"commit-tree", plumb(repo, index, {"write-tree"}), "-m",
-                                           "linux-source " + src.commit});
-  const std::string base = parent;
+  rlab::testing::KernelSeries series_repo(work);
+  const fs::path repo = series_repo.repo();
+  const std::string base = series_repo.base();
 
   const std::size_t n = 15;
   const std::size_t broken = first_midpoint(work / "shape", n);  // git tests it: it must skip
@@ -88,43 +56,24 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
   const std::vector<std::string> files = {"fs/xfs/xfs_super.c", "fs/xfs/xfs_inode.c",
                                           "fs/xfs/xfs_file.c",  "fs/xfs/xfs_log.c",
                                           "fs/xfs/xfs_iops.c"};
-  std::map<std::string, std::string> text;
-  auto content = [&](const std::string& path) -> std::string& {
-    if (!text.count(path)) text[path] = plumb(repo, index, {"cat-file", "blob", base + ":" + path}) + "\n";
-    return text[path];
-  };
   std::vector<std::string> series{base};
   for (std::size_t i = 1; i <= n; ++i) {
     // The commit after the broken one rewrites its file without the #error.
-    std::string path = i == broken + 1 ? "fs/xfs/xfs_super.c" : files[i % files.size()], body, subject;
+    const std::string path = i == broken + 1 ? "fs/xfs/xfs_super.c" : files[i % files.size()];
     if (i == culprit) {
-      path = "fs/xfs/xfs_icache.c";
-      // A real CPU cost, which -icount counts: ~6M loop iterations (~18M instructions) per
-      // inode queued for inactivation, i.e. per file shell1 removes.
-      body = insert_after(content(path), "\ttrace_xfs_inode_set_need_inactive(ip);\n",
-                          "\t{\t/* rlab bisect test: burn CPU in inodegc queueing */\n"
-                          "\t\tunsigned long spin;\n"
-                          "\t\tfor (spin = 0; spin < 6000000UL; spin++)\n"
-                          "\t\t\tbarrier();\n"
-                          "\t}\n");
-      content(path) = body;
-      subject = "xfs: burn CPU in inodegc queueing";
+      series.push_back(series_repo.slow_inodegc("xfs: burn CPU in inodegc queueing"));
     } else if (i == broken) {
-      path = "fs/xfs/xfs_super.c";
-      body = content(path) + "#error \"rlab bisect test: this commit does not build\"\n";
-      subject = "xfs: a commit that does not build";
+      series.push_back(series_repo.commit(
+          "fs/xfs/xfs_super.c",
+          series_repo.content("fs/xfs/xfs_super.c") + "#error \"rlab bisect test: this commit does not build\"\n",
+          "xfs: a commit that does not build", false));
     } else {
-      content(path) += "/* rlab bisect test series: harmless change " + std::to_string(i) + " */\n";
-      body = content(path);
-      subject = "xfs: comment " + std::to_string(i) + " in " + fs::path(path).filename().string();
+      const std::string subject = "xfs: comment " + std::to_string(i) + " in " + fs::path(path).filename().string();
+      series.push_back(series_repo.commit(
+          path, series_repo.content(path) + "/* rlab bisect test series: harmless change " + std::to_string(i) + " */\n",
+          subject));
     }
-    auto blob = plumb(repo, index, {"hash-object", "-w", "--stdin"}, body);
-    plumb(repo, index, {"update-index", "--cacheinfo", "100644," + blob + "," + path});
-    parent = plumb(repo, index, {"commit-tree", plumb(repo, index, {"write-tree"}), "-p", parent,
-                                 "-m", subject});
-    series.push_back(parent);
   }
-  plumb(repo, index, {"update-ref", "refs/heads/main", parent});
   std::fprintf(stderr, "[real bisect] series of %zu commits made in %.1f min (broken #%zu, culprit #%zu)\n",
                n, minutes(), broken, culprit);
 

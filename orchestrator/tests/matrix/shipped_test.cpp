@@ -49,6 +49,7 @@ TEST(ShippedMatrix, Arm64NightlyCoversTheReportedCase) {
   EXPECT_EQ(cells.size(), 6u * 3u * 4u);
   EXPECT_GE(m.repeats, 5u) << "a verdict at alpha 0.01 needs 5 boots a side";
   EXPECT_GT(m.nightly.remeasure_minutes, 0);
+  EXPECT_GT(m.nightly.bisect_minutes, 0);
   EXPECT_EQ(m.guest.accel, Accel::kKvm);
   EXPECT_EQ(m.kernels.at("6.6.y").source.kind, rlab::build::KernelSource::Kind::kGitTree);
   EXPECT_EQ(m.kernels.at("7.x+inline-inactivation").patchset, "inline-inactivation");

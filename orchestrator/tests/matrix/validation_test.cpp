@@ -97,7 +97,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"nightly_fetch_no_tree", 9, 10, "nightly.fetch: no git tree to fetch in"},
         BadCase{"nightly_fetch_option", 10, 19, "nightly.fetch: '--upload-pack=x' is not a git remote"},
         BadCase{"nightly_tree_missing", 9, 9, "nightly.tree: "},
-        BadCase{"nightly_unknown_key", 10, 3, "nightly: unknown key 'fecth'"}),
+        BadCase{"nightly_unknown_key", 10, 3, "nightly: unknown key 'fecth'"},
+        BadCase{"nightly_bisect_minutes_huge", 9, 19, "nightly.bisect_minutes: 99999 is out of range [0, 1440]"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 
 TEST(BadMatrix, UnreadableFileNamesThePath) {

@@ -2,6 +2,7 @@
 // 6.12+inline-inactivation, one short XFS cell each) booted through libvirtd under TCG (KVM on
 // arm64), so the second night compares with the first and both land in the nightly history.
 #include "checks.hpp"
+#include "night_dir.hpp"
 #include "image/guest_images.hpp"
 #include "nightly/analysis.hpp"
 #include "run/run.hpp"
@@ -54,14 +55,8 @@ std::size_t count(const std::string& text, const std::string& what) {
 }
 
 TEST(RealNightly, TwoNightsOfATinyMatrixTheSecondComparesWithTheFirst) {
-  auto lv = util::run({(fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh").string()});
-  ASSERT_TRUE(lv.ok()) << lv.output;
+  const fs::path dir = rlab::testing::night_dir("nightly-e2e");
   const fs::path agent = image::default_agent_binary();
-  // Under /var/tmp: QEMU's user must reach the run directories next to the store.
-  const fs::path dir = fs::path("/var/tmp") / ("rlab-nightly-e2e-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
   const fs::path matrix = dir / "matrix.yaml";
   std::ofstream(matrix) << tiny_matrix();
   const char* bin = std::getenv("RLAB_BIN");
@@ -174,13 +169,8 @@ nightly:
 // 5; a verdict needs 5 a side) boots the cell again within its budget (as many as the
 // comparison's advice, at least doubling), and reports the verdict.
 TEST(RealNightly, AnUndecidedCellIsReMeasuredBeforeTheReport) {
-  auto lv = util::run({(fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh").string()});
-  ASSERT_TRUE(lv.ok()) << lv.output;
+  const fs::path dir = rlab::testing::night_dir("nightly-remeasure");
   const fs::path agent = image::default_agent_binary();
-  const fs::path dir = fs::path("/var/tmp") / ("rlab-nightly-remeasure-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
   const fs::path matrix = dir / "matrix.yaml";
   const char* bin = std::getenv("RLAB_BIN");
   ASSERT_TRUE(bin && *bin);

@@ -1,0 +1,123 @@
+// Two unattended nights, end to end, on the real stack: a kernel git tree generated from
+// Debian's linux-source-6.12 (kernel_series.hpp), a first night at its tip, then four commits
+// of which one makes every inodegc queueing burn CPU, and a second night that finds the
+// regression against the first, bisects the range by itself in the matrix's nightly.tree,
+// names the culprit and runs the three culprit checks (no-op, unrelated, revert). Deterministic
+// mode (`clock: icount`), so five boots a side decide. Long: several kernel builds (ccache)
+// and about forty TCG boots; runs with RLAB_LONG_TESTS=1 (scripts/test.sh).
+#include "bisect_driver/culprit.hpp"
+#include "bisect_driver/session.hpp"
+#include "image/guest_images.hpp"
+#include "kernel_series.hpp"
+#include "night_dir.hpp"
+#include "nightly/analysis.hpp"
+#include "util/paths.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rlab;
+
+std::string matrix_text(const fs::path& repo) {
+  return fmt::format(R"(kernels:
+  linux:
+    source: {{git: {0}, ref: main}}
+    page_size: 64k
+axes:
+  kernel: [linux]
+  filesystem:
+    - fs: xfs
+  vcpus: [1]
+  workload:
+    - {{type: shell1, copies: vcpus, passes: 1, duration_s: 10, attribution: counts}}
+  repeats: 5
+guest: {{memory_mib: 1024, cpu: auto, accel: tcg, clock: icount, disk_gib: 2}}
+hosts:
+  - {{uri: "qemu:///system", vcpus: 2}}
+results: rlab.db
+seed: 13
+nightly:
+  tree: {0}
+)",
+                     repo.string());
+}
+
+TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto minutes = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
+  };
+  const char* bin = std::getenv("RLAB_BIN");
+  ASSERT_TRUE(bin && *bin);
+  const fs::path work = rlab::testing::night_dir("two-nights");
+  rlab::testing::KernelSeries tree(work);
+  const std::string first_tip = tree.comment("fs/xfs/xfs_super.c", "xfs: comment before night 1");
+  const fs::path matrix = work / "matrix.yaml";
+  std::ofstream(matrix) << matrix_text(tree.repo());
+
+  util::ProcessOptions po;
+  po.timeout = std::chrono::hours(3);
+  po.echo = true;
+  const std::vector<std::string> night{bin, "nightly", "--matrix", matrix.string(), "--agent",
+                                       image::default_agent_binary().string(), "--out",
+                                       (work / "reports").string()};
+  auto one = util::run(night, po);
+  ASSERT_EQ(one.exit_code, 0) << util::tail(one.output, 60);
+  std::fprintf(stderr, "[two nights] night 1 in %.1f min\n", minutes());
+
+  std::vector<std::string> range;  // after the first night's tip, oldest first
+  range.push_back(tree.comment("fs/xfs/xfs_inode.c", "xfs: comment 1 after night 1"));
+  range.push_back(tree.slow_inodegc("xfs: burn CPU in inodegc queueing"));
+  range.push_back(tree.comment("fs/xfs/xfs_file.c", "xfs: comment 2 after night 1"));
+  range.push_back(tree.comment("fs/xfs/xfs_log.c", "xfs: comment 3 after night 1"));
+  const std::string culprit = range[1];
+
+  const double before = minutes();
+  auto two = util::run(night, po);
+  std::fprintf(stderr, "[two nights] night 2 (run, bisection, checks) in %.1f min; whole test %.1f min\n",
+               minutes() - before, minutes());
+  EXPECT_EQ(two.exit_code, 1) << "a regression is a finding\n" << util::tail(two.output, 60);
+  EXPECT_NE(two.output.find("first bad commit " + culprit), std::string::npos) << util::tail(two.output, 80);
+  EXPECT_NE(two.output.find("(confirmed: reverting it removes the regression)"), std::string::npos)
+      << util::tail(two.output, 80);
+
+  // The session, from the store: the night's range, the culprit and its three checks.
+  bisect_driver::SessionDb db(work / "rlab.db");
+  const auto s = db.get(1);
+  ASSERT_TRUE(s) << "the night started a bisection";
+  EXPECT_EQ(s->spec.good_commit, first_tip);
+  EXPECT_EQ(s->spec.bad_commit, tree.tip());
+  EXPECT_EQ(s->status, "found") << s->message;
+  EXPECT_EQ(s->first_bad, culprit);
+  const auto checks = bisect_driver::checks_from_json(s->checks_json);
+  ASSERT_TRUE(checks) << s->checks_json;
+  EXPECT_EQ(checks->no_op, false) << "the busy loop is new code";
+  EXPECT_EQ(checks->unrelated, false) << "xfs_icache.c is compiled";
+  ASSERT_TRUE(checks->revert);
+  EXPECT_EQ(checks->revert->result, "good") << checks->revert->reason;
+
+  // The second night's reports name the session and its outcome.
+  auto st = store::Store::open(work / "rlab.db");
+  const auto rep = nightly::analyse(work / "rlab.db", st->runs().front().id, {});
+  const auto summary = util::read_file(work / "reports" / rep.dir_name() / "summary.txt");
+  EXPECT_NE(summary.find("session 1 found: first bad commit " + culprit), std::string::npos) << summary;
+  EXPECT_FALSE(bisect_driver::GitTree(tree.repo()).bisecting());
+  std::fprintf(stderr, "[two nights] passed in %.1f min\n", minutes());
+  if (!::testing::Test::HasFailure()) {
+    for (const auto& c : range) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + first_tip));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + checks->revert->commit));
+    fs::remove_all(work);
+  }
+}
+
+}  // namespace
