@@ -115,9 +115,11 @@ Ranking rank(const std::vector<BootProfile>& base, const std::vector<BootProfile
     r.families.push_back(f);
     for (auto& m : family_movers(f, a, b, o.fdr)) all.push_back(std::move(m));
   }
+  // Where the time went comes before what happens more often: within significance, the time
+  // families (ns per 1,000 loops) rank above the count families.
   std::stable_sort(all.begin(), all.end(), [](const Mover& x, const Mover& y) {
-    return std::make_tuple(x.significant, magnitude(x), std::fabs(x.new_per_kloop - x.base_per_kloop)) >
-           std::make_tuple(y.significant, magnitude(y), std::fabs(y.new_per_kloop - y.base_per_kloop));
+    return std::make_tuple(x.significant, is_time(x.family), magnitude(x), std::fabs(x.new_per_kloop - x.base_per_kloop)) >
+           std::make_tuple(y.significant, is_time(y.family), magnitude(y), std::fabs(y.new_per_kloop - y.base_per_kloop));
   });
   if (o.top > 0 && all.size() > o.top) {
     r.left_out = all.size() - o.top;
