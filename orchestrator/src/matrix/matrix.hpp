@@ -185,7 +185,8 @@ struct Nightly {
   std::filesystem::path tree;
   /// `nightly.fetch`: git remotes (names such as `origin`, or URLs) fetched before the run in
   /// `tree` and in every kernel's `source.git` tree, so refs such as `origin/linux-6.6.y` and
-  /// the commits a bisection needs are tonight's. A fetch that fails is reported, not fatal.
+  /// the commits a bisection needs are tonight's (with no tree at all, the night reports that
+  /// as a failed fetch). A fetch that fails is reported, not fatal.
   std::vector<std::string> fetch;
   /// `nightly.remeasure_minutes`: wall minutes the night may spend after its run booting more
   /// of the cells whose comparison came out unknown (nightly/remeasure.hpp); 0 -> none.

@@ -69,6 +69,8 @@ YAML::Node Checker::required(const YAML::Node& parent, const std::string& what,
 
 std::string Checker::string(const YAML::Node& n, const std::string& what) const {
   if (!n.IsScalar()) fail(n, what + ": expected a string, found " + type_name(n));
+  // A NUL would cut the string short wherever it becomes a path or an argument.
+  if (n.Scalar().find('\0') != std::string::npos) fail(n, what + ": contains a NUL byte");
   return n.Scalar();
 }
 

@@ -33,6 +33,13 @@ std::vector<FetchResult> fetch_remotes(const matrix::Matrix& m, const fs::path& 
     trees.insert(trees.begin(), tree);
   std::vector<FetchResult> out;
   if (m.nightly.fetch.empty()) return out;
+  if (trees.empty()) {  // --tree can supply the tree, so the matrix alone cannot be refused
+    FetchResult f;
+    f.remote = m.nightly.fetch.front();
+    f.message = "no git tree to fetch in (no --tree or nightly.tree, and no kernel with source.git)";
+    out.push_back(std::move(f));
+    return out;
+  }
   util::ProcessOptions po;
   po.timeout = timeout;
   po.env.emplace("GIT_TERMINAL_PROMPT", std::string("0"));  // unattended: a password prompt fails
@@ -58,6 +65,7 @@ std::vector<FetchResult> fetch_remotes(const matrix::Matrix& m, const fs::path& 
 }
 
 std::string describe(const FetchResult& f) {
+  if (f.tree.empty()) return fmt::format("fetch {}: failed: {}", f.remote, f.message);
   if (f.ok) return fmt::format("fetch {} in {}: ok in {:.0f} s", f.remote, f.tree.string(), f.seconds);
   return fmt::format("fetch {} in {}: failed: {}", f.remote, f.tree.string(), f.message);
 }

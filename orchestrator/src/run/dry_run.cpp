@@ -4,8 +4,10 @@
 #include "build/kernel_source.hpp"
 #include "run/estimate.hpp"
 #include "util/paths.hpp"
+#include "util/process.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -88,12 +90,31 @@ DryRun plan_dry_run(const fs::path& matrix, const fs::path& db) {
   return d;
 }
 
+namespace {
+
+/// What `rlab nightly` would do around the run (matrix `nightly:`), when the matrix says.
+void render_nightly(const matrix::Nightly& n, std::ostream& out) {
+  if (n.tree.empty() && n.fetch.empty() && n.remeasure_minutes == 0 && n.bisect_minutes == 0) return;
+  out << "nightly:\n";
+  if (!n.tree.empty()) {
+    const bool git = util::run({"git", "-C", n.tree.string(), "rev-parse", "--git-dir"}).ok();
+    out << fmt::format("  bisection tree {}{}\n", n.tree.string(),
+                       git ? "" : " -- NOT a git repository: the night's fetches and bisections there will fail");
+  }
+  if (!n.fetch.empty()) out << fmt::format("  fetches before the run: {}\n", fmt::join(n.fetch, ", "));
+  if (n.remeasure_minutes > 0) out << fmt::format("  re-measures unknown cells for up to {:g} min\n", n.remeasure_minutes);
+  if (n.bisect_minutes > 0) out << fmt::format("  bisects for up to {:g} min a night\n", n.bisect_minutes);
+}
+
+}  // namespace
+
 void render_dry_run(const DryRun& d, std::ostream& out) {
   out << fmt::format("{}: valid; dry run: nothing is built, booted or stored\n", d.m.path.string());
   render_cells(d, out);
   render_hosts(d, out);
   render_kernels(d, out);
   out << fmt::format("store: {} (not written)\n", d.store.string());
+  render_nightly(d.m.nightly, out);
   out << fmt::format(
       "estimate: {} of kernel builds + {} of boots ({} boots: vCPUs x (passes x (duration + {:g} s) + {:g} s "
       "boot overhead) over a vCPU budget of {}) = {}\n",

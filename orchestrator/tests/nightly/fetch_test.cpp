@@ -81,3 +81,18 @@ TEST(NightFetch, NoFetchConfiguredFetchesNothing) {
   Trees t;
   EXPECT_TRUE(nightly::fetch_remotes(t.matrix({}), t.clone).empty());
 }
+
+// `fetch` with no tree anywhere (no --tree, no nightly.tree, no kernel from git): one failed
+// fetch saying so, in the reports' lab section.
+TEST(NightFetch, RemotesWithoutAnyTreeAreOneFailureSayingSo) {
+  const auto m = matrix::parse_matrix(
+      "kernels: {k: {source: {debian: \"6.12\", suite: trixie}}}\n"
+      "axes: {kernel: [k], vcpus: [1], filesystem: [{fs: xfs}], workload: [{type: shell1}]}\n"
+      "nightly: {fetch: [origin]}\n",
+      "/tmp/m.yaml");
+  const auto got = nightly::fetch_remotes(m, {});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_FALSE(got[0].ok);
+  EXPECT_EQ(nightly::describe(got[0]),
+            "fetch origin: failed: no git tree to fetch in (no --tree or nightly.tree, and no kernel with source.git)");
+}

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -107,7 +108,10 @@ TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
 
   // The second night's reports name the session and its outcome.
   auto st = store::Store::open(work / "rlab.db");
-  const auto rep = nightly::analyse(work / "rlab.db", st->runs().front().id, {});
+  store::RunId second = 0;  // the newest nightly run (the bisection's runs are in the store too)
+  for (const auto& r : st->runs())
+    if (r.kind == "nightly") second = std::max(second, r.id);
+  const auto rep = nightly::analyse(work / "rlab.db", second, {});
   const auto summary = util::read_file(work / "reports" / rep.dir_name() / "summary.txt");
   EXPECT_NE(summary.find("session 1 found: first bad commit " + culprit), std::string::npos) << summary;
   EXPECT_FALSE(bisect_driver::GitTree(tree.repo()).bisecting());
