@@ -150,6 +150,12 @@ std::optional<std::string> GitTree::revert_onto(const std::string& commit, const
                                                 std::string& why) const {
   const auto from = parent(commit);
   if (!from) throw GitError(dir_.string() + ": " + commit + " has no parent to revert it to");
+  // Made before (a resumed session): the same commit, so its kernel and boots are reused.
+  const std::string ref = "refs/rlab/reverts/" + commit;
+  if (auto r = util::run(with_tree(dir_, {"rev-parse", "--verify", "--quiet", ref + "^{commit}"}), quiet()); r.ok()) {
+    const std::string made = util::trim_end(r.output);
+    if (parent(made) == onto) return made;
+  }
   const fs::path index = fs::temp_directory_path() / fmt::format("rlab-revert-{}.index", ::getpid());
   struct Remove {
     fs::path p;
@@ -181,7 +187,7 @@ std::optional<std::string> GitTree::revert_onto(const std::string& commit, const
                               c);
   if (!made.ok()) throw GitError(dir_.string() + ": git commit-tree: " + util::trim_end(made.output));
   const std::string sha = util::trim_end(made.output);
-  git({"update-ref", "refs/rlab/reverts/" + commit, sha});
+  git({"update-ref", ref, sha});
   return sha;
 }
 

@@ -66,7 +66,8 @@ class GitTree {
 
   /// A commit on top of `onto` that reverts `commit` (its diff against its first parent
   /// applied in reverse), made without touching the checkout or the index: a private index,
-  /// `git apply --cached -R`, `git commit-tree`, kept from gc under refs/rlab/reverts/. The
+  /// `git apply --cached -R`, `git commit-tree`, kept from gc under refs/rlab/reverts/<commit>
+  /// and reused from there when it was made on `onto` before (a resumed session). The
   /// new commit's SHA, or nullopt when the reverse diff does not apply on `onto`; `why` then
   /// holds git's first complaint. Throws GitError for a commit without a parent.
   std::optional<std::string> revert_onto(const std::string& commit, const std::string& onto,

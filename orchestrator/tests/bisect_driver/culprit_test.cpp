@@ -125,6 +125,7 @@ TEST_F(Culprit, RevertOntoMakesACommitWithoutTouchingTheCheckout) {
   EXPECT_EQ(git(dir_, {"show", *revert + ":fs/xfs/xfs_icache.c"}), "int a;");
   EXPECT_EQ(git(dir_, {"show", *revert + ":Documentation/x.rst"}), "b") << "the later change stays";
   EXPECT_EQ(git(dir_, {"rev-parse", "refs/rlab/reverts/" + culprit}), *revert) << "kept from gc";
+  EXPECT_EQ(g.revert_onto(culprit, later, why), revert) << "made once: a resumed session reuses it";
   EXPECT_EQ(git(dir_, {"rev-parse", "HEAD"}), head_before);
   EXPECT_EQ(git(dir_, {"status", "--porcelain"}), status_before);
 
