@@ -77,8 +77,7 @@ struct VmLab::Impl {
   ProgressLine progress_line;
   matrix::Matrix m;
   matrix::Cell cell;
-  run::GuestSettings guest;
-  std::unique_ptr<vm::Connection> conn;
+  std::unique_ptr<run::LabHost> host;  ///< the matrix's first host, once a boot needs it
 
   void say(const std::string& line) const {
     if (progress_line) progress_line(line);
@@ -86,12 +85,10 @@ struct VmLab::Impl {
 };
 
 VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progress_line)
-    : impl_(std::make_unique<Impl>(Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}})) {
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   i.cell = select_cell(i.m, s.spec.cell_id);
-  const auto accel = matrix::resolve_accel_local(i.m.guest.accel);
-  i.guest = run::guest_settings(i.m.guest, accel);
 }
 
 VmLab::~VmLab() = default;
@@ -155,14 +152,18 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
     st.finish_run(run, store::RunStatus::failed);
     return out;
   }
-  if (!i.conn) {
-    i.conn = std::make_unique<vm::Connection>(i.m.hosts.front().uri);
+  if (!i.host) {
+    i.host = std::make_unique<run::LabHost>(run::open_lab_host(i.m.hosts.front(), i.m.guest));
     // Guests of a bisection or night killed outright would hold CPUs and names.
-    const auto swept = run::sweep_dead_runs(st, {i.conn.get()});
+    const auto swept = run::sweep_dead_runs(st, {i.host.get()});
     if (!swept.runs.empty())
       i.say(fmt::format("{} dead runs swept ({} guests destroyed)", swept.runs.size(), swept.domains));
   }
-  run::RunDir dir(st.path(), run, i.conn->qemu_owner());
+  // A commit whose cell this host cannot run is refused before its boots (UsageError).
+  run::refuse_unrunnable(cells, {i.host.get()}, {});
+  run::RunDir dir(st.path(), run, i.host->config.files == matrix::HostFiles::kPaths
+                                      ? i.host->conn->qemu_owner()
+                                      : std::nullopt);
   std::vector<image::GuestImages> staged;
   for (const auto& img : images) staged.push_back(dir.stage(img));
 
@@ -186,8 +187,9 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
       job.domain_name = vm::domain_name(run::run_label(run, st.path()), fmt::format("{}-r{}", cells[k].id, r));
       job.images = &staged[k];
       job.dir = dir.boot_dir(b.id);
-      job.agent_link = i.m.hosts.front().agent_link;
-      auto o = run::run_boot(job, i.guest, *i.conn, st);
+      job.agent_link = i.host->config.agent_link;
+      job.files = i.host->files.get();
+      auto o = run::run_boot(job, *i.host->guest, *i.host->conn, st);
       const std::string sha = requests[k].commit.substr(0, 12);
       if (run::Interrupts::instance().stopped()) {
         // Not an answer about the commits: leave the step unanswered so a resume redoes it.

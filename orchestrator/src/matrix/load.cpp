@@ -312,13 +312,40 @@ AgentLink default_agent_link(const std::string& uri) {
   return local_uri(uri) ? AgentLink::kSocket : AgentLink::kLibvirt;
 }
 
-AgentLink agent_link_of(const std::vector<Host>& hosts, const std::string& uri) {
-  for (const auto& h : hosts)
-    if (h.uri == uri) return h.agent_link;
-  return default_agent_link(uri);
+std::string_view to_string(HostFiles f) { return f == HostFiles::kVolumes ? "volumes" : "paths"; }
+
+HostFiles default_host_files(const std::string& uri) {
+  return local_uri(uri) ? HostFiles::kPaths : HostFiles::kVolumes;
 }
 
+
 namespace {
+
+/// `files` and `pool` of one host entry.
+void parse_host_files(const Checker& ck, const YAML::Node& e, const std::string& what, Host& host) {
+  // A socket link means QEMU runs on this machine (docs/matrix.md): it sees rlab's paths.
+  host.files = host.agent_link == AgentLink::kSocket ? HostFiles::kPaths : default_host_files(host.uri);
+  if (const YAML::Node f = e["files"]) {
+    const std::string s = ck.string(f, what + ".files");
+    if (s == "paths") host.files = HostFiles::kPaths;
+    else if (s == "volumes") host.files = HostFiles::kVolumes;
+    else ck.fail(f, what + ".files: '" + s + "' is not one of paths, volumes");
+  }
+  if (host.files == HostFiles::kVolumes && host.agent_link == AgentLink::kSocket)
+    ck.fail(e["files"] ? e["files"] : e, what + ": 'files: volumes' needs 'agent_link: libvirt' (with 'socket' "
+                                        "QEMU binds the agent's socket in rlab's run directory, which such a host does not see)");
+  if (const YAML::Node p = e["pool"]) {
+    if (host.files != HostFiles::kVolumes)
+      ck.fail(p, what + ".pool: only meaningful with 'files: volumes' (this host's files are paths)");
+    host.pool = ck.string(p, what + ".pool");
+    // libvirt object names: printable ASCII without '/' (the pool is looked up by name).
+    const bool ok = !host.pool.empty() && host.pool.size() <= 255 &&
+                    std::all_of(host.pool.begin(), host.pool.end(), [](char c) { return c > ' ' && c < 0x7f && c != '/'; });
+    if (!ok) ck.fail(p, what + ".pool: '" + host.pool + "' is not a storage pool name (printable ASCII, no spaces or '/', at most 255 bytes)");
+  } else if (host.files == HostFiles::kVolumes) {
+    host.pool = std::string(kDefaultPool);
+  }
+}
 
 std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   ck.check_list(h, "hosts");
@@ -327,7 +354,7 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   for (std::size_t i = 0; i < h.size(); ++i) {
     const std::string what = "hosts[" + std::to_string(i) + "]";
     const YAML::Node& e = h[i];
-    ck.check_map(e, what, {"uri", "vcpus", "agent_link"});
+    ck.check_map(e, what, {"uri", "vcpus", "agent_link", "files", "pool"});
     Host host;
     const YAML::Node u = ck.required(e, what, "uri");
     host.uri = ck.string(u, what + ".uri");
@@ -344,6 +371,7 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
       else if (s == "libvirt") host.agent_link = AgentLink::kLibvirt;
       else ck.fail(l, what + ".agent_link: '" + s + "' is not one of socket, libvirt");
     }
+    parse_host_files(ck, e, what, host);
     out.push_back(std::move(host));
   }
   return out;

@@ -169,14 +169,35 @@ std::string_view to_string(AgentLink link);
 AgentLink default_agent_link(const std::string& uri);
 
 /// One libvirt host of the `hosts:` section.
+/// How a boot's files (kernel, initramfs, scratch disk, console log) reach a host
+/// (`hosts[].files`).
+enum class HostFiles {
+  /// rlab's own paths (the run directory): the host's QEMU must see them at the same place —
+  /// this machine, or a shared mount. Default for qemu:///system and qemu:///session.
+  kPaths,
+  /// Volumes of a storage pool on the host (vm/storage.hpp): nothing shared. Default for every
+  /// other URI.
+  kVolumes,
+};
+
+/// "paths" or "volumes".
+std::string_view to_string(HostFiles f);
+
+/// The default files of `uri`: kPaths for a local URI, else kVolumes.
+HostFiles default_host_files(const std::string& uri);
+
+/// The storage pool of hosts with `files: volumes` when `pool` is not given.
+inline constexpr std::string_view kDefaultPool = "default";
+
 struct Host {
   std::string uri;          ///< libvirt connection URI, e.g. "qemu:///system", "qemu+ssh://arm-01/system"
   unsigned vcpu_budget = 0; ///< vCPUs of concurrently running cells on this host, >= 1
   AgentLink agent_link = AgentLink::kSocket;  ///< `agent_link`, default_agent_link(uri) when absent
+  HostFiles files = HostFiles::kPaths;        ///< `files`, default_host_files(uri) when absent
+  /// `pool`: the storage pool of files: volumes (kDefaultPool when absent); "" with kPaths.
+  std::string pool;
 };
 
-/// The agent link of the host `uri` in `hosts` (default_agent_link(uri) when it is not there).
-AgentLink agent_link_of(const std::vector<Host>& hosts, const std::string& uri);
 
 /// `nightly:`: what `rlab nightly` does around the matrix's run (docs/nightly.md).
 struct Nightly {

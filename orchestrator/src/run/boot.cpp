@@ -169,7 +169,9 @@ class BootRun {
   BootRun(const BootJob& job, const GuestSettings& g, vm::Connection& conn, store::Store& st,
           const PhaseFn& phase_fn)
       : job_(job), cell_(*job.cell), g_(g), conn_(conn), st_(st), phase_fn_(phase_fn),
-        spec_(domain_spec(job, g)), session_(io_) {
+        spec_(domain_spec(job, g)), host_spec_(spec_), session_(io_) {
+    static const std::unique_ptr<BootFiles> paths = path_files();
+    files_ = job.files ? job.files : paths.get();
     st_.start_boot(job_.boot, conn_.uri(), spec_.name, spec_.console_log.string());
     st_.record_images(job_.boot, kernel_identity(cell_, *job_.images), job_.images->image_key);
     hook_ = Interrupts::instance().add_hook([this] { session_.cancel(); });  // last: nothing throws after
@@ -228,7 +230,9 @@ class BootRun {
   vm::Connection& conn_;
   store::Store& st_;
   const PhaseFn& phase_fn_;
-  const vm::DomainSpec spec_;
+  const vm::DomainSpec spec_;  // with rlab's paths
+  vm::DomainSpec host_spec_;   // as the host opens it (BootFiles::prepare)
+  BootFiles* files_ = nullptr;
   boost::asio::io_context io_;
   link::AgentSession session_;
   std::unique_ptr<vm::StreamBridge> channel_;  // the agent link through libvirt, if any
@@ -240,12 +244,12 @@ class BootRun {
 
 Clock::time_point BootRun::start_domain() {
   auto& intr = Interrupts::instance();
-  if (phase_fn_) phase_fn_("disk");
-  if (!spec_.disk.empty()) vm::create_sparse_disk(spec_.disk, std::uint64_t(g_.disk_gib) << 30);
+  phase(store::FailurePhase::boot, "disk");  // a host that cannot take the files fails the boot phase
+  host_spec_ = files_->prepare(spec_, std::uint64_t(g_.disk_gib) << 30);
   phase(store::FailurePhase::boot, "boot");
   if (intr.stopped()) throw PhaseError(store::FailurePhase::interrupted, "run interrupted before boot");
   const auto booted = Clock::now();
-  dom_.emplace(conn_.create_transient(vm::domain_xml(spec_)));
+  dom_.emplace(conn_.create_transient(vm::domain_xml(host_spec_)));
   intr.add_domain(conn_.uri(), spec_.name);
   if (intr.stopped()) throw PhaseError(store::FailurePhase::interrupted, "run interrupted during boot");
   return booted;
@@ -339,11 +343,8 @@ void BootRun::tear_down() {
     }
     Interrupts::instance().remove_domain(conn_.uri(), spec_.name);
   }
-  // The scratch disk is per boot, and a QEMU that was killed (not stopped) leaves its agent
-  // socket behind; the console log stays.
-  std::error_code ec;
-  fs::remove(spec_.disk, ec);
-  fs::remove(spec_.agent_socket, ec);
+  // The scratch disk is per boot; the console log stays (copied back from the host's pool).
+  files_->finish(spec_, host_spec_);
 }
 
 void BootRun::record_failure() {
@@ -360,7 +361,7 @@ void BootRun::record_failure() {
 
 void BootRun::record_host(const HostSnapshot& before) {
   try {
-    store::BootHost h = host_between(before, read_host());
+    store::BootHost h = host_between(before, read_host(conn_));
     h.vcpu_pins = json(spec_.vcpu_pins).dump();
     h.emulator_pin = spec_.emulator_pin;
     st_.record_boot_host(job_.boot, h);
@@ -369,10 +370,10 @@ void BootRun::record_host(const HostSnapshot& before) {
   }
 }
 
-/// The host's load now, nullopt when it cannot be read.
-std::optional<HostSnapshot> host_now() {
+/// The load of `conn`'s host now, nullopt when it cannot be read.
+std::optional<HostSnapshot> host_now(vm::Connection& conn) {
   try {
-    return read_host();
+    return read_host(conn);
   } catch (const std::exception& e) {
     spdlog::debug("host load: {}", e.what());
     return std::nullopt;
@@ -384,7 +385,7 @@ std::optional<HostSnapshot> host_now() {
 BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection& conn,
                      store::Store& st, const PhaseFn& phase_fn) {
   const auto t0 = Clock::now();
-  const std::optional<HostSnapshot> host0 = host_now();
+  const std::optional<HostSnapshot> host0 = host_now(conn);
   BootRun boot(job, g, conn, st, phase_fn);
   std::exception_ptr lab_error;
   try {

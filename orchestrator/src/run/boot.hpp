@@ -4,6 +4,7 @@
 // shutdown. Any failure destroys the guest and records the phase, the message and the tail of
 // the serial console.
 #include "image/guest_images.hpp"
+#include "run/boot_files.hpp"
 #include "link/agent_session.hpp"
 #include "matrix/matrix.hpp"
 #include "store/store.hpp"
@@ -61,8 +62,11 @@ struct BootJob {
   std::vector<unsigned> pinned_cpus;
   bool pin_emulator = false;               ///< `<emulatorpin>` to the pinned CPUs
   /// How the agent is reached: the boot directory's agent.sock, or the channel opened through
-  /// the host's libvirt connection (the host's `agent_link`, matrix::agent_link_of).
+  /// the host's libvirt connection (the host's `agent_link`).
   matrix::AgentLink agent_link = matrix::AgentLink::kSocket;
+  /// How the boot's files reach the host (run/boot_files.hpp, the host's LabHost::files);
+  /// nullptr: rlab's paths.
+  BootFiles* files = nullptr;
 };
 
 /// How a boot ended.
@@ -83,7 +87,8 @@ struct BootOutcome {
 using PhaseFn = std::function<void(std::string_view phase)>;
 
 /// Runs `job` on `conn` and records everything in `st` (start_boot, images, hello, samples,
-/// passes, result or failure, and the host's load around the boot: store::BootHost). The
+/// passes, result or failure, and the host's load around the boot from its libvirt:
+/// store::BootHost). The
 /// cell's warm-up passes run first and are stored but left out of the score. Never throws for guest-side failures (they are returned and
 /// stored; when the console shows a guest kernel panic, its reason leads the message, and a
 /// panic from the agent's death — it is PID 1 — says so); throws vm::LibvirtError /

@@ -3,6 +3,7 @@
 #include "build/artifact_cache.hpp"
 #include "build/kernel_source.hpp"
 #include "run/estimate.hpp"
+#include "run/lab_host.hpp"
 #include "util/paths.hpp"
 #include "util/process.hpp"
 
@@ -35,11 +36,58 @@ void render_cells(const DryRun& d, std::ostream& out) {
 }
 
 void render_hosts(const DryRun& d, std::ostream& out) {
-  out << fmt::format("hosts (vCPU budget {} in all, {}; not contacted):\n", d.vcpu_budget,
-                     d.accel == vm::Accel::kKvm ? "KVM" : "TCG");
-  for (const auto& h : d.m.hosts)
-    out << fmt::format("  {}  budget {} vCPUs, agent link {}\n", h.uri, h.vcpu_budget,
-                       matrix::to_string(h.agent_link));
+  out << fmt::format("hosts (vCPU budget {} in all):\n", d.vcpu_budget);
+  for (const auto& p : d.hosts) {
+    const auto& h = p.host;
+    out << fmt::format("  {}  budget {} vCPUs, agent link {}, files {}\n", h.uri, h.vcpu_budget,
+                       matrix::to_string(h.agent_link),
+                       h.files == matrix::HostFiles::kVolumes ? "volumes of pool " + h.pool : "paths");
+    if (!p.unreachable.empty()) {
+      out << fmt::format("    does not answer: {}\n", p.unreachable);
+      continue;
+    }
+    out << fmt::format("    {}\n", p.caps);
+    if (!p.accel) out << fmt::format("    runs no cell: {}\n", p.refusal);
+    else out << fmt::format("    boots get {}; {} of {} cells run here\n", *p.accel == vm::Accel::kKvm ? "KVM" : "TCG",
+                            d.cells.size() - p.refused_cells.size(), d.cells.size());
+    for (const auto& [cell, why] : p.refused_cells)
+      if (p.accel) out << fmt::format("    not {}: {}\n", cell, why);
+  }
+  for (const auto& c : d.unrunnable)
+    out << fmt::format("  NO HOST can run {}: a run refuses the matrix before any boot\n", c);
+  if (std::none_of(d.hosts.begin(), d.hosts.end(), [](const PlannedHost& p) { return p.unreachable.empty(); }))
+    out << "  no host answered: which cells run where is not known\n";
+}
+
+/// Asks every host of `d.m` what it can run (lab_host.hpp).
+void probe_hosts(DryRun& d) {
+  std::vector<bool> runnable(d.cells.size(), false);
+  bool accel_set = false;
+  for (const auto& h : d.m.hosts) {
+    PlannedHost p;
+    p.host = h;
+    try {
+      const LabHost lh = open_lab_host(h, d.m.guest);
+      p.caps = vm::describe(lh.caps);
+      p.files = lh.files->describe();
+      p.refusal = lh.refusal;
+      if (lh.guest) p.accel = lh.guest->accel;
+      if (p.accel && !accel_set) d.accel = *p.accel, accel_set = true;
+      for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        const std::string why = lh.cell_refusal(d.cells[i]);
+        if (why.empty()) runnable[i] = true;
+        else p.refused_cells.emplace_back(d.cells[i].id, why);
+      }
+    } catch (const std::exception& e) {
+      p.unreachable = e.what();
+    }
+    d.hosts.push_back(std::move(p));
+  }
+  const bool answered = std::any_of(d.hosts.begin(), d.hosts.end(), [](const PlannedHost& p) { return p.unreachable.empty(); });
+  for (std::size_t i = 0; answered && i < d.cells.size(); ++i)
+    if (!runnable[i]) d.unrunnable.push_back(d.cells[i].id);
+  if (!accel_set)  // no host answered: this machine's answer for the estimate
+    d.accel = matrix::resolve_accel_local(d.m.guest.accel) == matrix::Accel::kKvm ? vm::Accel::kKvm : vm::Accel::kTcg;
 }
 
 void render_kernels(const DryRun& d, std::ostream& out) {
@@ -68,9 +116,8 @@ DryRun plan_dry_run(const fs::path& matrix, const fs::path& db) {
   d.m = matrix::load_matrix(matrix);
   d.cells = matrix::expand_cells(d.m);
   d.boots = d.cells.size() * d.m.repeats;
-  d.accel = matrix::resolve_accel_local(d.m.guest.accel) == matrix::Accel::kKvm ? vm::Accel::kKvm
-                                                                                 : vm::Accel::kTcg;
   for (const auto& h : d.m.hosts) d.vcpu_budget += h.vcpu_budget;
+  probe_hosts(d);
   d.store = db.empty() ? d.m.results : fs::absolute(db);
   const auto cache = build::list_cache(util::cache_dir());
   for (const auto& name : d.m.kernel_axis) {

@@ -7,6 +7,8 @@
 #include "vm/domain_xml.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,22 +23,38 @@ struct PlannedKernel {
   build::BuildTime build;   ///< expected build time (counted only when not cached)
 };
 
+/// One host of the matrix as its libvirt answered the dry run.
+struct PlannedHost {
+  matrix::Host host;
+  std::string unreachable;            ///< why it did not answer ("" when it did)
+  std::string caps;                   ///< vm::describe() of its capabilities, when it answered
+  std::string files;                  ///< BootFiles::describe(), when it answered
+  std::optional<vm::Accel> accel;     ///< what boots get there; nullopt: refusal
+  std::string refusal;                ///< why the matrix's guest cannot run there at all
+  /// Cells it cannot run and why (host_fit.hpp), in cell order.
+  std::vector<std::pair<std::string, std::string>> refused_cells;
+};
+
 /// What `rlab run` would do with a matrix. Times are wall seconds.
 struct DryRun {
   matrix::Matrix m;
   std::vector<matrix::Cell> cells;
   std::size_t boots = 0;              ///< cells x repeats
-  vm::Accel accel = vm::Accel::kTcg;  ///< `accel: auto` resolved on this machine
+  vm::Accel accel = vm::Accel::kTcg;  ///< the first answering host's accelerator (else this machine's)
   unsigned vcpu_budget = 0;           ///< sum of the hosts' budgets
   std::vector<PlannedKernel> kernels; ///< in axis order
+  std::vector<PlannedHost> hosts;     ///< in matrix order
+  /// Cells no answering host can run (a run refuses them before any boot).
+  std::vector<std::string> unrunnable;
   std::filesystem::path store;        ///< the store a run would write (not opened)
   double build_s = 0;                 ///< kernels not in the cache, built one after another
   double boots_s = 0;                 ///< boots_estimate_s() of every boot
 };
 
 /// Loads and validates `matrix` as `rlab run` does (matrix::MatrixError, file:line:col), then
-/// plans it; `db` overrides the matrix's `results:` when not empty. Opens no store, connects
-/// to no host, fetches and builds nothing (build::plan_kernel()).
+/// plans it; `db` overrides the matrix's `results:` when not empty. Asks each host's libvirt
+/// what it can run (read-only: capabilities, node info, the storage pool's existence); opens
+/// no store, fetches, builds and boots nothing (build::plan_kernel()).
 DryRun plan_dry_run(const std::filesystem::path& matrix, const std::filesystem::path& db);
 
 /// The plan for people: validity, cells, hosts, kernels (in the cache or to build), the store,

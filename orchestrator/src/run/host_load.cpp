@@ -2,7 +2,10 @@
 
 #include "util/paths.hpp"
 
+#include <libvirt/libvirt.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <sstream>
@@ -42,6 +45,49 @@ HostSnapshot read_host(const std::filesystem::path& proc) {
   s.cpu = parse_proc_stat(util::read_file(proc / "stat"), (proc / "stat").string());
   long n = ::sysconf(_SC_NPROCESSORS_ONLN);
   s.cpus = n > 0 ? static_cast<unsigned>(n) : 1;
+  return s;
+}
+
+CpuTimes parse_node_cpu_stats(const std::vector<std::pair<std::string, std::uint64_t>>& fields,
+                              const std::string& where) {
+  std::optional<std::uint64_t> user, kernel, idle, iowait;
+  for (const auto& [name, v] : fields) {
+    if (name == VIR_NODE_CPU_STATS_USER) user = v;
+    else if (name == VIR_NODE_CPU_STATS_KERNEL) kernel = v;
+    else if (name == VIR_NODE_CPU_STATS_IDLE) idle = v;
+    else if (name == VIR_NODE_CPU_STATS_IOWAIT) iowait = v;
+  }
+  if (!user || !kernel || !idle)
+    throw std::runtime_error(where + ": node CPU stats lack user, kernel or idle time");
+  CpuTimes t;
+  t.idle = *idle + iowait.value_or(0);
+  t.total = *user + *kernel + t.idle;
+  t.steal_from_wall = true;
+  return t;
+}
+
+HostSnapshot read_host(vm::Connection& conn) {
+  auto h = conn.handle();
+  auto c = static_cast<virConnectPtr>(h.get());
+  int n = 0;
+  if (virNodeGetCPUStats(c, VIR_NODE_CPU_STATS_ALL_CPUS, nullptr, &n, 0) < 0 || n <= 0)
+    throw vm::LibvirtError(fmt::format("{}: cannot read the node CPU stats: {}", conn.uri(), vm::last_libvirt_error()));
+  std::vector<virNodeCPUStats> p(static_cast<std::size_t>(n));
+  virNodeInfo info{};
+  HostSnapshot s;
+  if (virNodeGetCPUStats(c, VIR_NODE_CPU_STATS_ALL_CPUS, p.data(), &n, 0) < 0 || virNodeGetInfo(c, &info) < 0)
+    throw vm::LibvirtError(fmt::format("{}: cannot read the node CPU stats: {}", conn.uri(), vm::last_libvirt_error()));
+  s.at = std::chrono::steady_clock::now();
+  std::vector<std::pair<std::string, std::uint64_t>> fields;
+  for (int i = 0; i < n; ++i) fields.emplace_back(p[static_cast<std::size_t>(i)].field, p[static_cast<std::size_t>(i)].value);
+  s.cpu = parse_node_cpu_stats(fields, conn.uri());
+  s.cpus = info.cpus ? info.cpus : 1;
+  if (local_host_uri(conn.uri())) {
+    try {
+      s.load1 = parse_loadavg(util::read_file("/proc/loadavg"));
+    } catch (const std::exception&) {
+    }
+  }
   return s;
 }
 
@@ -106,9 +152,14 @@ store::BootHost host_between(const HostSnapshot& a, const HostSnapshot& b) {
   h.load1_after = b.load1;
   h.seconds = std::chrono::duration<double>(b.at - a.at).count();
   if (b.cpu.total > a.cpu.total) {
-    const double dt = static_cast<double>(b.cpu.total - a.cpu.total);
+    double dt = static_cast<double>(b.cpu.total - a.cpu.total);
     const double idle = b.cpu.idle >= a.cpu.idle ? static_cast<double>(b.cpu.idle - a.cpu.idle) : 0;
-    const double steal = b.cpu.steal >= a.cpu.steal ? static_cast<double>(b.cpu.steal - a.cpu.steal) : 0;
+    double steal = b.cpu.steal >= a.cpu.steal ? static_cast<double>(b.cpu.steal - a.cpu.steal) : 0;
+    if (b.cpu.steal_from_wall) {  // ns: the wall time of every CPU is the whole
+      const double wall = h.seconds * 1e9 * b.cpus;
+      steal = std::max(0.0, wall - dt);
+      dt = std::max(dt, wall);
+    }
     h.busy_fraction = std::clamp(1.0 - idle / dt, 0.0, 1.0);
     h.steal_fraction = std::clamp(steal / dt, 0.0, 1.0);
   }

@@ -33,7 +33,7 @@ util::FileLock own_run(const fs::path& db, store::RunId run) {
   return std::move(*lock);
 }
 
-Swept sweep_dead_runs(store::Store& st, const std::vector<vm::Connection*>& conns) {
+Swept sweep_dead_runs(store::Store& st, const std::vector<LabHost*>& hosts) {
   Swept out;
   const std::string host = this_host();
   for (const auto& r : st.runs()) {
@@ -41,15 +41,17 @@ Swept sweep_dead_runs(store::Store& st, const std::vector<vm::Connection*>& conn
     auto lock = util::FileLock::try_lock(run_lock_path(st.path(), r.id));
     if (!lock) continue;  // its owner is alive
     const std::string prefix = vm::domain_name(run_label(r.id, st.path()), "") + "-";
-    for (auto* c : conns) {
+    for (auto* h : hosts) {
       try {
-        for (const auto& name : c->active_domains(prefix)) {
-          spdlog::warn("run {} died with guest {} running on {}: destroying it", r.id, name, c->uri());
-          if (c->destroy_by_name(name)) ++out.domains;
+        for (const auto& name : h->conn->active_domains(prefix)) {
+          spdlog::warn("run {} died with guest {} running on {}: destroying it", r.id, name, h->uri());
+          if (h->conn->destroy_by_name(name)) ++out.domains;
         }
       } catch (const vm::LibvirtError& e) {
-        spdlog::warn("cannot check {} for guests of dead run {}: {}", c->uri(), r.id, e.what());
+        spdlog::warn("cannot check {} for guests of dead run {}: {}", h->uri(), r.id, e.what());
       }
+      if (const auto n = h->files->sweep(prefix))
+        spdlog::warn("run {}: removed {} volumes it left on {}", r.id, n, h->uri());
     }
     st.finish_run(r.id, store::RunStatus::interrupted);
     out.runs.push_back(r.id);

@@ -8,7 +8,7 @@
 // it and nothing it left behind blocks the next night. docs/operations.md "Leftovers".
 #include "store/store.hpp"
 #include "util/file_lock.hpp"
-#include "vm/libvirt.hpp"
+#include "run/lab_host.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -30,9 +30,10 @@ struct Swept {
 };
 
 /// Sweeps the dead runs of `st` recorded by this machine (runs.hostname): every run whose
-/// status is `running` and whose lock is free. Their active domains on `conns` are destroyed
-/// and they are marked interrupted. A host that does not answer is skipped with a warning (its
-/// guests die with it). Throws store::StoreError only.
-Swept sweep_dead_runs(store::Store& st, const std::vector<vm::Connection*>& conns);
+/// status is `running` and whose lock is free. Their active domains on `hosts` are destroyed,
+/// their host-side files removed (BootFiles::sweep: storage volumes) and they are marked
+/// interrupted. A host that does not answer is skipped with a warning (its guests die with
+/// it). Throws store::StoreError only.
+Swept sweep_dead_runs(store::Store& st, const std::vector<LabHost*>& hosts);
 
 }  // namespace rlab::run

@@ -5,6 +5,7 @@
 #include "run/boot.hpp"
 #include "run/estimate.hpp"
 #include "run/interrupts.hpp"
+#include "run/lab_host.hpp"
 #include "run/owner.hpp"
 #include "run/pinning.hpp"
 #include "run/run_dir.hpp"
@@ -143,29 +144,29 @@ Plan plan_resume(const RunOptions& o) {
   return p;
 }
 
-/// Destroys the active domains on `conns` whose names start with `prefix` (one run's guests);
-/// returns how many are still active afterwards.
-std::size_t destroy_domains(const std::vector<std::unique_ptr<vm::Connection>>& conns,
-                            const std::string& prefix) {
+/// Destroys the active domains on `hosts` whose names start with `prefix` (one run's guests)
+/// and removes their host-side files; returns how many domains are still active afterwards.
+std::size_t destroy_domains(std::vector<LabHost>& hosts, const std::string& prefix) {
   std::size_t left = 0;
-  for (const auto& c : conns) {
+  for (auto& h : hosts) {
     try {
-      for (const auto& name : c->active_domains(prefix)) {
+      for (const auto& name : h.conn->active_domains(prefix)) {
         spdlog::warn("destroying leftover domain {}", name);
-        c->destroy_by_name(name);
+        h.conn->destroy_by_name(name);
       }
-      left += c->active_domains(prefix).size();
+      left += h.conn->active_domains(prefix).size();
     } catch (const vm::LibvirtError& e) {  // a drained host that is gone is out of reach
-      spdlog::warn("cannot check {} for this run's domains: {}", c->uri(), e.what());
+      spdlog::warn("cannot check {} for this run's domains: {}", h.uri(), e.what());
     }
+    if (const auto n = h.files->sweep(prefix)) spdlog::warn("removed {} leftover volumes on {}", n, h.uri());
   }
   return left;
 }
 
-/// Sweeps the store's dead runs (owner.hpp) on `conns`, saying what it did.
-void sweep(store::Store& st, const std::vector<std::unique_ptr<vm::Connection>>& conns) {
-  std::vector<vm::Connection*> raw;
-  for (const auto& c : conns) raw.push_back(c.get());
+/// Sweeps the store's dead runs (owner.hpp) on `hosts`, saying what it did.
+void sweep(store::Store& st, std::vector<LabHost>& hosts) {
+  std::vector<LabHost*> raw;
+  for (auto& h : hosts) raw.push_back(&h);
   const Swept s = sweep_dead_runs(st, raw);
   for (const auto id : s.runs)
     spdlog::warn("run {} was left running by a process that is gone: marked interrupted "
@@ -173,45 +174,65 @@ void sweep(store::Store& st, const std::vector<std::unique_ptr<vm::Connection>>&
   if (s.domains) spdlog::warn("destroyed {} guests of dead runs", s.domains);
 }
 
-/// The hosts a run boots on: one shared libvirt connection each (libvirt connections are
-/// thread-safe), their vCPU budgets and, with guest.pinning, their CPU pools.
+/// The hosts a run boots on (lab_host.hpp: one shared libvirt connection each, their
+/// capabilities, guest settings and files), their vCPU budgets, which cells each can run and,
+/// with guest.pinning, their CPU pools.
 struct Hosts {
-  std::vector<std::unique_ptr<vm::Connection>> conns;
+  std::vector<LabHost> hosts;
   std::vector<Slot> slots;
   std::vector<std::unique_ptr<CpuPool>> pools;
+  std::vector<std::vector<char>> runs;  ///< [cell][host]: the host can run the cell
 };
 
 /// Connects to the matrix's hosts; a host that cannot be reached is drained before it gets a
-/// cell (in `sum`). Throws HostsDrainedError when none answers.
+/// cell (in `sum`). Throws HostsDrainedError when none answers, UsageError when a cell can run
+/// on none of those that answer (refuse_unrunnable).
 Hosts connect_hosts(const Plan& p, const RunOptions& o, RunSummary& sum) {
   Hosts h;
+  std::vector<UnreachableHost> unreachable;
   for (const auto& host : p.m.hosts) {
     try {
-      h.conns.push_back(std::make_unique<vm::Connection>(host.uri));
+      h.hosts.push_back(open_lab_host(host, p.m.guest));
     } catch (const vm::LibvirtError& e) {
       spdlog::error("host {} drained: {}", host.uri, e.what());
       sum.drained.push_back({host.uri, e.what()});
+      unreachable.push_back({host.uri, e.what()});
       continue;
     }
     h.slots.push_back({host.uri, host.vcpu_budget});
     sum.vcpu_budget += host.vcpu_budget;
   }
-  if (h.conns.empty())
+  if (h.hosts.empty())
     throw HostsDrainedError(fmt::format("run {}: no host answers, nothing booted: {}", p.run,
                                         list_drained(sum.drained)));
   if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
-    h.conns.resize(1);
+    h.hosts.resize(1);
     h.slots = {{h.slots.front().uri, 1}};
     sum.vcpu_budget = 1;
+  }
+  std::vector<const LabHost*> answering;
+  for (const auto& host : h.hosts) answering.push_back(&host);
+  refuse_unrunnable(p.cells, answering, unreachable);
+  for (const auto& c : p.cells) {
+    h.runs.emplace_back();
+    for (const auto& host : h.hosts) h.runs.back().push_back(host.cell_refusal(c).empty());
   }
   if (p.m.guest.pinning.vcpus) {
     unsigned largest = 0;
     for (const auto& c : p.cells) largest = std::max(largest, c.vcpus);
-    for (std::size_t i = 0; i < h.conns.size(); ++i)
+    for (std::size_t i = 0; i < h.hosts.size(); ++i)
       h.pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
-          p.m.guest.pinning, host_topology(*h.conns[i]), h.slots[i].uri, h.slots[i].budget, largest)));
+          p.m.guest.pinning, host_topology(*h.hosts[i].conn), h.slots[i].uri, h.slots[i].budget, largest)));
   }
   return h;
+}
+
+/// QEMU's owner on the first host that opens rlab's paths (files: paths), which the run
+/// directory is handed to; nullopt when every host takes volumes.
+std::optional<vm::QemuOwner> run_dir_owner(std::vector<LabHost>& hosts) {
+  for (auto& h : hosts)
+    if (h.config.files == matrix::HostFiles::kPaths) return h.conn->qemu_owner();
+  return std::nullopt;
 }
 
 /// The guest images of the run's kernels, staged in the run directory, and the kernels whose
@@ -260,7 +281,6 @@ std::vector<Job> runnable_jobs(const Plan& p, const Images& images, RunSummary& 
 /// What the boots of a run share while they run (concurrently, one thread each).
 struct RunContext {
   const Plan& p;
-  const GuestSettings& guest;
   Hosts& hosts;
   const RunDir& dir;
   const Images& images;
@@ -295,7 +315,8 @@ BootJob boot_job(RunContext& ctx, const Job& j, std::size_t host) {
   bj.domain_name = vm::domain_name(ctx.label, fmt::format("{}-r{}", c.id, j.repeat));
   bj.images = &ctx.images.staged.at(c.kernel.name);
   bj.dir = ctx.dir.boot_dir(j.boot);
-  bj.agent_link = matrix::agent_link_of(ctx.p.m.hosts, ctx.hosts.slots[host].uri);
+  bj.agent_link = ctx.hosts.hosts[host].config.agent_link;
+  bj.files = ctx.hosts.hosts[host].files.get();
   if (!ctx.hosts.pools.empty()) {
     bj.pinned_cpus = ctx.hosts.pools[host]->acquire(c.vcpus);
     bj.pin_emulator = ctx.p.m.guest.pinning.emulator;
@@ -309,10 +330,11 @@ Attempt boot_on(RunContext& ctx, const Job& j, std::size_t host) {
   const BootJob bj = boot_job(ctx, j, host);
   const std::string key = fmt::format("{}#{}", bj.cell->id, j.repeat);
   const std::string& uri = ctx.hosts.slots[host].uri;
-  auto out = run_boot(bj, ctx.guest, *ctx.hosts.conns[host], *ctx.p.st,
+  LabHost& lh = ctx.hosts.hosts[host];
+  auto out = run_boot(bj, *lh.guest, *lh.conn, *ctx.p.st,
                       [&](std::string_view ph) { ctx.progress.phase(key, ph); });
   if (!ctx.hosts.pools.empty()) ctx.hosts.pools[host]->release(bj.pinned_cpus);
-  Attempt attempt = classify(out, *ctx.hosts.conns[host]);
+  Attempt attempt = classify(out, *lh.conn);
   if (attempt.host_failed) {
     // Stored next to run_boot's own record of the failure; the boot's status stays failed
     // until another host runs it (or it is abandoned, counted after the schedule).
@@ -365,12 +387,11 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   sum.db = p.st->path();
   spdlog::info("run {}: {} boots, seed {}, store {}", p.run, p.order.size(), p.m.seed,
                p.st->path().string());
-  const GuestSettings guest = guest_settings(p.m.guest, matrix::resolve_accel_local(p.m.guest.accel));
   Hosts hosts;
   std::unique_ptr<RunDir> dir;
   try {
     hosts = connect_hosts(p, o, sum);
-    dir = std::make_unique<RunDir>(p.st->path(), p.run, hosts.conns.front()->qemu_owner());
+    dir = std::make_unique<RunDir>(p.st->path(), p.run, run_dir_owner(hosts.hosts));
   } catch (...) {
     // Nothing booted: the run is over before it began; `--resume` can still pick it up.
     p.st->finish_run(p.run, store::RunStatus::failed);
@@ -380,28 +401,33 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   const std::string prefix = vm::domain_name(label, "") + "-";
   // A run killed outright (SIGKILL, a crash, power loss) leaves its guests running; they hold
   // the names and files of the boots resumed now.
-  if (o.resume && destroy_domains(hosts.conns, prefix) > 0)
+  if (o.resume && destroy_domains(hosts.hosts, prefix) > 0)
     throw vm::LibvirtError(fmt::format("run {}: guests of the interrupted run cannot be destroyed",
                                        p.run));
-  sweep(*p.st, hosts.conns);
+  sweep(*p.st, hosts.hosts);
   const Images images = build_images(p, o, *dir, progress);
   const std::vector<Job> runnable = runnable_jobs(p, images, sum);
   std::vector<const matrix::Cell*> to_boot;
   for (const auto& j : runnable) to_boot.push_back(&p.cells[j.cell]);
-  progress.start(runnable.size(), boots_estimate_s(to_boot, guest.accel, sum.vcpu_budget));
+  const LabHost* first = nullptr;  // the estimate's accelerator: the first host that runs guests
+  for (const auto& h : hosts.hosts)
+    if (!first && h.guest) first = &h;
+  progress.start(runnable.size(), boots_estimate_s(to_boot, first ? first->guest->accel : vm::Accel::kTcg,
+                                                   sum.vcpu_budget));
 
-  RunContext ctx{p, guest, hosts, *dir, images, label, progress, sum, o, {}, 0, {}, 0};
+  RunContext ctx{p, hosts, *dir, images, label, progress, sum, o, {}, 0, {}, 0};
   for (const auto& j : runnable) ++ctx.left[j.repeat];
   const auto t0 = Clock::now();
   const ScheduleOutcome scheduled = schedule(
       runnable, hosts.slots, [&](const Job& j, std::size_t host) { return boot_on(ctx, j, host); },
-      [&] { return intr.stopped(); });
+      [&] { return intr.stopped(); }, 2,
+      [&](const Job& j, std::size_t host) { return hosts.runs[j.cell][host] != 0; });
   count_left(ctx, scheduled);
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   progress.end();
 
   // Nothing of this run may outlive it.
-  sum.leftover_domains = destroy_domains(hosts.conns, prefix);
+  sum.leftover_domains = destroy_domains(hosts.hosts, prefix);
   for (const auto& d : sum.drained) spdlog::warn("host {} was drained: {}", d.uri, d.reason);
   sum.interrupted = intr.stopped();
   if (scheduled.all_drained && !sum.interrupted) {
@@ -410,6 +436,13 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
         "run {}: every host was drained, {} boots not run: {}. Everything measured is stored; "
         "`rlab run --resume {} --retry-failed {}` continues once a host answers",
         p.run, scheduled.unstarted.size(), list_drained(sum.drained), p.run, o.matrix.string()));
+  }
+  if (!scheduled.unstarted.empty() && !sum.interrupted) {
+    // Cells only drained hosts could run: still pending, for `--resume` once one answers.
+    spdlog::error("run {}: {} boots not run: every host that can run their cells was drained", p.run,
+                  scheduled.unstarted.size());
+    sum.failed += scheduled.unstarted.size();
+    sum.boots += scheduled.unstarted.size();
   }
   p.st->finish_run(p.run, sum.interrupted ? store::RunStatus::interrupted
                           : sum.failed    ? store::RunStatus::failed

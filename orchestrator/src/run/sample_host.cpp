@@ -14,17 +14,10 @@ SampleHostMeter::SampleHostMeter(unsigned vcpus, HostReaders readers)
 SampleHostMeter SampleHostMeter::for_domain(vm::Connection& conn, const std::string& domain,
                                             unsigned vcpus) {
   HostReaders r;
-  if (local_host_uri(conn.uri())) {
-    r.host = []() -> std::optional<HostSnapshot> {
-      try {
-        return read_host();
-      } catch (const std::exception& e) {
-        spdlog::debug("host load: {}", e.what());
-        return std::nullopt;
-      }
-    };
-    r.frequency = [] { return read_host_frequency(); };
-  }
+  // Busy and steal from the host's libvirt, local or remote; the frequency only from this
+  // machine's sysfs (libvirt reports none that is current).
+  r.host = [&conn]() -> std::optional<HostSnapshot> { return read_host(conn); };
+  if (local_host_uri(conn.uri())) r.frequency = [] { return read_host_frequency(); };
   r.vcpu_ns = [&conn, domain] { return vcpu_time_ns(conn, domain); };
   return SampleHostMeter(vcpus, std::move(r));
 }

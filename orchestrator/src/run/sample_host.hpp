@@ -16,7 +16,7 @@ namespace rlab::run {
 /// Where a SampleHostMeter reads the host. A reader left empty (or answering nullopt) leaves
 /// its facts NULL.
 struct HostReaders {
-  std::function<std::optional<HostSnapshot>()> host;         ///< /proc/stat and loadavg (local host only)
+  std::function<std::optional<HostSnapshot>()> host;         ///< the host's CPU time (its libvirt)
   std::function<std::optional<HostFrequency>()> frequency;   ///< CPU MHz (local host only)
   std::function<std::optional<std::uint64_t>()> vcpu_ns;     ///< the guest's summed vCPU time, ns
   std::function<std::chrono::steady_clock::time_point()> now;  ///< default: steady_clock::now
@@ -36,8 +36,9 @@ class SampleHostMeter {
   /// A meter for a guest of `vcpus` vCPUs reading through `readers`.
   SampleHostMeter(unsigned vcpus, HostReaders readers);
 
-  /// The real readers for domain `domain` on `conn`: this machine's /proc and /sys when
-  /// conn's URI is local (local_host_uri), else only libvirt's vCPU time.
+  /// The real readers for domain `domain` on `conn`: the host's CPU time and the guest's vCPU
+  /// time from its libvirt, and the frequency from this machine's sysfs when conn's URI is
+  /// local (local_host_uri).
   static SampleHostMeter for_domain(vm::Connection& conn, const std::string& domain, unsigned vcpus);
 
   /// Reads the host now and sets `s`'s host_s, host_busy, host_steal, host_mhz and

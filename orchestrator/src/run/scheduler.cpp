@@ -31,8 +31,10 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed) {
 
 ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
                         const std::function<Attempt(const Job&, std::size_t)>& work,
-                        const std::function<bool()>& stop, unsigned max_moves) {
+                        const std::function<bool()>& stop, unsigned max_moves,
+                        const std::function<bool(const Job&, std::size_t)>& can_run) {
   if (hosts.empty()) throw std::invalid_argument("schedule: no hosts");
+  auto eligible = [&](const Job& j, std::size_t h) { return !can_run || can_run(j, h); };
 
   std::mutex mu;
   std::condition_variable cv;
@@ -44,26 +46,29 @@ ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>&
   std::size_t running = 0;
   ScheduleOutcome outcome;
 
-  // The live host with the largest budget (hosts.size() when every host is drained).
-  auto largest_live = [&] {
+  // The live host with the largest budget that can run `j` (any job when null; hosts.size()
+  // when there is none).
+  auto largest_live = [&](const Job* j) {
     std::size_t best = hosts.size();
     for (std::size_t h = 0; h < hosts.size(); ++h)
-      if (!drained[h] && (best == hosts.size() || hosts[h].budget > hosts[best].budget)) best = h;
+      if (!drained[h] && (!j || eligible(*j, h)) && (best == hosts.size() || hosts[h].budget > hosts[best].budget))
+        best = h;
     return best;
   };
-  auto all_drained = [&] { return largest_live() == hosts.size(); };
+  auto all_drained = [&] { return largest_live(nullptr) == hosts.size(); };
 
   std::unique_lock lock(mu);
   for (;;) {
     bool started = false;
     if (!error && !stop() && !all_drained()) {
-      const std::size_t largest = largest_live();
       for (auto it = pending.begin(); it != pending.end(); ++it) {
+        const std::size_t largest = largest_live(&*it);
+        if (largest == hosts.size()) continue;  // no live host can run it: stays unstarted
         std::size_t host = hosts.size();
         for (std::size_t h = 0; h < hosts.size() && host == hosts.size(); ++h)
-          if (!drained[h] && used[h] + it->vcpus <= hosts[h].budget) host = h;
+          if (!drained[h] && eligible(*it, h) && used[h] + it->vcpus <= hosts[h].budget) host = h;
         if (host == hosts.size() && it->vcpus > hosts[largest].budget && used[largest] == 0)
-          host = largest;  // oversized: alone on the biggest live host
+          host = largest;  // oversized: alone on the biggest live host that can run it
         if (host == hosts.size()) continue;
         Job job = *it;
         pending.erase(it);
@@ -88,7 +93,7 @@ ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>&
             }
             Job again = job;
             ++again.moves;
-            if (again.moves > max_moves || all_drained())
+            if (again.moves > max_moves || largest_live(&again) == hosts.size())
               outcome.abandoned.push_back(job);
             else
               pending.push_front(again);  // ahead of the rest: it was due before them

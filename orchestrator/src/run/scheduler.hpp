@@ -45,7 +45,8 @@ struct ScheduleOutcome {
   /// Jobs whose last attempt failed for the host and that were not moved again (their
   /// `moves` reached the limit, or no host was left); their failure is the work's to record.
   std::vector<Job> abandoned;
-  /// Jobs never started because every host was drained (or stop() was true); still pending.
+  /// Jobs never started because every host that could run them was drained (or stop() was
+  /// true); still pending.
   std::vector<Job> unstarted;
   /// Whether every host ended drained.
   bool all_drained = false;
@@ -67,11 +68,16 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed);
 /// makes it abandoned. Once every host is drained nothing more starts; the schedule returns
 /// after the running jobs end, with the rest in `unstarted`.
 ///
+/// `can_run(job, host)` (when given) says which hosts a job may run on (a host that cannot
+/// run the cell: run/host_fit.hpp); a job is only started, moved and sized against those. A
+/// job none of whose hosts is live any more is not started (it ends in `unstarted`).
+///
 /// Stops starting jobs once `stop()` returns true and returns after the running ones finish.
 /// Exceptions thrown by `work` are rethrown here (the first one) after all running jobs end;
 /// no further jobs start after one. Throws std::invalid_argument for an empty host list.
 ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
                         const std::function<Attempt(const Job&, std::size_t host)>& work,
-                        const std::function<bool()>& stop, unsigned max_moves = 2);
+                        const std::function<bool()>& stop, unsigned max_moves = 2,
+                        const std::function<bool(const Job&, std::size_t host)>& can_run = {});
 
 }  // namespace rlab::run

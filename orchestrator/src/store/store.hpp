@@ -126,10 +126,10 @@ struct Sample {
   std::string counters_json = "{}";  ///< protocol counters object (deltas)
   // The host side of the sample's interval (since the previous sample of the same pass;
   // docs/methodology.md "Host facts per sample"). nullopt where not read: the first sample of
-  // a pass, a remote host's /proc facts, a stopped libvirt answer.
+  // a pass, a remote host's frequency, a stopped libvirt answer.
   std::optional<double> host_s = std::nullopt;      ///< host wall seconds the facts below cover
-  std::optional<double> host_busy = std::nullopt;   ///< non-idle share of all host CPUs' time, [0, 1] (local host only)
-  std::optional<double> host_steal = std::nullopt;  ///< stolen share of all host CPUs' time, [0, 1] (local host only)
+  std::optional<double> host_busy = std::nullopt;   ///< non-idle share of all host CPUs' time, [0, 1] (from the host's libvirt, any host)
+  std::optional<double> host_steal = std::nullopt;  ///< stolen share of all host CPUs' time, [0, 1] (from the host's libvirt: wall time x CPUs less the four states it reports)
   std::optional<double> host_mhz = std::nullopt;    ///< mean host CPU frequency at the sample, MHz (local host, where readable)
   std::optional<double> vcpu_share = std::nullopt;  ///< the guest's vCPU threads' host CPU time / (vCPUs x host_s); 1 - steal of the guest
 };

@@ -28,6 +28,12 @@ virConnectPtr C(void* p) { return static_cast<virConnectPtr>(p); }
 
 }  // namespace
 
+std::string take_string(char* s) {
+  std::string out = s ? s : "";
+  std::free(s);
+  return out;
+}
+
 std::string last_libvirt_error() {
   virErrorPtr e = virGetLastError();
   return e && e->message ? e->message : "";
@@ -80,19 +86,29 @@ std::shared_ptr<void> Connection::reopen(void* dead) {
   std::lock_guard lock(mu_);
   // Another thread may have reopened it already; callers then use the new one.
   if (conn_.get() != dead && alive(conn_.get())) return conn_;
-  const auto deadline = std::chrono::steady_clock::now() + grace_;
+  const auto now = std::chrono::steady_clock::now();
+  // Given up on lately: fail at once (a dead host must not cost every later call the grace,
+  // nor a TCP connect timeout); after the grace one attempt, no retries.
+  if (gave_up_ && now - gave_up_at_ < grace_)
+    throw LibvirtError(fmt::format("libvirt: the connection to '{}' is closed (reopening it failed {} s ago)",
+                                   uri_, std::chrono::duration_cast<std::chrono::seconds>(now - gave_up_at_).count()));
+  const auto deadline = gave_up_ ? now : now + grace_;
   for (;;) {
     if (auto c = open(uri_)) {
       conn_ = std::move(c);
       ++reopens_;
+      gave_up_ = false;
       spdlog::warn("libvirt: the connection to '{}' was closed (daemon restarted?); reopened",
                    uri_);
       return conn_;
     }
-    if (std::chrono::steady_clock::now() >= deadline)
+    if (std::chrono::steady_clock::now() >= deadline) {
+      gave_up_ = true;
+      gave_up_at_ = std::chrono::steady_clock::now();
       throw LibvirtError(fmt::format(
           "libvirt: the connection to '{}' was closed and could not be reopened within {} s: {}",
           uri_, grace_.count(), last_libvirt_error()));
+    }
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
 }

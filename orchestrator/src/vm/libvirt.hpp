@@ -32,7 +32,9 @@ struct QemuOwner {
 /// (virConnectIsAlive() == 0: the daemon was restarted or the link to a remote host broke),
 /// the connection is opened again — retried every second for up to `reopen_grace` — and the
 /// call repeated once. Guests keep running across a libvirtd restart (the daemon adopts
-/// them again), so a restart costs nothing. Thread-safe: one Connection is shared by the
+/// them again), so a restart costs nothing. Once a reopen has failed, calls within the next
+/// `reopen_grace` fail at once and later ones try a single time, so a host that is gone costs
+/// one grace, not one per call. Thread-safe: one Connection is shared by the
 /// boots of a host; a reopen happens once however many threads find the connection closed.
 class Connection {
  public:
@@ -95,6 +97,8 @@ class Connection {
   mutable std::mutex mu_;
   std::shared_ptr<void> conn_;
   unsigned reopens_ = 0;
+  bool gave_up_ = false;                            ///< the last reopen failed
+  std::chrono::steady_clock::time_point gave_up_at_;
 };
 
 /// One running (transient) domain, known by name on its Connection (which must outlive it),
@@ -116,6 +120,9 @@ class Domain {
   Connection* conn_;
   std::string name_;
 };
+
+/// The text of a string libvirt allocated (XML, a path), which it frees; "" for nullptr.
+std::string take_string(char* s);
 
 /// libvirt's last error message for the calling thread ("" when none).
 std::string last_libvirt_error();

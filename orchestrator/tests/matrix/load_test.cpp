@@ -145,6 +145,30 @@ TEST(Accel, AutoMeansKvmOnlyOnAarch64WithKvm) {
 
 namespace {
 
+TEST(LoadMatrix, HostFilesAndPool) {
+  const std::string text = R"(kernels:
+  k: {source: {debian: "6.12", suite: trixie}}
+axes:
+  kernel: [k]
+  vcpus: [1]
+  filesystem: [{fs: xfs}]
+  workload: [{type: shell1}]
+hosts:
+  - {uri: "qemu:///system", vcpus: 2, files: volumes, pool: rlab-images, agent_link: libvirt}
+  - {uri: "qemu+ssh://arm-01/system", vcpus: 64, files: paths}
+  - {uri: "qemu+ssh://arm-02/system", vcpus: 64, pool: fast}
+)";
+  const Matrix m = parse_matrix(text, kData / "inline.yaml", {});
+  ASSERT_EQ(m.hosts.size(), 3u);
+  EXPECT_EQ(m.hosts[0].files, HostFiles::kVolumes);
+  EXPECT_EQ(m.hosts[0].pool, "rlab-images");
+  EXPECT_EQ(m.hosts[1].files, HostFiles::kPaths);
+  EXPECT_EQ(m.hosts[1].pool, "");
+  EXPECT_EQ(m.hosts[2].files, HostFiles::kVolumes);
+  EXPECT_EQ(m.hosts[2].pool, "fast");
+  EXPECT_EQ(to_string(HostFiles::kVolumes), "volumes");
+}
+
 TEST(LoadMatrix, HostAgentLinkOverridesTheUrisDefault) {
   const std::string text = R"(kernels:
   k: {source: {debian: "6.12", suite: trixie}}
@@ -165,12 +189,17 @@ hosts:
   EXPECT_EQ(m.hosts[1].agent_link, AgentLink::kSocket);
   EXPECT_EQ(m.hosts[2].agent_link, AgentLink::kLibvirt);
   EXPECT_EQ(m.hosts[3].agent_link, AgentLink::kSocket);
-  EXPECT_EQ(agent_link_of(m.hosts, "qemu:///system"), AgentLink::kLibvirt);
-  EXPECT_EQ(agent_link_of(m.hosts, "qemu+ssh://elsewhere/system"), AgentLink::kLibvirt)
-      << "a URI not in the list gets its default";
-  EXPECT_EQ(agent_link_of(m.hosts, "qemu:///session"), AgentLink::kSocket);
+  EXPECT_EQ(default_agent_link("qemu+ssh://elsewhere/system"), AgentLink::kLibvirt);
   EXPECT_EQ(to_string(AgentLink::kLibvirt), "libvirt");
   EXPECT_EQ(to_string(AgentLink::kSocket), "socket");
+  // Files follow: a socket link means QEMU runs here and sees rlab's paths; a remote host
+  // reached through libvirt gets volumes of the pool "default".
+  EXPECT_EQ(m.hosts[0].files, HostFiles::kPaths);
+  EXPECT_EQ(m.hosts[1].files, HostFiles::kPaths);
+  EXPECT_EQ(m.hosts[1].pool, "");
+  EXPECT_EQ(m.hosts[2].files, HostFiles::kVolumes);
+  EXPECT_EQ(m.hosts[2].pool, "default");
+  EXPECT_EQ(m.hosts[3].files, HostFiles::kPaths);
 }
 
 TEST(LoadMatrix, ControlNamesOneCellByIdOrAUniquePart) {

@@ -156,6 +156,28 @@ TEST(HostLoad, ParsesProcFilesAndComputesShares) {
   EXPECT_THROW(run::parse_loadavg("x"), std::runtime_error);
 }
 
+TEST(HostLoad, LibvirtsNodeStatsGiveStealAsWhatWallTimeLeaves) {
+  // virNodeGetCPUStats in ns: 2 CPUs over 10 s are 20 s of CPU time; the four states account
+  // for 16 s, so 4 s were stolen; 6 s of them idle or iowait.
+  const auto a = run::parse_node_cpu_stats({{"kernel", 0}, {"user", 0}, {"idle", 0}, {"iowait", 0}}, "h");
+  const auto b = run::parse_node_cpu_stats(
+      {{"kernel", 4'000'000'000}, {"user", 6'000'000'000}, {"idle", 5'000'000'000}, {"iowait", 1'000'000'000}}, "h");
+  EXPECT_TRUE(b.steal_from_wall);
+  EXPECT_EQ(b.total, 16'000'000'000u);
+  EXPECT_EQ(b.idle, 6'000'000'000u);
+  run::HostSnapshot s0, s1;
+  s0.cpu = a, s0.cpus = 2;
+  s1.cpu = b, s1.cpus = 2;
+  s1.at = s0.at + std::chrono::seconds(10);
+  const auto h = run::host_between(s0, s1);
+  EXPECT_NEAR(h.steal_fraction, 0.2, 1e-12);
+  EXPECT_NEAR(h.busy_fraction, 0.7, 1e-12) << "busy = 1 - idle/all, steal included, as from /proc";
+  // More state time than wall time (clock jitter between the two calls): no negative steal.
+  s1.at = s0.at + std::chrono::seconds(7);
+  EXPECT_EQ(run::host_between(s0, s1).steal_fraction, 0);
+  EXPECT_THROW(run::parse_node_cpu_stats({{"user", 1}}, "qemu+tcp://h/system"), std::runtime_error);
+}
+
 TEST(HostLoad, ReadsThisMachine) {
   auto s = run::read_host();
   EXPECT_GE(s.cpus, 1u);

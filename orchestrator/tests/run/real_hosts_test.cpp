@@ -283,3 +283,28 @@ TEST(RealHosts, EveryHostDrainedMidRunStopsWithALabErrorAndKeepsTheRest) {
     }
   EXPECT_EQ(failed, 1);
 }
+
+TEST(RealHosts, ACellNoHostCanRunIsRefusedBeforeAnythingIsBuilt) {
+  ensure_libvirtd();
+  Fixture f("unrunnable");
+  // A CPU model no QEMU offers: this machine's libvirt says which it has.
+  std::string text = matrix_text({{"qemu:///system", 2}});
+  const std::string guest = "guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}";
+  ASSERT_NE(text.find(guest), std::string::npos);
+  text.replace(text.find(guest), guest.size(), "guest: {memory_mib: 1024, cpu: no-such-cpu, accel: tcg, disk_gib: 2}");
+  f.write(text);
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.env = {{"RLAB_CACHE_DIR", (f.dir / "empty-cache").string()}};  // a build would show here
+  auto r = rlab::util::run(rlab_argv({"run", f.matrix.string()}), o);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("2 of 2 cells can run on none of the matrix's hosts"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cell 6.12/xfs-defaults/1vcpu/shell1: no host can run it"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("qemu:///system: CPU model 'no-such-cpu', which the host's QEMU"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(f.dir / "empty-cache" / "kernels")) << "nothing was built";
+  auto st = rlab::store::Store::open(f.dir / "rlab.db");
+  const auto run = st->latest_run();
+  ASSERT_TRUE(run);
+  EXPECT_EQ(st->run(*run)->status, rlab::store::RunStatus::failed);
+  EXPECT_EQ(st->unfinished_boots(*run).size(), 2u) << "no boot started";
+}

@@ -268,3 +268,40 @@ TEST(Schedule, OversizedJobMovesToTheLargestLiveHost) {
   EXPECT_EQ(std::get<1>(at.seen[1]), 0u) << "then alone on the largest one left";
   EXPECT_TRUE(report.abandoned.empty());
 }
+
+TEST(Schedule, JobsRunOnlyOnHostsThatCanRunThem) {
+  // Cell 0 only on host 1, cell 1 anywhere; host 0 has the larger budget.
+  const std::vector<Slot> hosts{{"a", 4}, {"b", 1}};
+  std::mutex mu;
+  std::map<std::size_t, std::set<std::size_t>> where;  // cell -> hosts used
+  auto out = schedule(jobs(2, 3), hosts,
+                      [&](const Job& j, std::size_t h) {
+                        std::lock_guard l(mu);
+                        where[j.cell].insert(h);
+                        return Attempt{};
+                      },
+                      [] { return false; }, 2,
+                      [](const Job& j, std::size_t h) { return j.cell != 0 || h == 1; });
+  EXPECT_EQ(where[0], (std::set<std::size_t>{1}));
+  EXPECT_TRUE(out.unstarted.empty());
+}
+
+TEST(Schedule, AJobWhoseOnlyHostIsDrainedStaysUnstarted) {
+  const std::vector<Slot> hosts{{"a", 1}, {"b", 1}};
+  // Host 1 fails its first boot; cell 0 may only run there, cell 1 anywhere.
+  auto out = schedule(jobs(2, 2), hosts,
+                      [&](const Job&, std::size_t h) {
+                        if (h == 1) return Attempt{true, "gone"};
+                        return Attempt{};
+                      },
+                      [] { return false; }, 2,
+                      [](const Job& j, std::size_t h) { return j.cell != 0 || h == 1; });
+  ASSERT_EQ(out.drained.size(), 1u);
+  EXPECT_EQ(out.drained[0].host, 1u);
+  EXPECT_FALSE(out.all_drained);
+  std::size_t cell0 = 0;
+  for (const auto& j : out.unstarted) cell0 += j.cell == 0;
+  for (const auto& j : out.abandoned) cell0 += j.cell == 0;
+  EXPECT_EQ(cell0, 2u) << "both boots of cell 0 stay out: abandoned after its host failed, or never started";
+  for (const auto& j : out.unstarted) EXPECT_EQ(j.cell, 0u) << "cell 1 ran on host 0";
+}

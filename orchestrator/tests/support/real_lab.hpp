@@ -74,6 +74,9 @@ struct SmallMatrix {
   /// `hosts:` items as (uri, vCPU budget, agent_link or "" for the URI's default); none: no
   /// `hosts:` key (the local libvirtd).
   std::vector<std::tuple<std::string, unsigned, std::string>> hosts;
+  /// `files:` of every host item whose URI is not local: "paths" (a second libvirtd of this
+  /// machine sees rlab's paths) or "volumes" (one that shares no filesystem).
+  std::string remote_files = "paths";
 };
 
 /// The YAML text of `m`.
@@ -88,7 +91,8 @@ inline std::string small_matrix(const SmallMatrix& m) {
   if (!m.hosts.empty()) t += "hosts:\n";
   for (const auto& [uri, budget, link] : m.hosts)
     t += "  - {uri: \"" + uri + "\", vcpus: " + std::to_string(budget) +
-         (link.empty() ? "" : ", agent_link: " + link) + "}\n";
+         (link.empty() ? "" : ", agent_link: " + link) +
+         (uri.find(":///") == std::string::npos ? ", files: " + m.remote_files : "") + "}\n";
   return t;
 }
 

@@ -1,6 +1,7 @@
 // The VM layer against the real libvirtd (started by scripts/start-libvirtd.sh when needed):
 // a transient domain from our XML starts (so QEMU accepts every option, including
 // -global max-arm-cpu.pauth=off), is listed, logs its console, and is destroyed.
+#include "private_libvirtd.hpp"
 #include "util/process.hpp"
 #include "vm/disk.hpp"
 #include "vm/domain_xml.hpp"
@@ -85,4 +86,30 @@ TEST(RealLibvirt, UnreachableUriNamesIt) {
   } catch (const LibvirtError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/libvirt-sock"), std::string::npos);
   }
+}
+
+TEST(RealLibvirt, AHostThatStaysGoneCostsOneGraceNotOnePerCall) {
+  const fs::path dir = fs::path("/var/tmp") / ("rlab-gone-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  {
+    rlab::testing::PrivateLibvirtd daemon(dir, /*keep_state=*/true);
+    ASSERT_TRUE(daemon.up()) << daemon.log();
+    rlab::vm::Connection conn(daemon.uri(), std::chrono::seconds(3));
+    EXPECT_NO_THROW(conn.active_domains("rlab-"));
+    daemon.stop();
+    using Clock = std::chrono::steady_clock;
+    auto t0 = Clock::now();
+    EXPECT_THROW(conn.active_domains("rlab-"), rlab::vm::LibvirtError);
+    const double first = std::chrono::duration<double>(Clock::now() - t0).count();
+    EXPECT_GE(first, 2.5) << "the first call waits the grace for a restart";
+    t0 = Clock::now();
+    for (int i = 0; i < 5; ++i) EXPECT_THROW(conn.active_domains("rlab-"), rlab::vm::LibvirtError);
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 1.0) << "later calls fail at once";
+    // Back after the grace: the next call tries once and reconnects.
+    ASSERT_TRUE(daemon.start()) << daemon.log();
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    EXPECT_NO_THROW(conn.active_domains("rlab-"));
+    EXPECT_EQ(conn.reopens(), 1u);
+  }
+  fs::remove_all(dir);
 }

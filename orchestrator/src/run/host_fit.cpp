@@ -1,0 +1,53 @@
+#include "run/host_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rlab::run {
+
+GuestFit fit_guest(const matrix::Guest& guest, const vm::HostCaps& caps) {
+  const bool icount = guest.clock == matrix::GuestClock::kIcount;
+  switch (guest.accel) {
+    case matrix::Accel::kKvm:
+      if (!caps.kvm) return {std::nullopt, fmt::format("accel kvm: no KVM for aarch64 guests (an {} host)", caps.arch)};
+      return {matrix::Accel::kKvm, ""};
+    case matrix::Accel::kTcg:
+      if (!caps.tcg) return {std::nullopt, "accel tcg: no QEMU for aarch64 guests (qemu-system-aarch64)"};
+      return {matrix::Accel::kTcg, ""};
+    default:
+      if (caps.kvm && icount)
+        return {std::nullopt, "clock icount needs TCG, but 'accel: auto' resolves to kvm there; set "
+                              "'accel: tcg' to measure in deterministic mode on it"};
+      if (caps.kvm) return {matrix::Accel::kKvm, ""};
+      if (caps.tcg) return {matrix::Accel::kTcg, ""};
+      return {std::nullopt, "no QEMU for aarch64 guests (qemu-system-aarch64), neither KVM nor TCG"};
+  }
+}
+
+std::string cell_refusal(const matrix::Cell& cell, const GuestSettings& g, const vm::HostCaps& caps) {
+  const bool kvm = g.accel == vm::Accel::kKvm;
+  const auto& a = caps.of(g.accel);
+  if (!a) return fmt::format("no {} for aarch64 guests", kvm ? "KVM" : "TCG");
+  const char* accel = kvm ? "KVM" : "TCG";
+  if (cell.vcpus > a->max_vcpus)
+    return fmt::format("{} vCPUs, but {} on machine {} allows at most {}", cell.vcpus, accel,
+                       a->machine.empty() ? "virt" : a->machine, a->max_vcpus);
+  if (kvm && cell.page_size == 65536 && caps.granule_64k == vm::Granule64k::kNo)
+    return fmt::format("64K pages under KVM, but the host CPU ({} {}) lacks the 64K granule",
+                       caps.cpu_vendor, caps.cpu_model);
+  if (caps.memory_kib && std::uint64_t(g.memory_mib) * 1024 > caps.memory_kib)
+    return fmt::format("{} MiB of guest memory, but the host has {} MiB", g.memory_mib, caps.memory_kib / 1024);
+  if (kvm) {
+    if (g.cpu_model != "host") return fmt::format("CPU model '{}' under KVM (only 'host' is)", g.cpu_model);
+    if (!a->host_passthrough) return "CPU model 'host', but the host's QEMU offers no host-passthrough";
+  } else if (g.cpu_model == "max") {
+    if (!a->maximum) return "CPU model 'max', but the host's QEMU does not offer it";
+  } else if (!a->cpu_models.empty() &&
+             !std::binary_search(a->cpu_models.begin(), a->cpu_models.end(), g.cpu_model)) {
+    return fmt::format("CPU model '{}', which the host's QEMU ({}) does not offer", g.cpu_model, a->emulator);
+  }
+  return "";
+}
+
+}  // namespace rlab::run

@@ -1,0 +1,55 @@
+#include "run/lab_host.hpp"
+
+#include "run/host_fit.hpp"
+#include "util/usage_error.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace rlab::run {
+
+std::string LabHost::cell_refusal(const matrix::Cell& cell) const {
+  if (!guest) return refusal;
+  return run::cell_refusal(cell, *guest, caps);
+}
+
+LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest) {
+  LabHost out;
+  out.config = h;
+  out.conn = std::make_unique<vm::Connection>(h.uri);
+  out.caps = vm::read_host_caps(*out.conn);
+  const GuestFit fit = fit_guest(guest, out.caps);
+  if (fit.accel) out.guest = guest_settings(guest, *fit.accel);
+  else out.refusal = fit.refusal;
+  out.files = boot_files(h, *out.conn);
+  spdlog::info("host {}: {}; files: {}", h.uri, vm::describe(out.caps), out.files->describe());
+  return out;
+}
+
+void refuse_unrunnable(const std::vector<matrix::Cell>& cells, const std::vector<const LabHost*>& hosts,
+                       const std::vector<UnreachableHost>& unreachable) {
+  std::string msg;
+  std::size_t bad = 0;
+  for (const auto& c : cells) {
+    std::string why;
+    bool ok = false;
+    for (const auto& h : hosts) {
+      const std::string r = h->cell_refusal(c);
+      if (r.empty()) {
+        ok = true;
+        break;
+      }
+      why += fmt::format("\n    {}: {}", h->uri(), r);
+    }
+    if (ok) continue;
+    for (const auto& u : unreachable) why += fmt::format("\n    {}: unreachable ({})", u.uri, u.reason);
+    if (++bad <= 20) msg += fmt::format("\n  cell {}: no host can run it:{}", c.id, why);
+  }
+  if (!bad) return;
+  if (bad > 20) msg += fmt::format("\n  ... and {} more cells", bad - 20);
+  throw UsageError(fmt::format("{} of {} cells can run on none of the matrix's hosts (nothing booted; "
+                               "`rlab run --dry-run` shows each host's capabilities):{}",
+                               bad, cells.size(), msg));
+}
+
+}  // namespace rlab::run

@@ -1,0 +1,51 @@
+#pragma once
+// One libvirt host as rlab boots on it — the one place run, bisect and noise get a host from:
+// its connection (shared by its boots), what it can run read from its own libvirt
+// (vm/host_caps.hpp), the guest settings resolved for it (`accel: auto` per host), and how
+// boot files reach it (run/boot_files.hpp).
+#include "matrix/matrix.hpp"
+#include "run/boot.hpp"
+#include "run/boot_files.hpp"
+#include "vm/host_caps.hpp"
+#include "vm/libvirt.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlab::run {
+
+/// A connected host. Passive: fields are set by open_lab_host().
+struct LabHost {
+  matrix::Host config;                   ///< the matrix's `hosts[]` entry
+  std::unique_ptr<vm::Connection> conn;
+  vm::HostCaps caps;
+  /// The guest side of boots here; nullopt when the matrix's guest cannot run here at all.
+  std::optional<GuestSettings> guest;
+  std::string refusal;                   ///< why not, when !guest (run/host_fit.hpp)
+  std::unique_ptr<BootFiles> files;
+
+  const std::string& uri() const { return config.uri; }
+  /// "" when `cell` can boot here, else why not (host_fit.hpp's clause).
+  std::string cell_refusal(const matrix::Cell& cell) const;
+};
+
+/// Connects to `h`, reads its capabilities, resolves `guest` for it and opens its files
+/// (the storage pool for `files: volumes`). Throws vm::LibvirtError naming the host when it
+/// does not answer or its pool cannot be used.
+LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest);
+
+/// A host that did not answer (open_lab_host threw).
+struct UnreachableHost {
+  std::string uri;
+  std::string reason;
+};
+
+/// Throws UsageError when a cell of `cells` can run on none of `hosts`, naming every such
+/// cell (at most 20, then a count) and for each host why not (`unreachable` ones as
+/// unreachable, with their reason).
+void refuse_unrunnable(const std::vector<matrix::Cell>& cells, const std::vector<const LabHost*>& hosts,
+                       const std::vector<UnreachableHost>& unreachable);
+
+}  // namespace rlab::run
