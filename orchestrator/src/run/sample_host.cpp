@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <memory>
+
 namespace rlab::run {
 
 SampleHostMeter::SampleHostMeter(unsigned vcpus, HostReaders readers)
@@ -13,12 +15,22 @@ SampleHostMeter::SampleHostMeter(unsigned vcpus, HostReaders readers)
 
 SampleHostMeter SampleHostMeter::for_domain(vm::Connection& conn, const std::string& domain,
                                             unsigned vcpus) {
+  // A connection of the meter's own: on the boot's connection, whose agent channel stream
+  // (agent_link: libvirt) shares its socket, a call was seen to stall for a second now and
+  // then, which delays the sample and shifts its interval. The boot's is the fallback.
+  std::shared_ptr<vm::Connection> own;
+  try {
+    own = std::make_shared<vm::Connection>(conn.uri());
+  } catch (const vm::LibvirtError& e) {
+    spdlog::debug("sample host facts through the boot's connection: {}", e.what());
+  }
+  auto c = own ? own : std::shared_ptr<vm::Connection>(&conn, [](vm::Connection*) {});
   HostReaders r;
   // Busy and steal from the host's libvirt, local or remote; the frequency only from this
   // machine's sysfs (libvirt reports none that is current).
-  r.host = [&conn]() -> std::optional<HostSnapshot> { return read_host(conn); };
+  r.host = [c]() -> std::optional<HostSnapshot> { return read_host(*c); };
   if (local_host_uri(conn.uri())) r.frequency = [] { return read_host_frequency(); };
-  r.vcpu_ns = [&conn, domain] { return vcpu_time_ns(conn, domain); };
+  r.vcpu_ns = [c, domain] { return vcpu_time_ns(*c, domain); };
   return SampleHostMeter(vcpus, std::move(r));
 }
 

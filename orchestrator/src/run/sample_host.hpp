@@ -36,9 +36,10 @@ class SampleHostMeter {
   /// A meter for a guest of `vcpus` vCPUs reading through `readers`.
   SampleHostMeter(unsigned vcpus, HostReaders readers);
 
-  /// The real readers for domain `domain` on `conn`: the host's CPU time and the guest's vCPU
-  /// time from its libvirt, and the frequency from this machine's sysfs when conn's URI is
-  /// local (local_host_uri).
+  /// The real readers for domain `domain` on `conn`'s host: the host's CPU time and the
+  /// guest's vCPU time from its libvirt (on a connection of the meter's own to conn's URI;
+  /// `conn` itself when that cannot be opened), and the frequency from this machine's sysfs
+  /// when the URI is local (local_host_uri).
   static SampleHostMeter for_domain(vm::Connection& conn, const std::string& domain, unsigned vcpus);
 
   /// Reads the host now and sets `s`'s host_s, host_busy, host_steal, host_mhz and
