@@ -402,7 +402,7 @@ void parse_nightly(const Checker& ck, const YAML::Node& n, const fs::path& base_
 }  // namespace
 
 Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOptions& opt) {
-  Checker ck(path);
+  Checker ck(path, text);
   const YAML::Node root = detail::load_one_document(text, path);
   if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
   ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control",

@@ -19,11 +19,33 @@ const char* type_name(const YAML::Node& n) {
   }
 }
 
-bool plain(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
+/// An untagged plain scalar, or one tagged as a YAML number (`!!int 4`, `!!float 2.5`): not a
+/// quoted or `!`-tagged string.
+bool plain(const YAML::Node& n) {
+  return n.IsScalar() && (n.Tag() == "?" || n.Tag() == "tag:yaml.org,2002:int" ||
+                          n.Tag() == "tag:yaml.org,2002:float");
+}
 
 }  // namespace
 
+Checker::Checker(std::filesystem::path file, std::string_view text) : file_(std::move(file)) {
+  int line = 1;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '\n') continue;
+    std::string_view l = text.substr(start, i - start);
+    if (l.find_first_not_of(" \t\r") != std::string_view::npos) {
+      last_line_ = line;
+      last_line_end_ = static_cast<int>(l.find_last_not_of(" \t\r")) + 2;
+    }
+    ++line;
+    start = i + 1;
+  }
+}
+
 void Checker::fail(const YAML::Mark& m, const std::string& message) const {
+  if (last_line_ > 0 && m.line + 1 > last_line_)  // past the end: the value left empty there
+    throw MatrixError(file_, last_line_, last_line_end_, message);
   throw MatrixError(file_, m.line + 1, m.column + 1, message);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rlab::matrix::detail {
@@ -15,7 +16,9 @@ namespace rlab::matrix::detail {
 /// Locates errors in one file.
 class Checker {
  public:
-  explicit Checker(std::filesystem::path file) : file_(std::move(file)) {}
+  /// `text`: the document, so that positions past its end (an empty value at the end of the
+  /// file, which yaml-cpp places after the last line) are reported on its last line.
+  explicit Checker(std::filesystem::path file, std::string_view text = {});
   const std::filesystem::path& file() const { return file_; }
 
   /// Throws MatrixError at `n`'s position.
@@ -48,6 +51,8 @@ class Checker {
 
  private:
   std::filesystem::path file_;
+  int last_line_ = 0;       ///< 1-based line of the last non-empty line; 0: unknown
+  int last_line_end_ = 0;   ///< 1-based column just past its last character
 };
 
 }  // namespace rlab::matrix::detail

@@ -234,6 +234,10 @@ std::optional<store::RunInfo> first_night(const store::Store& st, const store::R
 
 NightAnalysis analyse(const std::filesystem::path& db_path, store::RunId run_id,
                       const AnalyseOptions& opt) {
+  // A report of a store that is not there, or an empty file, must not create one.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(db_path, ec) || std::filesystem::file_size(db_path, ec) == 0)
+    throw UsageError(fmt::format("{}: no results store to report on", db_path.string()));
   auto st = store::Store::open(db_path);
   NightAnalysis r;
   r.db = db_path;

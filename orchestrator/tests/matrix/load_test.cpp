@@ -233,3 +233,23 @@ TEST(SelectCellId, ExactIdWinsOverAPartOfOthers) {
 }
 
 }  // namespace
+
+TEST(LoadMatrix, NumbersTaggedAsYamlNumbersAreNumbers) {
+  const std::string text = R"(kernels:
+  k: {source: {debian: "6.12", suite: trixie}}
+axes:
+  kernel: [k]
+  vcpus: [!!int 2]
+  filesystem: [{fs: xfs}]
+  workload: [{type: shell1, duration_s: !!float 12.5}]
+hosts:
+  - {uri: "qemu:///system", vcpus: !!int 2}
+)";
+  const Matrix m = parse_matrix(text, kData / "inline.yaml", {});
+  EXPECT_EQ(m.vcpus_axis, std::vector<unsigned>{2});
+  EXPECT_EQ(m.hosts.at(0).vcpu_budget, 2u);
+  EXPECT_DOUBLE_EQ(m.workload_axis.at(0).duration_s, 12.5);
+  // A string tag stays a string.
+  EXPECT_THROW(parse_matrix(std::string(text).replace(text.find("!!int 2]"), 8, "!!str 2]"), kData / "inline.yaml", {}),
+               MatrixError);
+}

@@ -76,6 +76,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"remote_host_budget", 9, 5, "needs 'vcpus'"},
         BadCase{"host_agent_link", 9, 61, "hosts[0].agent_link: 'ssh' is not one of socket, libvirt"},
         BadCase{"host_agent_link_list", 11, 17, "hosts[0].agent_link: expected a string"},
+        BadCase{"hosts_empty_at_end", 8, 7, "hosts: expected a list, found nothing (null)"},
         BadCase{"host_files_unknown", 9, 56, "hosts[0].files: 'nfs' is not one of paths, volumes"},
         BadCase{"host_pool_with_paths", 9, 45, "hosts[0].pool: only meaningful with 'files: volumes'"},
         BadCase{"host_pool_slash", 9, 55, "hosts[0].pool: 'a/b' is not a storage pool name"},

@@ -70,3 +70,18 @@ TEST(BadOptions, MissingAgentIsRefusedBeforeTheRun) {
 }
 
 }  // namespace
+
+TEST(BadOptions, AReportOfAnEmptyStoreFileIsRefusedAndLeavesItEmpty) {
+  const std::string bin = rlab_bin();
+  const fs::path dir = lab_dir("empty-store");
+  std::ofstream(dir / "rlab.db");  // 0 bytes: what `touch` leaves
+  for (const fs::path& db : {dir / "rlab.db", dir / "none.db"}) {
+    const auto r = rlab::util::run({bin, "nightly", "--matrix", (dir / "matrix.yaml").string(), "--db", db.string(),
+                                    "--run", "1", "--out", (dir / "reports").string()});
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(db.string() + ": no results store"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(fs::file_size(dir / "rlab.db"), 0u) << "no schema was written into it";
+  EXPECT_FALSE(fs::exists(dir / "none.db"));
+  fs::remove_all(dir);
+}
