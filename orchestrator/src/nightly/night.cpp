@@ -1,4 +1,5 @@
 #include "nightly/night.hpp"
+#include "store/readers.hpp"
 
 #include "bisect_driver/culprit.hpp"
 #include "bisect_driver/driver.hpp"
@@ -165,7 +166,13 @@ void remeasure(NightOutcome& out, const Setup& s, const NightOptions& o, run::Pr
   const matrix::Matrix& m = *s.m;
   const double budget_s = m.nightly.remeasure_minutes * 60.0;
   if (budget_s <= 0) return;
-  const auto accel = run::guest_settings(m.guest, matrix::resolve_accel_local(m.guest.accel)).accel;
+  // For the estimate: KVM when any of tonight's boots ran under it (each host resolves its own).
+  vm::Accel accel = vm::Accel::kTcg;
+  for (const auto& b : store::scored_boots(*store::Store::open(s.db), out.run->run))
+    if (b.env.accel == "kvm") {
+      accel = vm::Accel::kKvm;
+      break;
+    }
   unsigned vcpus = 0;
   for (const auto& h : m.hosts) vcpus += h.vcpu_budget;
   std::map<std::string, matrix::Cell> cells;
