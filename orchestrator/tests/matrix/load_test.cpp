@@ -145,8 +145,8 @@ TEST(Accel, AutoMeansKvmOnlyOnAarch64WithKvm) {
 
 namespace {
 
-TEST(LoadMatrix, HostFilesAndPool) {
-  const std::string text = R"(kernels:
+/// One cell, then `hosts:` (the test's lines follow).
+constexpr const char* kOneCellThenHosts = R"(kernels:
   k: {source: {debian: "6.12", suite: trixie}}
 axes:
   kernel: [k]
@@ -154,7 +154,10 @@ axes:
   filesystem: [{fs: xfs}]
   workload: [{type: shell1}]
 hosts:
-  - {uri: "qemu:///system", vcpus: 2, files: volumes, pool: rlab-images, agent_link: libvirt}
+)";
+
+TEST(LoadMatrix, HostFilesAndPool) {
+  const std::string text = std::string(kOneCellThenHosts) + R"(  - {uri: "qemu:///system", vcpus: 2, files: volumes, pool: rlab-images, agent_link: libvirt}
   - {uri: "qemu+ssh://arm-01/system", vcpus: 64, files: paths}
   - {uri: "qemu+ssh://arm-02/system", vcpus: 64, pool: fast}
 )";
@@ -170,15 +173,7 @@ hosts:
 }
 
 TEST(LoadMatrix, HostAgentLinkOverridesTheUrisDefault) {
-  const std::string text = R"(kernels:
-  k: {source: {debian: "6.12", suite: trixie}}
-axes:
-  kernel: [k]
-  vcpus: [1]
-  filesystem: [{fs: xfs}]
-  workload: [{type: shell1}]
-hosts:
-  - {uri: "qemu:///system", vcpus: 2, agent_link: libvirt}
+  const std::string text = std::string(kOneCellThenHosts) + R"(  - {uri: "qemu:///system", vcpus: 2, agent_link: libvirt}
   - {uri: "qemu+tcp://127.0.0.1:16509/system", vcpus: 2, agent_link: socket}
   - {uri: "qemu+tls://arm-02/system", vcpus: 64}
   - {uri: "qemu:///session", vcpus: 1}

@@ -6,13 +6,12 @@
 // build, caches, /tmp and /var/tmp are empty. Reached as qemu+tcp://10.203.<k>.2/system
 // without authentication. Its storage pool "default" (a directory in its private
 // /var/lib/libvirt) is defined by define_pool(). Header-only.
+#include "daemon_spawn.hpp"
 #include "util/process.hpp"
 #include "vm/libvirt.hpp"
 
-#include <fcntl.h>
 #include <libvirt/libvirt.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,8 +23,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace rlab::testing {
 
@@ -63,30 +60,8 @@ class IsolatedLibvirtd {
                                   (std::filesystem::path(RLAB_SOURCE_DIR) / "orchestrator/tests/run/data/isolated-libvirtd.sh").string(),
                                   (dir_ / "etc").string()};
     for (const auto& h : hide) argv.push_back(h.string());
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    const std::string logf = (dir_ / "libvirtd.log").string();
-    posix_spawn_file_actions_addopen(&fa, 1, logf.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    if (posix_spawnp(&pid_, "ip", &fa, nullptr, cargv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-    using namespace std::chrono_literals;
-    for (auto until = std::chrono::steady_clock::now() + 90s;
-         pid_ > 0 && std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(300ms)) {
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {  // it ended: the log says why
-        pid_ = -1;
-        break;
-      }
-      try {
-        vm::Connection c(uri());
-        up_ = true;
-        break;
-      } catch (const vm::LibvirtError&) {
-      }
-    }
+    pid_ = spawn_logged(argv, dir_ / "libvirtd.log");
+    up_ = wait_answering(pid_, uri());
   }
   ~IsolatedLibvirtd() {
     kill_all();

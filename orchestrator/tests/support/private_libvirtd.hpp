@@ -6,12 +6,11 @@
 // With `keep_state`, its /run/libvirt, /var/lib/libvirt and /var/cache/libvirt live in
 // `dir`/state and survive stop() + start(): the daemon started again reconnects to the QEMU it
 // left running. Header-only: each test binary that needs it includes it.
+#include "daemon_spawn.hpp"
 #include "loopback_port.hpp"
 #include "vm/libvirt.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,8 +21,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace rlab::testing {
 
@@ -74,26 +71,8 @@ class PrivateLibvirtd {
         (std::filesystem::path(RLAB_SOURCE_DIR) / "orchestrator/tests/run/data/private-libvirtd.sh").string(),
         (dir_ / "etc").string(), (dir_ / "libvirtd.pid").string()};
     if (keep_state_) argv.push_back((dir_ / "state").string());
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    const std::string logf = (dir_ / "libvirtd.log").string();
-    posix_spawn_file_actions_addopen(&fa, 1, logf.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    if (posix_spawnp(&pid_, "unshare", &fa, nullptr, cargv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-    using namespace std::chrono_literals;
-    for (auto until = std::chrono::steady_clock::now() + 90s;
-         pid_ > 0 && std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(300ms)) {
-      try {
-        vm::Connection c(uri());
-        return true;
-      } catch (const vm::LibvirtError&) {
-      }
-    }
-    return false;
+    pid_ = spawn_logged(argv, dir_ / "libvirtd.log");
+    return wait_answering(pid_, uri());
   }
 
   /// Stops the daemon with `sig` (SIGTERM leaves its guests running) and reaps it.
