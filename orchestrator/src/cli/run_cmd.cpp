@@ -47,14 +47,15 @@ void push_results(const store::Store& st, store::RunId run, const std::string& u
 }
 
 /// `rlab run --dry-run`: the plan on stdout (exit 0); a bad matrix or push URL is exit 2 with
-/// the same message as a run. Writes no store and boots nothing.
+/// the same message as a run, and so is a plan a run would refuse (cells no host can run, a
+/// host that cannot take files), after the plan is shown. Writes no store and boots nothing.
 int dry_run_command(const RunArgs& a) {
   try {
     const auto plan = run::plan_dry_run(a.matrix, a.db);
     const std::string push_url = a.push.empty() ? plan.m.push_url.value_or("") : a.push;
     if (!push_url.empty()) metrics::parse_push_url(push_url);
     run::render_dry_run(plan, std::cout);
-    return kOk;
+    return plan.refused() ? kUsage : kOk;
   } catch (...) {
     return exit_code_of_current_exception();
   }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstdio>
 #include <fstream>
@@ -329,19 +330,24 @@ void parse_host_files(const Checker& ck, const YAML::Node& e, const std::string&
     const std::string s = ck.string(f, what + ".files");
     if (s == "paths") host.files = HostFiles::kPaths;
     else if (s == "volumes") host.files = HostFiles::kVolumes;
-    else ck.fail(f, what + ".files: '" + s + "' is not one of paths, volumes");
+    else ck.fail(f, what + ".files: '" + printable_uri(s) + "' is not one of paths, volumes");
   }
   if (host.files == HostFiles::kVolumes && host.agent_link == AgentLink::kSocket)
     ck.fail(e["files"] ? e["files"] : e, what + ": 'files: volumes' needs 'agent_link: libvirt' (with 'socket' "
                                         "QEMU binds the agent's socket in rlab's run directory, which such a host does not see)");
   if (const YAML::Node p = e["pool"]) {
     if (host.files != HostFiles::kVolumes)
-      ck.fail(p, what + ".pool: only meaningful with 'files: volumes' (this host's files are paths)");
+      ck.fail(p, what + ".pool: only meaningful with 'files: volumes' (this host's files are paths" +
+                     (host.agent_link == AgentLink::kSocket ? ", as its agent_link is socket)" : ")"));
     host.pool = ck.string(p, what + ".pool");
-    // libvirt object names: printable ASCII without '/' (the pool is looked up by name).
-    const bool ok = !host.pool.empty() && host.pool.size() <= 255 &&
-                    std::all_of(host.pool.begin(), host.pool.end(), [](char c) { return c > ' ' && c < 0x7f && c != '/'; });
-    if (!ok) ck.fail(p, what + ".pool: '" + host.pool + "' is not a storage pool name (printable ASCII, no spaces or '/', at most 255 bytes)");
+    // Names as virsh pool-define-as takes them unquoted: the refusal of a missing pool says how
+    // to define it, and that command must be safe to paste.
+    const bool ok = !host.pool.empty() && host.pool.size() <= 64 &&
+                    std::all_of(host.pool.begin(), host.pool.end(), [](char c) {
+                      return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+';
+                    });
+    if (!ok) ck.fail(p, what + ".pool: '" + printable_uri(host.pool) + "' is not a storage pool name rlab accepts "
+                               "(1 to 64 of A-Z a-z 0-9 . _ - +)");
   } else if (host.files == HostFiles::kVolumes) {
     host.pool = std::string(kDefaultPool);
   }
@@ -369,7 +375,7 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
       const std::string s = ck.string(l, what + ".agent_link");
       if (s == "socket") host.agent_link = AgentLink::kSocket;
       else if (s == "libvirt") host.agent_link = AgentLink::kLibvirt;
-      else ck.fail(l, what + ".agent_link: '" + s + "' is not one of socket, libvirt");
+      else ck.fail(l, what + ".agent_link: '" + printable_uri(s) + "' is not one of socket, libvirt");
     }
     parse_host_files(ck, e, what, host);
     out.push_back(std::move(host));

@@ -39,7 +39,7 @@ void render_hosts(const DryRun& d, std::ostream& out) {
   out << fmt::format("hosts (vCPU budget {} in all):\n", d.vcpu_budget);
   for (const auto& p : d.hosts) {
     const auto& h = p.host;
-    out << fmt::format("  {}  budget {} vCPUs, agent link {}, files {}\n", h.uri, h.vcpu_budget,
+    out << fmt::format("  {}  budget {} vCPU{}, agent link {}, files {}\n", h.uri, h.vcpu_budget, h.vcpu_budget == 1 ? "" : "s",
                        matrix::to_string(h.agent_link),
                        h.files == matrix::HostFiles::kVolumes ? "volumes of pool " + h.pool : "paths");
     if (!p.unreachable.empty()) {
@@ -47,6 +47,11 @@ void render_hosts(const DryRun& d, std::ostream& out) {
       continue;
     }
     out << fmt::format("    {}\n", p.caps);
+    if (!p.files_error.empty()) {
+      out << fmt::format("    CANNOT TAKE FILES: {}\n", p.files_error);
+      continue;
+    }
+    if (h.files == matrix::HostFiles::kVolumes) out << fmt::format("    files: {}\n", p.files);
     if (!p.accel) out << fmt::format("    runs no cell: {}\n", p.refusal);
     else out << fmt::format("    boots get {}; {} of {} cells run here\n", *p.accel == vm::Accel::kKvm ? "KVM" : "TCG",
                             d.cells.size() - p.refused_cells.size(), d.cells.size());
@@ -55,6 +60,8 @@ void render_hosts(const DryRun& d, std::ostream& out) {
   }
   for (const auto& c : d.unrunnable)
     out << fmt::format("  NO HOST can run {}: a run refuses the matrix before any boot\n", c);
+  for (const auto& [a, b] : d.same_machine)
+    out << fmt::format("  {} and {} are the same machine (one host UUID): its CPUs are budgeted twice\n", a, b);
   if (std::none_of(d.hosts.begin(), d.hosts.end(), [](const PlannedHost& p) { return p.unreachable.empty(); }))
     out << "  no host answered: which cells run where is not known\n";
 }
@@ -63,13 +70,21 @@ void render_hosts(const DryRun& d, std::ostream& out) {
 void probe_hosts(DryRun& d) {
   std::vector<bool> runnable(d.cells.size(), false);
   bool accel_set = false;
+  std::vector<std::string> uuids;  // by host index; "" for a host that did not answer
+  unsigned answered_budget = 0;
   for (const auto& h : d.m.hosts) {
     PlannedHost p;
     p.host = h;
     try {
       const LabHost lh = open_lab_host(h, d.m.guest);
       p.caps = vm::describe(lh.caps);
-      p.files = lh.files->describe();
+      if (lh.files) p.files = lh.files->describe();
+      p.files_error = lh.files_error;
+      for (std::size_t j = 0; j < uuids.size(); ++j)
+        if (!lh.caps.uuid.empty() && uuids[j] == lh.caps.uuid) d.same_machine.emplace_back(d.hosts[j].host.uri, h.uri);
+      uuids.resize(d.hosts.size());
+      uuids.push_back(lh.caps.uuid);
+      answered_budget += h.vcpu_budget;
       p.refusal = lh.refusal;
       if (lh.guest) p.accel = lh.guest->accel;
       if (p.accel && !accel_set) d.accel = *p.accel, accel_set = true;
@@ -84,6 +99,7 @@ void probe_hosts(DryRun& d) {
     d.hosts.push_back(std::move(p));
   }
   const bool answered = std::any_of(d.hosts.begin(), d.hosts.end(), [](const PlannedHost& p) { return p.unreachable.empty(); });
+  if (answered) d.vcpu_budget = answered_budget;  // a run schedules over the hosts that answer
   for (std::size_t i = 0; answered && i < d.cells.size(); ++i)
     if (!runnable[i]) d.unrunnable.push_back(d.cells[i].id);
   if (!accel_set)  // no host answered: this machine's answer for the estimate
@@ -154,6 +170,11 @@ void render_nightly(const matrix::Nightly& n, std::ostream& out) {
 }
 
 }  // namespace
+
+bool DryRun::refused() const {
+  return !unrunnable.empty() ||
+         std::any_of(hosts.begin(), hosts.end(), [](const PlannedHost& p) { return !p.files_error.empty(); });
+}
 
 void render_dry_run(const DryRun& d, std::ostream& out) {
   out << fmt::format("{}: valid; dry run: nothing is built, booted or stored\n", d.m.path.string());

@@ -29,6 +29,7 @@ struct PlannedHost {
   std::string unreachable;            ///< why it did not answer ("" when it did)
   std::string caps;                   ///< vm::describe() of its capabilities, when it answered
   std::string files;                  ///< BootFiles::describe(), when it answered
+  std::string files_error;            ///< LabHost::files_error: a run refuses the matrix
   std::optional<vm::Accel> accel;     ///< what boots get there; nullopt: refusal
   std::string refusal;                ///< why the matrix's guest cannot run there at all
   /// Cells it cannot run and why (host_fit.hpp), in cell order.
@@ -41,11 +42,16 @@ struct DryRun {
   std::vector<matrix::Cell> cells;
   std::size_t boots = 0;              ///< cells x repeats
   vm::Accel accel = vm::Accel::kTcg;  ///< the first answering host's accelerator (else this machine's)
-  unsigned vcpu_budget = 0;           ///< sum of the hosts' budgets
+  unsigned vcpu_budget = 0;           ///< sum of the budgets of the hosts that answered (all when none did)
   std::vector<PlannedKernel> kernels; ///< in axis order
   std::vector<PlannedHost> hosts;     ///< in matrix order
   /// Cells no answering host can run (a run refuses them before any boot).
   std::vector<std::string> unrunnable;
+  /// Pairs of hosts that report the same host UUID (one machine's CPUs counted twice).
+  std::vector<std::pair<std::string, std::string>> same_machine;
+  /// Whether `rlab run` would refuse the matrix before any boot (unrunnable cells, a host's
+  /// files error): the dry run then exits 2.
+  bool refused() const;
   std::filesystem::path store;        ///< the store a run would write (not opened)
   double build_s = 0;                 ///< kernels not in the cache, built one after another
   double boots_s = 0;                 ///< boots_estimate_s() of every boot

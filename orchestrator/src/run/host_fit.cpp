@@ -37,15 +37,24 @@ std::string cell_refusal(const matrix::Cell& cell, const GuestSettings& g, const
     return fmt::format("64K pages under KVM, but the host CPU ({} {}) lacks the 64K granule",
                        caps.cpu_vendor, caps.cpu_model);
   if (caps.memory_kib && std::uint64_t(g.memory_mib) * 1024 > caps.memory_kib)
-    return fmt::format("{} MiB of guest memory, but the host has {} MiB", g.memory_mib, caps.memory_kib / 1024);
+    return fmt::format("{} MiB of guest memory{}, but the host has {} MiB", g.memory_mib,
+                       g.disk_backing == matrix::DiskBacking::kRam
+                           ? fmt::format(" ({} MiB RAM disk included)", std::uint64_t(g.disk_gib) * 1024)
+                           : "",
+                       caps.memory_kib / 1024);
   if (kvm) {
     if (g.cpu_model != "host") return fmt::format("CPU model '{}' under KVM (only 'host' is)", g.cpu_model);
     if (!a->host_passthrough) return "CPU model 'host', but the host's QEMU offers no host-passthrough";
   } else if (g.cpu_model == "max") {
     if (!a->maximum) return "CPU model 'max', but the host's QEMU does not offer it";
+  } else if (g.cpu_model == "host") {
+    return "CPU model 'host' under TCG (it needs KVM; TCG's is 'max', which 'cpu: auto' gives)";
   } else if (!a->cpu_models.empty() &&
              !std::binary_search(a->cpu_models.begin(), a->cpu_models.end(), g.cpu_model)) {
-    return fmt::format("CPU model '{}', which the host's QEMU ({}) does not offer", g.cpu_model, a->emulator);
+    std::string some;
+    for (std::size_t i = 0; i < a->cpu_models.size() && i < 8; ++i) some += (i ? ", " : "") + a->cpu_models[i];
+    return fmt::format("CPU model '{}', which the host's QEMU ({}) does not offer (it has max, {}{})", g.cpu_model,
+                       a->emulator, some, a->cpu_models.size() > 8 ? ", ..." : "");
   }
   return "";
 }

@@ -9,6 +9,7 @@
 namespace rlab::run {
 
 std::string LabHost::cell_refusal(const matrix::Cell& cell) const {
+  if (!files_error.empty()) return files_error;
   if (!guest) return refusal;
   return run::cell_refusal(cell, *guest, caps);
 }
@@ -21,13 +22,24 @@ LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest) {
   const GuestFit fit = fit_guest(guest, out.caps);
   if (fit.accel) out.guest = guest_settings(guest, *fit.accel);
   else out.refusal = fit.refusal;
-  out.files = boot_files(h, *out.conn);
-  spdlog::info("host {}: {}; files: {}", h.uri, vm::describe(out.caps), out.files->describe());
+  try {
+    out.files = boot_files(h, *out.conn);
+  } catch (const vm::LibvirtError& e) {
+    out.files_error = e.what();
+  }
+  spdlog::info("host {}: {}; files: {}", h.uri, vm::describe(out.caps),
+               out.files ? out.files->describe() : out.files_error);
   return out;
 }
 
 void refuse_unrunnable(const std::vector<matrix::Cell>& cells, const std::vector<const LabHost*>& hosts,
                        const std::vector<UnreachableHost>& unreachable) {
+  std::string config;
+  for (const auto* h : hosts)
+    if (!h->files_error.empty()) config += fmt::format("\n  {}", h->files_error);
+  if (!config.empty())
+    throw UsageError("the matrix's hosts cannot take boot files (nothing booted; fix the pool or "
+                     "hosts[].pool/files):" + config);
   std::string msg;
   std::size_t bad = 0;
   for (const auto& c : cells) {

@@ -24,7 +24,10 @@ struct LabHost {
   /// The guest side of boots here; nullopt when the matrix's guest cannot run here at all.
   std::optional<GuestSettings> guest;
   std::string refusal;                   ///< why not, when !guest (run/host_fit.hpp)
-  std::unique_ptr<BootFiles> files;
+  std::unique_ptr<BootFiles> files;     ///< nullptr when `files_error`
+  /// Why the host's files cannot be placed (its pool missing, inactive, not directory-backed,
+  /// its directory gone): the matrix's configuration, not the host's health.
+  std::string files_error;
 
   const std::string& uri() const { return config.uri; }
   /// "" when `cell` can boot here, else why not (host_fit.hpp's clause).
@@ -32,8 +35,8 @@ struct LabHost {
 };
 
 /// Connects to `h`, reads its capabilities, resolves `guest` for it and opens its files
-/// (the storage pool for `files: volumes`). Throws vm::LibvirtError naming the host when it
-/// does not answer or its pool cannot be used.
+/// (the storage pool for `files: volumes`; a pool that cannot be used sets files_error).
+/// Throws vm::LibvirtError naming the host when it does not answer.
 LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest);
 
 /// A host that did not answer (open_lab_host threw).
@@ -42,7 +45,8 @@ struct UnreachableHost {
   std::string reason;
 };
 
-/// Throws UsageError when a cell of `cells` can run on none of `hosts`, naming every such
+/// Throws UsageError naming every host of `hosts` with a files_error, and then when a cell of
+/// `cells` can run on none of `hosts`, naming every such
 /// cell (at most 20, then a count) and for each host why not (`unreachable` ones as
 /// unreachable, with their reason).
 void refuse_unrunnable(const std::vector<matrix::Cell>& cells, const std::vector<const LabHost*>& hosts,

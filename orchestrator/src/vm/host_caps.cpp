@@ -24,6 +24,7 @@ HostCaps parse_capabilities(const std::string& uri, const std::string& xml) {
   c.uri = uri;
   c.arch = doc.text("string(/capabilities/host/cpu/arch)");
   if (c.arch.empty()) throw std::runtime_error("capabilities of " + uri + ": no host CPU arch");
+  c.uuid = doc.text("string(/capabilities/host/uuid)");
   c.cpu_vendor = doc.text("string(/capabilities/host/cpu/vendor)");
   c.cpu_model = doc.text("string(/capabilities/host/cpu/model)");
   for (const auto& s : doc.texts("/capabilities/host/cpu/pages[@unit='KiB']/@size"))

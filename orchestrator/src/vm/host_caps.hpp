@@ -38,6 +38,7 @@ const char* to_string(Granule64k g);
 /// One host's capabilities for rlab's guests.
 struct HostCaps {
   std::string uri;                      ///< the libvirt URI they were read from
+  std::string uuid;                     ///< the host's UUID (`<host><uuid>`; "" when not reported)
   std::string arch;                     ///< host CPU architecture ("x86_64", "aarch64")
   std::string cpu_vendor;               ///< host CPU vendor as libvirt names it ("AMD", "ARM"; "" unknown)
   std::string cpu_model;                ///< host CPU model as libvirt names it ("kvm64", "Neoverse-N1"; "")

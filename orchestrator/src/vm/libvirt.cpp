@@ -58,11 +58,12 @@ Connection::Connection(const std::string& uri, std::chrono::seconds reopen_grace
     : uri_(uri), grace_(reopen_grace) {
   init_once();
   conn_ = open(uri);
-  if (!conn_)
-    throw LibvirtError(fmt::format(
-        "libvirt: cannot connect to '{}': {} (is libvirtd running? scripts/start-libvirtd.sh "
-        "starts it)",
-        uri, last_libvirt_error()));
+  if (!conn_) {
+    // A daemon of this machine (no host part) can be started here; a remote one cannot.
+    const bool local = uri.find(":///") != std::string::npos;
+    throw LibvirtError(fmt::format("libvirt: cannot connect to '{}': {}{}", uri, last_libvirt_error(),
+                                   local ? " (is libvirtd running? scripts/start-libvirtd.sh starts it)" : ""));
+  }
 }
 
 Connection::~Connection() = default;

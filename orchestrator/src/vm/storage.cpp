@@ -82,13 +82,13 @@ StoragePool::StoragePool(Connection& conn, std::string name) : conn_(conn), name
   PoolPtr pool(virStoragePoolLookupByName(C(h.get()), name_.c_str()), virStoragePoolFree);
   if (!pool)
     throw LibvirtError(fmt::format(
-        "host {}: no storage pool '{}' ({}); define one, e.g. `virsh pool-define-as {} dir "
-        "--target /var/lib/libvirt/images && virsh pool-build {} && virsh pool-start {} && "
-        "virsh pool-autostart {}`, or name another in hosts[].pool",
-        conn_.uri(), name_, last_libvirt_error(), name_, name_, name_, name_));
+        "host {0}: no storage pool '{1}' ({2}); define one there, e.g. `virsh -c {0} pool-define-as "
+        "{1} dir --target /var/lib/libvirt/images/{1} && virsh -c {0} pool-build {1} && virsh -c {0} "
+        "pool-start {1} && virsh -c {0} pool-autostart {1}`, or name another in hosts[].pool",
+        conn_.uri(), name_, last_libvirt_error()));
   if (virStoragePoolIsActive(pool.get()) != 1)
-    throw LibvirtError(fmt::format("host {}: storage pool '{}' is not active (`virsh pool-start {}`)",
-                                   conn_.uri(), name_, name_));
+    throw LibvirtError(fmt::format("host {0}: storage pool '{1}' is not active (`virsh -c {0} pool-start {1}`)",
+                                   conn_.uri(), name_));
   const XmlDoc doc(take_string(virStoragePoolGetXMLDesc(pool.get(), 0)), "storage pool " + name_ + " of " + conn_.uri());
   const std::string type = doc.text("string(/pool/@type)");
   if (!directory_backed(type))
@@ -97,6 +97,10 @@ StoragePool::StoragePool(Connection& conn, std::string name) : conn_(conn), name
                                    "kernel and the console log as files",
                                    conn_.uri(), name_, type));
   dir_ = doc.text("string(/pool/target/path)");
+  // Its directory must still be there (a refresh scans it).
+  if (virStoragePoolRefresh(pool.get(), 0) < 0)
+    throw LibvirtError(fmt::format("host {}: storage pool '{}' ({}) cannot be read: {}", conn_.uri(), name_,
+                                   dir_.string(), last_libvirt_error()));
 }
 
 namespace {

@@ -302,9 +302,40 @@ TEST(RealHosts, ACellNoHostCanRunIsRefusedBeforeAnythingIsBuilt) {
   EXPECT_NE(r.output.find("cell 6.12/xfs-defaults/1vcpu/shell1: no host can run it"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("qemu:///system: CPU model 'no-such-cpu', which the host's QEMU"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(f.dir / "empty-cache" / "kernels")) << "nothing was built";
+  // The dry run shows the same and exits as the run would.
+  auto d = rlab::util::run(rlab_argv({"run", "--dry-run", f.matrix.string()}), o);
+  EXPECT_EQ(d.exit_code, 2) << d.output;
+  EXPECT_NE(d.output.find("NO HOST can run 6.12/xfs-defaults/1vcpu/shell1"), std::string::npos) << d.output;
+  EXPECT_NE(d.output.find("not 6.12/ext4-defaults/1vcpu/shell1: CPU model 'no-such-cpu'"), std::string::npos) << d.output;
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
   const auto run = st->latest_run();
   ASSERT_TRUE(run);
   EXPECT_EQ(st->run(*run)->status, rlab::store::RunStatus::failed);
   EXPECT_EQ(st->unfinished_boots(*run).size(), 2u) << "no boot started";
+}
+
+TEST(RealHosts, AMissingPoolIsAConfigurationErrorBeforeAnyBoot) {
+  ensure_libvirtd();
+  Fixture f("nopool");
+  std::string text = matrix_text({{"qemu:///system", 2}});
+  const std::string host = "  - {uri: \"qemu:///system\", vcpus: 2}";
+  ASSERT_NE(text.find(host), std::string::npos) << text;
+  text.replace(text.find(host), host.size(),
+               "  - {uri: \"qemu:///system\", vcpus: 2, agent_link: libvirt, files: volumes, pool: rlab-no-such-pool}");
+  f.write(text);
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.env = {{"RLAB_CACHE_DIR", (f.dir / "empty-cache").string()}};
+  auto d = rlab::util::run(rlab_argv({"run", "--dry-run", f.matrix.string()}), o);
+  EXPECT_EQ(d.exit_code, 2) << d.output;
+  EXPECT_NE(d.output.find("CANNOT TAKE FILES: host qemu:///system: no storage pool 'rlab-no-such-pool'"), std::string::npos)
+      << d.output;
+  EXPECT_NE(d.output.find(" CPUs, "), std::string::npos) << "the host's capabilities are still shown: " << d.output;
+  auto r = rlab::util::run(rlab_argv({"run", f.matrix.string()}), o);
+  EXPECT_EQ(r.exit_code, 2) << "a typo in the pool is bad input, not a dead host: " << r.output;
+  EXPECT_NE(r.output.find("virsh -c qemu:///system pool-define-as rlab-no-such-pool dir"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("drained"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(f.dir / "empty-cache" / "kernels")) << "nothing was built";
+  auto st = rlab::store::Store::open(f.dir / "rlab.db");
+  EXPECT_EQ(st->unfinished_boots(*st->latest_run()).size(), 2u) << "no boot started";
 }

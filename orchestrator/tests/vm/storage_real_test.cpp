@@ -107,6 +107,6 @@ TEST(RealStorage, AMissingPoolIsRefusedWithHowToMakeOne) {
   } catch (const LibvirtError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("host qemu:///system: no storage pool 'rlab-no-such-pool'"), std::string::npos) << m;
-    EXPECT_NE(m.find("virsh pool-define-as rlab-no-such-pool dir"), std::string::npos) << m;
+    EXPECT_NE(m.find("virsh -c qemu:///system pool-define-as rlab-no-such-pool dir --target /var/lib/libvirt/images/rlab-no-such-pool"), std::string::npos) << m;
   }
 }
