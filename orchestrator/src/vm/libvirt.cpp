@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <condition_variable>
 #include <mutex>
 #include <regex>
 #include <thread>
@@ -49,19 +50,51 @@ std::shared_ptr<void> open(const std::string& uri) {
   return std::shared_ptr<void>(c, [](void* p) { virConnectClose(C(p)); });
 }
 
+/// open() with a deadline: a transport that hangs (an ssh to a machine that drops packets
+/// waits for ssh's own timeout, minutes) is given up after `limit`; the attempt goes on in the
+/// background and closes what it opens. nullptr and why (`error`) when it failed or timed out.
+std::shared_ptr<void> open_within(const std::string& uri, std::chrono::seconds limit, std::string& error) {
+  struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false, abandoned = false;
+    std::shared_ptr<void> conn;
+    std::string error;
+  };
+  auto sh = std::make_shared<Shared>();
+  std::thread([sh, uri] {
+    auto c = open(uri);
+    const std::string e = c ? "" : last_libvirt_error();
+    std::lock_guard l(sh->mu);
+    sh->done = true;
+    if (!sh->abandoned) sh->conn = std::move(c), sh->error = e;
+    sh->cv.notify_all();
+  }).detach();
+  std::unique_lock l(sh->mu);
+  if (!sh->cv.wait_for(l, limit, [&] { return sh->done; })) {
+    sh->abandoned = true;
+    error = fmt::format("no answer within {} s", limit.count());
+    return nullptr;
+  }
+  error = sh->error;
+  return sh->conn;
+}
+
 bool null(const void* p) { return p == nullptr; }
 bool negative(int n) { return n < 0; }
 
 }  // namespace
 
-Connection::Connection(const std::string& uri, std::chrono::seconds reopen_grace)
+Connection::Connection(const std::string& uri, std::chrono::seconds reopen_grace,
+                       std::chrono::seconds connect_timeout)
     : uri_(uri), grace_(reopen_grace) {
   init_once();
-  conn_ = open(uri);
+  std::string why;
+  conn_ = open_within(uri, connect_timeout, why);
   if (!conn_) {
     // A daemon of this machine (no host part) can be started here; a remote one cannot.
     const bool local = uri.find(":///") != std::string::npos;
-    throw LibvirtError(fmt::format("libvirt: cannot connect to '{}': {}{}", uri, last_libvirt_error(),
+    throw LibvirtError(fmt::format("libvirt: cannot connect to '{}': {}{}", uri, why,
                                    local ? " (is libvirtd running? scripts/start-libvirtd.sh starts it)" : ""));
   }
 }

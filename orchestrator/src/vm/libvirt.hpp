@@ -38,11 +38,13 @@ struct QemuOwner {
 /// boots of a host; a reopen happens once however many threads find the connection closed.
 class Connection {
  public:
-  /// Opens `uri`; throws LibvirtError naming the URI (and hinting at scripts/start-libvirtd.sh)
-  /// when the daemon does not answer. The first open is not retried: a host that is not there
-  /// at the start of a run is drained at once.
+  /// Opens `uri`; throws LibvirtError naming the URI (and, for a local URI, hinting at
+  /// scripts/start-libvirtd.sh) when the daemon does not answer, or does not within 60 s (a
+  /// hung ssh transport; `connect_timeout`). The first open is not retried: a host that is
+  /// not there at the start of a run is drained at once.
   explicit Connection(const std::string& uri,
-                      std::chrono::seconds reopen_grace = std::chrono::seconds(30));
+                      std::chrono::seconds reopen_grace = std::chrono::seconds(30),
+                      std::chrono::seconds connect_timeout = std::chrono::seconds(60));
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;

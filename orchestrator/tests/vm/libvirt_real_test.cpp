@@ -8,6 +8,9 @@
 #include "vm/libvirt.hpp"
 
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -112,4 +115,32 @@ TEST(RealLibvirt, AHostThatStaysGoneCostsOneGraceNotOnePerCall) {
     EXPECT_EQ(conn.reopens(), 1u);
   }
   fs::remove_all(dir);
+}
+
+TEST(RealLibvirt, AHostThatNeverAnswersIsGivenUpAfterTheConnectTimeout) {
+  // A TCP port that completes the handshake and then says nothing (never accepted): libvirt's
+  // first call waits for an answer that never comes, as over a hung ssh.
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  const std::string uri = "qemu+tcp://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/system";
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    rlab::vm::Connection c(uri, std::chrono::seconds(30), std::chrono::seconds(2));
+    FAIL() << "connected to a silent port";
+  } catch (const rlab::vm::LibvirtError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot connect to '" + uri + "': no answer within 2 s"), std::string::npos)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).find("start-libvirtd.sh"), std::string::npos) << "no local hint for a remote host";
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GE(s, 1.9);
+  EXPECT_LT(s, 10.0);
+  ::close(fd);
 }
