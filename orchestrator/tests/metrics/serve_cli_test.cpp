@@ -1,5 +1,6 @@
 // `rlab serve` command line: bad input is refused with the documented exit codes.
 #include "fixture.hpp"
+#include "loopback_port.hpp"
 #include "servers.hpp"
 #include "util/process.hpp"
 
@@ -87,19 +88,12 @@ TEST(ServeCli, RefusesAPortInUseWithExitCode3) {
   const fs::path dir = fs::temp_directory_path() / ("rlab-serve-cli-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   store::Store::open(dir / "rlab.db");  // an empty store
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(fd, 1), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  const rlab::testing::SilentListener in_use;
+  ASSERT_GT(in_use.port, 0);
   util::ProcessOptions o;
   o.timeout = std::chrono::seconds(30);
-  auto r = util::run({rlab_bin(), "serve", "--listen", fmt::format("127.0.0.1:{}", ntohs(a.sin_port)),
+  auto r = util::run({rlab_bin(), "serve", "--listen", fmt::format("127.0.0.1:{}", in_use.port),
                       "--db", (dir / "rlab.db").string()}, o);
-  ::close(fd);
   fs::remove_all(dir);
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("cannot listen"), std::string::npos) << r.output;

@@ -22,4 +22,26 @@ inline int free_loopback_port() {
   return port;
 }
 
+/// A socket listening on 127.0.0.1 that never accepts: connections complete and then get no
+/// answer (a port in use, or a server that hangs). Closed with the object.
+struct SilentListener {
+  int fd = -1;
+  int port = -1;
+  SilentListener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::listen(fd, 4) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+      port = ntohs(a.sin_port);
+  }
+  ~SilentListener() {
+    if (fd >= 0) ::close(fd);
+  }
+  SilentListener(const SilentListener&) = delete;
+  SilentListener& operator=(const SilentListener&) = delete;
+};
+
 }  // namespace rlab::testing

@@ -1,6 +1,7 @@
 // The VM layer against the real libvirtd (started by scripts/start-libvirtd.sh when needed):
 // a transient domain from our XML starts (so QEMU accepts every option, including
 // -global max-arm-cpu.pauth=off), is listed, logs its console, and is destroyed.
+#include "loopback_port.hpp"
 #include "private_libvirtd.hpp"
 #include "util/process.hpp"
 #include "vm/disk.hpp"
@@ -8,9 +9,6 @@
 #include "vm/libvirt.hpp"
 
 #include <gtest/gtest.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -120,16 +118,9 @@ TEST(RealLibvirt, AHostThatStaysGoneCostsOneGraceNotOnePerCall) {
 TEST(RealLibvirt, AHostThatNeverAnswersIsGivenUpAfterTheConnectTimeout) {
   // A TCP port that completes the handshake and then says nothing (never accepted): libvirt's
   // first call waits for an answer that never comes, as over a hung ssh.
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(fd, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(fd, 4), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  const std::string uri = "qemu+tcp://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/system";
+  const rlab::testing::SilentListener silent;
+  ASSERT_GT(silent.port, 0);
+  const std::string uri = "qemu+tcp://127.0.0.1:" + std::to_string(silent.port) + "/system";
   const auto t0 = std::chrono::steady_clock::now();
   try {
     rlab::vm::Connection c(uri, std::chrono::seconds(30), std::chrono::seconds(2));
@@ -142,5 +133,4 @@ TEST(RealLibvirt, AHostThatNeverAnswersIsGivenUpAfterTheConnectTimeout) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_GE(s, 1.9);
   EXPECT_LT(s, 10.0);
-  ::close(fd);
 }
