@@ -24,8 +24,9 @@ inline constexpr std::string_view kVolumePrefix = "rlab-";
 class StoragePool {
  public:
   /// Looks up the pool `name` on `conn` (which must outlive this). Throws LibvirtError naming
-  /// the host and the pool when it does not exist (with the virsh commands that define one),
-  /// is not active, or is not directory-backed (its type named).
+  /// the host and the pool when it does not exist (with the virsh commands that define one,
+  /// `-c <uri>` included), is not active, is not directory-backed (its type named), or its
+  /// directory cannot be read (a refresh fails).
   StoragePool(Connection& conn, std::string name);
 
   const std::string& name() const { return name_; }
