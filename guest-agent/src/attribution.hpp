@@ -1,18 +1,15 @@
 #pragma once
 // Where the load's time goes, per pass, aggregated in the guest's kernel (docs/attribution.md):
-//  - lock waits: lock:contention_begin .. contention_end of the same task, as a synthetic
-//    event carrying the wait (ns) and the waiter's kernel stack, histogrammed by stack;
-//  - off-CPU: sched:sched_switch out in D (2; level "full": also S, 1) .. back in, same shape, by state, task
-//    name and stack, kept for the load's tasks only: the scripts' commands (sh, sort, od, grep,
-//    tee, wc, rm; UnixBench's looper, multi.sh, tst.sh) and kernel workers (kworker/*, which
-//    run XFS inodegc); the agent itself (PID 1) and other kernel threads are not counted;
+//  - lock waits: lock:contention_begin .. contention_end of the same task, by the waiter's
+//    kernel stack, with count and total wait (a BPF program, bpf_waits.hpp);
+//  - off-CPU: switched out in D (level "full": also S) .. back in, by state, task name and
+//    stack, from a BPF program on the sched_switch raw tracepoint (bpf_waits.hpp), kept for the
+//    load's tasks only: the scripts' commands (sh, sort, od, grep, tee, wc, rm; UnixBench's
+//    looper, multi.sh, tst.sh) and kernel workers (kworker/*, which run XFS inodegc); the agent
+//    itself (PID 1) and other kernel threads are not counted;
 //  - on-CPU: perf_event_open cpu-clock samples with kernel callchains (oncpu.hpp).
-// Kernel interfaces: Documentation/trace/histogram.rst (hist triggers, variables, onmatch,
-// synthetic events with stacktrace fields, Linux >= 6.3) and events/lock (Linux >= 5.19).
 #include <cstdint>
-#include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,23 +18,13 @@
 
 namespace rlab::agent {
 
+class BpfWaits;
+class Kallsyms;
 class OnCpuSampler;
-
-/// One entry of a stacktrace-keyed hist file.
-struct HistStack {
-  std::vector<std::string> frames;   ///< symbols without "+off/size" or " [module]", innermost first
-  std::optional<std::int64_t> state; ///< the entry's `state` key, when the histogram has one
-  std::string comm;                  ///< the entry's `comm` key, "" when it has none
-  std::uint64_t hitcount = 0;
-  std::uint64_t delta = 0;           ///< the summed `delta` value (ns), 0 when absent
-};
-
-/// Parses a tracefs `hist` file keyed by a stacktrace (optionally also by `state`, `comm`), with values
-/// hitcount and delta. Entries it cannot read are skipped; comment and "Totals" lines ignored.
-std::vector<HistStack> parse_stack_hist(std::string_view text);
+struct WaitEntry;
 
 /// Leading frames of the tracing machinery itself (trace_*, __traceiter_*, event_*, perf_*,
-/// *_hist_*) removed from `frames`.
+/// bpf_*, *_hist_*, unnamed 0x… addresses such as a BPF program's) removed from `frames`.
 void drop_tracing_frames(std::vector<std::string>& frames);
 
 /// The family totals of `rows` (protocol::Attribution::totals names; the XFS AGI/AGF/buffer
@@ -47,15 +34,20 @@ void drop_tracing_frames(std::vector<std::string>& frames);
 /// per family summing the rest. Rows with equal frames within a family are merged first.
 protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std::size_t top, bool keep_stacks);
 
-/// The collectors of one run. Install at open(), clear and start at begin_pass(), pause at
-/// stop() (the window closed: cheap, so the loops in flight are not slowed), read at
-/// end_pass() (after they ended), removed by the destructor (triggers first, then the
-/// synthetic events).
+/// `entries` as rows of families "lock" (state 0), "offcpu.D" (2) and "offcpu.S" (1), the
+/// off-CPU ones only for the tasks `keep(comm)` accepts; frames symbolized with `syms`, leading
+/// tracing/BPF frames removed, "[no stack]" when the kernel kept none.
+std::vector<protocol::StackRow> wait_rows(const std::vector<WaitEntry>& entries, const Kallsyms& syms,
+                                          bool (*keep)(std::string_view comm));
+
+/// The collectors of one run. Loaded at open(), cleared and started at begin_pass(), stopped
+/// at stop() (the window closed: cheap, so the loops in flight are not slowed), read at
+/// end_pass() (after they ended), removed by the destructor.
 class Attribution {
  public:
-  /// `level` "counts", "stacks" or "full" (stacks, and off-CPU in S too). Never throws: what cannot be installed (no tracefs, no hist
-  /// triggers, a kernel without stacktrace variables, no perf events) is named in the pass's
-  /// `unavailable`, and the rest is collected.
+  /// `level` "counts", "stacks" or "full" (stacks, and off-CPU in S too). Never throws: what
+  /// cannot be collected (no BPF raw tracepoints, a kernel without the lock events, no perf
+  /// events, no /proc/kallsyms) is named in the pass's `unavailable`, and the rest is collected.
   static std::unique_ptr<Attribution> open(const std::string& level, std::uint32_t top);
   ~Attribution();
   Attribution(const Attribution&) = delete;
@@ -63,7 +55,8 @@ class Attribution {
 
   /// Empties and (re)starts every aggregation: the pass starts now.
   void begin_pass();
-  /// Pauses every aggregation (hist triggers' `pause`, perf events disabled): the window closed.
+  /// Stops every aggregation (the BPF programs detached, perf events disabled): the window
+  /// closed.
   void stop();
   /// Moves on-CPU samples out of the kernel's ring buffers (call every second or so during a
   /// pass so they do not overflow).
@@ -74,19 +67,8 @@ class Attribution {
 
  private:
   Attribution() = default;
-  struct Trigger {
-    std::filesystem::path file;  ///< events/<system>/<event>/trigger
-    std::string text;            ///< as installed
-  };
-  bool install(const std::filesystem::path& file, const std::vector<std::string>& texts);
-  bool install_family(const std::string& synth, const std::string& synth_fields,
-                      const std::vector<std::pair<std::filesystem::path, std::vector<std::string>>>& triggers,
-                      const std::string& hist_keys, std::string& why);
-  std::optional<std::filesystem::path> tracefs_;
-  std::vector<Trigger> triggers_;          ///< in install order; removed in reverse
-  std::vector<std::string> synthetic_;     ///< synthetic events created
-  std::vector<Trigger> clearable_;         ///< the synthetic events' hist triggers
-  bool lock_ = false, offcpu_ = false;
+  std::shared_ptr<const Kallsyms> syms_;
+  std::unique_ptr<BpfWaits> waits_;
   std::unique_ptr<OnCpuSampler> oncpu_;
   std::string unavailable_;
   bool keep_stacks_ = false;

@@ -62,14 +62,19 @@ std::string Kallsyms::name(std::uint64_t addr) const {
   return names_[static_cast<std::size_t>(it - addrs_.begin()) - 1];
 }
 
-std::unique_ptr<OnCpuSampler> OnCpuSampler::open(std::uint64_t period_ns) {
+std::shared_ptr<const Kallsyms> Kallsyms::load() {
+  const auto text = read_file("/proc/kallsyms");
+  if (!text) throw std::runtime_error("cannot read /proc/kallsyms (CONFIG_KALLSYMS)");
+  auto syms = std::make_shared<const Kallsyms>(*text);
+  if (syms->size() == 0) throw std::runtime_error("/proc/kallsyms holds no addresses (kptr_restrict?)");
+  return syms;
+}
+
+std::unique_ptr<OnCpuSampler> OnCpuSampler::open(std::uint64_t period_ns, std::shared_ptr<const Kallsyms> syms) {
   std::unique_ptr<OnCpuSampler> s(new OnCpuSampler);
   s->period_ns_ = period_ns;
   s->page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  const auto text = read_file("/proc/kallsyms");
-  if (!text) throw std::runtime_error("cannot read /proc/kallsyms (CONFIG_KALLSYMS)");
-  s->syms_ = std::make_unique<Kallsyms>(*text);
-  if (s->syms_->size() == 0) throw std::runtime_error("/proc/kallsyms holds no addresses (kptr_restrict?)");
+  s->syms_ = std::move(syms);
   const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
   for (long cpu = 0; cpu < ncpu; ++cpu) {
     perf_event_attr attr{};

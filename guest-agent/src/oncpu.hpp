@@ -21,6 +21,9 @@ class Kallsyms {
  public:
   /// Parses `text`; keeps text symbols (t/T/w/W) with a non-zero address.
   explicit Kallsyms(const std::string& text);
+  /// This kernel's symbols from /proc/kallsyms. Throws std::runtime_error when it cannot be read
+  /// (CONFIG_KALLSYMS) or holds no addresses (kptr_restrict).
+  static std::shared_ptr<const Kallsyms> load();
   /// The symbol whose start is the greatest not above `addr`, or "0x<hex>" when none.
   std::string name(std::uint64_t addr) const;
   std::size_t size() const { return addrs_.size(); }
@@ -33,10 +36,10 @@ class Kallsyms {
 /// One mmap'ed perf ring per CPU.
 class OnCpuSampler {
  public:
-  /// Opens and enables one sampling event per online CPU, every `period_ns` of CPU time.
-  /// Throws std::runtime_error naming the failing call (e.g. perf_event_open without
-  /// CONFIG_PERF_EVENTS, or /proc/kallsyms unreadable).
-  static std::unique_ptr<OnCpuSampler> open(std::uint64_t period_ns);
+  /// Opens and enables one sampling event per online CPU, every `period_ns` of CPU time;
+  /// `syms` names the sampled addresses. Throws std::runtime_error naming the failing call
+  /// (e.g. perf_event_open without CONFIG_PERF_EVENTS).
+  static std::unique_ptr<OnCpuSampler> open(std::uint64_t period_ns, std::shared_ptr<const Kallsyms> syms);
   ~OnCpuSampler();
   OnCpuSampler(const OnCpuSampler&) = delete;
   OnCpuSampler& operator=(const OnCpuSampler&) = delete;
@@ -67,7 +70,7 @@ class OnCpuSampler {
   std::uint32_t comm_of(std::uint32_t tid);
   std::uint32_t intern(const std::string& name);
   std::vector<Ring> rings_;
-  std::unique_ptr<Kallsyms> syms_;
+  std::shared_ptr<const Kallsyms> syms_;
   std::uint64_t period_ns_ = 0;
   std::uint64_t lost_ = 0;
   std::unordered_map<std::uint32_t, std::uint32_t> comms_;   ///< tid -> index into names_

@@ -1,59 +1,22 @@
-// Parsing and summarizing of the per-pass attribution (attribution.hpp, oncpu.hpp). The
-// collectors themselves need a kernel with hist triggers and synthetic events: they are tested
-// in a booted 6.12 guest (orchestrator/tests/report/real_attribution_test.cpp).
+// Parsing and summarizing of the per-pass attribution (attribution.hpp, oncpu.hpp, offcpu.hpp),
+// and the BPF off-CPU program on this machine's kernel. The whole set of collectors is tested in
+// a booted 6.12 guest (orchestrator/tests/attribution/real_attribution_test.cpp).
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+#include <thread>
+
 #include "attribution.hpp"
+#include "bpf_waits.hpp"
 #include "oncpu.hpp"
 
 namespace ra = rlab::agent;
 
-namespace {
-// The layout of a stacktrace-keyed hist file (Documentation/trace/histogram.rst).
-constexpr const char* kOffcpuHist = R"(# event histogram
-#
-# trigger info: hist:keys=state,comm,stack.stacktrace:vals=hitcount,delta:sort=hitcount:size=8192 [active]
-#
-
-{ state:          2, comm: kworker/1:2     , stack.stacktrace         __schedule+0x2d8/0x8a0
-         schedule+0x58/0x100
-         schedule_timeout+0xb4/0x130
-         ___down_common+0x10c/0x1c0
-         __down+0x20/0x30
-         down+0x60/0x80
-         xfs_buf_lock+0x3c/0x150
-         xfs_read_agi+0x98/0x190
-         xfs_inodegc_worker+0xf4/0x1c0
-} hitcount:         12  delta:    3400000
-{ state:          1, comm: sh              , stack.stacktrace         __schedule+0x2d8/0x8a0
-         schedule+0x58/0x100
-         do_wait+0x1a4/0x1f0
-} hitcount:        900  delta:  70000000000
-
-Totals:
-    Hits: 912
-    Entries: 2
-    Dropped: 0
-)";
-}  // namespace
-
-TEST(Attribution, ParsesAStackHistWithStateCommAndValues) {
-  const auto rows = ra::parse_stack_hist(kOffcpuHist);
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].state, 2);
-  EXPECT_EQ(rows[0].comm, "kworker/1:2");
-  EXPECT_EQ(rows[0].hitcount, 12u);
-  EXPECT_EQ(rows[0].delta, 3400000u);
-  ASSERT_EQ(rows[0].frames.size(), 9u);
-  EXPECT_EQ(rows[0].frames.front(), "__schedule");
-  EXPECT_EQ(rows[0].frames[6], "xfs_buf_lock");
-  EXPECT_EQ(rows[0].frames.back(), "xfs_inodegc_worker");
-  EXPECT_EQ(rows[1].comm, "sh");
-  EXPECT_EQ(rows[1].state, 1);
-  EXPECT_EQ(rows[1].delta, 70000000000u);
-  EXPECT_TRUE(ra::parse_stack_hist("# event histogram\n\nTotals:\n    Hits: 0\n").empty());
-  EXPECT_TRUE(ra::parse_stack_hist("{ stack.stacktrace no frames here } hitcount: 3\n").empty());
-}
 
 TEST(Attribution, TracingFramesAtTheTopAreDropped) {
   std::vector<std::string> f{"trace_event_raw_event_synth", "event_hist_trigger", "__traceiter_contention_begin",
@@ -105,9 +68,9 @@ TEST(Attribution, KallsymsNamesAnAddressByTheSymbolBelowIt) {
   EXPECT_EQ(k.name(0x10), "0x10");
 }
 
-TEST(Attribution, WithoutHistTriggersTheCollectorsSayWhatIsMissingAndStillCountOnCpu) {
-  // The host kernel of the test machine may or may not have hist triggers and synthetic events;
-  // either way open() never throws and every family is either collected or named.
+TEST(Attribution, OnAnyKernelEveryFamilyIsCollectedOrNamedAndOnCpuIsCounted) {
+  // The host kernel of the test machine may or may not have BPF raw tracepoints or the lock
+  // events; either way open() never throws and every family is either collected or named.
   auto a = ra::Attribution::open("stacks", 5);
   ASSERT_NE(a, nullptr);
   a->begin_pass();
@@ -127,4 +90,97 @@ TEST(Attribution, WithoutHistTriggersTheCollectorsSayWhatIsMissingAndStillCountO
       if (s.family == "oncpu" && !s.frames.empty() && s.frames.back() == "[rlab_agent_test]") mine = true;
     EXPECT_TRUE(mine) << "no on-CPU row of [rlab_agent_test]";
   }
+}
+
+TEST(Attribution, WaitRowsKeepLockWaitsAndTheLoadsOffCpuTasksWithNamedFrames) {
+  const ra::Kallsyms k("ffff800080010000 T bpf_trace_run4\nffff800080020000 T __schedule\n"
+                       "ffff800080030000 T schedule\nffff800080040000 T xfs_buf_lock\n");
+  std::vector<ra::WaitEntry> e(5);
+  e[0] = {{0xffff800080010010, 0xffff800080020020, 0xffff800080030030, 0xffff800080040040}, 2, "kworker/0:1", 3, 3000};
+  e[1] = {{0xffff800080020020}, 1, "sh", 7, 700};
+  e[2] = {{0xffff800080020020}, 2, "rlab-agent", 1, 100};  // not the load's
+  e[3] = {{}, 2, "sort", 2, 50};                             // the kernel kept no stack
+  e[4] = {{0xffff800080040040}, 0, "", 4, 400};              // a lock wait: every task's
+  const auto rows = ra::wait_rows(e, k, [](std::string_view c) { return c == "kworker/0:1" || c == "sh" || c == "sort"; });
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].family, "offcpu.D");
+  EXPECT_EQ(rows[0].frames, (std::vector<std::string>{"__schedule", "schedule", "xfs_buf_lock"}));
+  EXPECT_EQ(rows[0].count, 3u);
+  EXPECT_EQ(rows[0].total_ns, 3000u);
+  EXPECT_EQ(rows[1].family, "offcpu.S");
+  EXPECT_EQ(rows[2].frames, (std::vector<std::string>{"[no stack]"}));
+  EXPECT_EQ(rows[3].family, "lock");
+  EXPECT_EQ(rows[3].frames, (std::vector<std::string>{"xfs_buf_lock"}));
+}
+
+// The BPF off-CPU program against this machine's own kernel (root, CONFIG_BPF_EVENTS): a thread
+// that sleeps in S (nanosleep) is counted with its sleep and its stack, once attached only.
+TEST(BpfWaits, CountsASleepingThreadsTimeAndStackOnTheRealKernel) {
+  auto o = ra::BpfWaits::open(/*with_s=*/true);
+  ASSERT_TRUE(o->offcpu()) << o->unavailable();
+  auto syms = ra::Kallsyms::load();
+  auto sleeper = [] {
+    pthread_setname_np(pthread_self(), "rlab-sleeper");
+    for (int i = 0; i < 10; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  };
+  std::thread(sleeper).join();  // before start(): not counted
+  o->start();
+  std::thread(sleeper).join();
+  o->stop();
+  std::thread(sleeper).join();  // after stop(): not counted
+  std::uint64_t sleeps = 0, ns = 0;
+  bool nanosleep_frame = false;
+  for (const auto& r : ra::wait_rows(o->entries(), *syms, [](std::string_view c) { return c == "rlab-sleeper"; })) {
+    if (r.family == "lock") continue;
+    EXPECT_EQ(r.family, "offcpu.S");
+    sleeps += r.count;
+    ns += r.total_ns;
+    for (const auto& f : r.frames) nanosleep_frame |= f.find("nanosleep") != std::string::npos;
+  }
+  EXPECT_EQ(sleeps, 10u) << "ten sleeps while attached";
+  EXPECT_GE(ns, 10 * 20'000'000ull);
+  EXPECT_LT(ns, 10 * 200'000'000ull);
+  EXPECT_TRUE(nanosleep_frame) << "the blocking stack names the sleep";
+  EXPECT_EQ(o->dropped(), 0u);
+  // A new pass starts empty.
+  o->start();
+  o->stop();
+  for (const auto& e : o->entries()) EXPECT_NE(e.comm, "rlab-sleeper");
+}
+
+// Lock waits on this machine's kernel: threads creating and removing files in one directory
+// contend for its inode lock (an rwsem), so contention_begin/end pairs are counted by stack.
+TEST(BpfWaits, CountsContendedKernelLockWaitsWithTheirStacksOnTheRealKernel) {
+  auto o = ra::BpfWaits::open(/*with_s=*/false);
+  if (!o->lock()) GTEST_FAIL() << "this kernel has no lock:contention_* events: " << o->unavailable();
+  auto syms = ra::Kallsyms::load();
+  const auto dir = std::filesystem::temp_directory_path() / ("rlab-lockwait-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  o->start();
+  std::vector<std::thread> threads;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(800);
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; std::chrono::steady_clock::now() < until; ++i) {
+        const auto f = dir / ("f" + std::to_string(t) + "-" + std::to_string(i % 64));
+        if (FILE* fp = std::fopen(f.c_str(), "w")) std::fclose(fp);
+        std::filesystem::remove(f);
+      }
+    });
+  for (auto& t : threads) t.join();
+  o->stop();
+  std::filesystem::remove_all(dir);
+  std::uint64_t waits = 0, ns = 0;
+  bool lock_frame = false;
+  for (const auto& r : ra::wait_rows(o->entries(), *syms, [](std::string_view) { return false; })) {
+    ASSERT_EQ(r.family, "lock") << "off-CPU rows of no kept task are left out";
+    waits += r.count;
+    ns += r.total_ns;
+    for (const auto& f : r.frames)
+      lock_frame |= f.find("rwsem") != std::string::npos || f.find("mutex") != std::string::npos ||
+                    f.find("spin_lock") != std::string::npos || f.find("down_") != std::string::npos;
+  }
+  EXPECT_GT(waits, 0u) << "six threads on two CPUs in one directory contend for its lock";
+  EXPECT_GT(ns, 0u);
+  EXPECT_TRUE(lock_frame) << "a lock primitive in the waiters' stacks";
 }

@@ -179,7 +179,8 @@ struct Placement {
 /// One aggregated kernel stack of a pass.
 struct StackRow {
   /// "lock" (contended lock waits, lock:contention_begin..end), "offcpu.D" / "offcpu.S"
-  /// (switched out uninterruptible / interruptible until switched back in, sched:sched_switch)
+  /// (switched out uninterruptible / interruptible until switched back in, a BPF program on
+  /// the sched_switch raw tracepoint)
   /// or "oncpu" (cpu-clock samples, perf_event_open).
   std::string family;
   /// Symbols without offsets, innermost first (e.g. "down", "xfs_buf_lock", ...); empty: the
