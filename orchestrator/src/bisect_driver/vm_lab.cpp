@@ -77,7 +77,7 @@ struct VmLab::Impl {
   ProgressLine progress_line;
   matrix::Matrix m;
   matrix::Cell cell;
-  std::unique_ptr<run::LabHost> host;  ///< the matrix's first host, once a boot needs it
+  std::unique_ptr<run::LabHost> host;  ///< the first host that can run the cell, once a boot needs it
 
   void say(const std::string& line) const {
     if (progress_line) progress_line(line);
@@ -153,7 +153,8 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
     return out;
   }
   if (!i.host) {
-    i.host = std::make_unique<run::LabHost>(run::open_lab_host(i.m.hosts.front(), i.m.guest));
+    // The first host that can run the cell (a mixed matrix's TCG host cannot run its KVM cells).
+    i.host = std::make_unique<run::LabHost>(run::open_first_host_for(i.m.hosts, i.m.guest, cells));
     // Guests of a bisection or night killed outright would hold CPUs and names.
     const auto swept = run::sweep_dead_runs(st, {i.host.get()});
     if (!swept.runs.empty())

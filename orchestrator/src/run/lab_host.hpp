@@ -52,4 +52,16 @@ struct UnreachableHost {
 void refuse_unrunnable(const std::vector<matrix::Cell>& cells, const std::vector<const LabHost*>& hosts,
                        const std::vector<UnreachableHost>& unreachable);
 
+/// The index into `hosts` of the first that can take boot files and run every cell of `cells`
+/// (where a boot-one-at-a-time run — a bisection, `rlab noise` — boots); nullopt when none can.
+std::optional<std::size_t> first_fitting_host(const std::vector<const LabHost*>& hosts,
+                                              const std::vector<matrix::Cell>& cells);
+
+/// Opens the hosts of `hosts` in matrix order and returns the first that first_fitting_host()
+/// accepts for `cells`. Throws UsageError (refuse_unrunnable's message, naming each host's
+/// reason) when answering hosts exist but none can, and the first host's vm::LibvirtError when
+/// none answers.
+LabHost open_first_host_for(const std::vector<matrix::Host>& hosts, const matrix::Guest& guest,
+                            const std::vector<matrix::Cell>& cells);
+
 }  // namespace rlab::run

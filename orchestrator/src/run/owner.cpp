@@ -50,6 +50,7 @@ Swept sweep_dead_runs(store::Store& st, const std::vector<LabHost*>& hosts) {
       } catch (const vm::LibvirtError& e) {
         spdlog::warn("cannot check {} for guests of dead run {}: {}", h->uri(), r.id, e.what());
       }
+      if (!h->files) continue;  // its pool is unusable: nothing of ours can be there
       if (const auto n = h->files->sweep(prefix))
         spdlog::warn("run {}: removed {} volumes it left on {}", r.id, n, h->uri());
     }

@@ -205,7 +205,13 @@ Hosts connect_hosts(const Plan& p, const RunOptions& o, RunSummary& sum) {
   if (h.hosts.empty())
     throw HostsDrainedError(fmt::format("run {}: no host answers, nothing booted: {}", p.run,
                                         list_drained(sum.drained)));
-  if (o.selection) {  // one boot at a time on the first host: budget 1 runs every job alone
+  if (o.selection) {  // one boot at a time on one host, the first that can run the selection
+    std::vector<const LabHost*> all;
+    for (const auto& host : h.hosts) all.push_back(&host);
+    if (const auto k = first_fitting_host(all, p.cells); k && *k > 0) {
+      std::swap(h.hosts.front(), h.hosts[*k]);
+      std::swap(h.slots.front(), h.slots[*k]);
+    }
     h.hosts.resize(1);
     h.slots = {{h.slots.front().uri, 1}};
     sum.vcpu_budget = 1;

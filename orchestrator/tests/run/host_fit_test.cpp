@@ -157,3 +157,27 @@ TEST(HostFit, AMatrixNoHostCanRunIsRefusedNamingCellAndHosts) {
   hosts[1].refusal = "accel kvm: no KVM";
   EXPECT_EQ(hosts[1].cell_refusal(cell(1)), "accel kvm: no KVM");
 }
+
+TEST(HostFit, OneHostRunsABisectionOrNoiseTheFirstThatCanRunEveryCell) {
+  matrix::Guest g;
+  g.accel = matrix::Accel::kKvm;
+  std::vector<run::LabHost> hosts(3);
+  hosts[0].config.uri = "qemu:///system";  // x86 TCG first in the matrix: no KVM
+  hosts[0].caps = x86_tcg();
+  const auto fit = run::fit_guest(g, hosts[0].caps);
+  ASSERT_FALSE(fit.accel.has_value());
+  hosts[0].refusal = fit.refusal;
+  hosts[1].config.uri = "qemu+ssh://arm-01/system";  // KVM, but its pool is unusable
+  hosts[1].caps = arm_kvm(vm::Granule64k::kYes);
+  hosts[1].guest = settings(g, hosts[1].caps);
+  hosts[1].files_error = "qemu+ssh://arm-01/system: pool rlab is not active";
+  hosts[2].config.uri = "qemu+ssh://arm-02/system";
+  hosts[2].caps = arm_kvm(vm::Granule64k::kYes, 64);
+  hosts[2].guest = settings(g, hosts[2].caps);
+  const std::vector<const run::LabHost*> all{&hosts[0], &hosts[1], &hosts[2]};
+  EXPECT_EQ(run::first_fitting_host(all, {cell(8)}), 2u) << "TCG host and pool-less host passed over";
+  EXPECT_EQ(run::first_fitting_host(all, {cell(8), cell(144)}), std::nullopt) << "arm-02 allows 64 vCPUs";
+  hosts[1].files_error.clear();
+  EXPECT_EQ(run::first_fitting_host(all, {cell(8), cell(144)}), 1u);
+  EXPECT_EQ(run::first_fitting_host({}, {cell(8)}), std::nullopt);
+}
