@@ -422,7 +422,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   parse_axes(ck, ck.required(root, "matrix", "axes"), m, opt.check_paths);
   if (root["guest"]) {
     parse_guest(ck, root["guest"], m.guest);
-    detail::parse_guest_clock(ck, root["guest"], m.guest, opt);
+    detail::parse_guest_clock(ck, root["guest"], m.guest);
   }
   // Deterministic mode keeps host I/O out of guest time: its disk is a RAM disk unless the
   // matrix says otherwise (docs/matrix.md "Deterministic mode").

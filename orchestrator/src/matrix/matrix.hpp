@@ -266,10 +266,6 @@ struct LoadOptions {
   /// Require that referenced files exist (fragments, patches, git trees). Off only to inspect
   /// a matrix meant for another machine.
   bool check_paths = true;
-  /// What `accel: auto` resolves to when checking `clock: icount` (which needs TCG); nullopt:
-  /// this machine's answer (resolve_accel_local). Set by tests and by callers that load a
-  /// matrix for another host.
-  std::optional<Accel> auto_accel;
 };
 
 /// Reads, validates and resolves a matrix file. Throws MatrixError (file:line:col) on: YAML

@@ -240,11 +240,23 @@ Hosts connect_hosts(const Plan& p, const RunOptions& o, RunSummary& sum) {
 }
 
 /// QEMU's owner on the first host that opens rlab's paths (files: paths), which the run
-/// directory is handed to; nullopt when every host takes volumes.
+/// directory is handed to; nullopt when every host takes volumes. Another such host whose QEMU
+/// runs as someone else is warned about: its guests may not open the run's files.
 std::optional<vm::QemuOwner> run_dir_owner(std::vector<LabHost>& hosts) {
-  for (auto& h : hosts)
-    if (h.config.files == matrix::HostFiles::kPaths) return h.conn->qemu_owner();
-  return std::nullopt;
+  std::optional<vm::QemuOwner> owner;
+  const LabHost* first = nullptr;
+  for (auto& h : hosts) {
+    if (h.config.files != matrix::HostFiles::kPaths) continue;
+    const auto o = h.conn->qemu_owner();
+    if (!first) {
+      first = &h, owner = o;
+    } else if (o.has_value() != owner.has_value() || (o && (o->uid != owner->uid || o->gid != owner->gid))) {
+      spdlog::warn("hosts {} and {} read rlab's paths as different QEMU users: the run directory is handed to "
+                   "{}'s, so {}'s guests may not open their files (give it `files: volumes`)",
+                   first->uri(), h.uri(), first->uri(), h.uri());
+    }
+  }
+  return owner;
 }
 
 /// The guest images of the run's kernels, staged in the run directory, and the kernels whose

@@ -1,5 +1,6 @@
 #include "vm/storage.hpp"
 
+#include "util/file_lock.hpp"
 #include "util/hash.hpp"
 #include "vm/xml.hpp"
 
@@ -139,6 +140,11 @@ fs::path StoragePool::upload(const fs::path& file) {
   const std::string done = name + ".ok";  // created once the upload is complete
   const std::uint64_t size = fs::file_size(file);
   std::lock_guard lock(mu_);  // one upload at a time: the same content is uploaded once
+  // ... also across rlab processes on this machine (a night and a bisection sharing a pool): the
+  // second waits for the first's upload instead of replacing a volume that is still streaming.
+  const fs::path locks = fs::temp_directory_path() / "rlab-volume-locks";
+  fs::create_directories(locks);
+  const util::FileLock across(locks / (util::sha256_hex(conn_.uri() + "\n" + name_ + "\n" + name).substr(0, 24) + ".lock"));
   auto h = conn_.handle();
   PoolPtr pool = pool_of(h.get(), conn_.uri(), name_);
   if (auto v = lookup(pool.get(), name); v && lookup(pool.get(), done)) {

@@ -46,7 +46,7 @@ class DetectCli : public ::testing::Test {
     fs::remove_all(dir_);
     db_ = dir_ / "rlab.db";
     auto st = store::Store::open(db_);
-    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{.check_paths = false, .auto_accel = std::nullopt});
+    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{.check_paths = false});
     const auto cells = matrix::expand_cells(m);
     stats::Rng rng(77);
     for (std::size_t n = 0; n < kNights; ++n) {
@@ -174,7 +174,7 @@ TEST(DetectEnvironment, ChangeOfAccelIsNamed) {
   fs::remove_all(dir);
   {
     auto st = store::Store::open(dir / "rlab.db");
-    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{.check_paths = false, .auto_accel = std::nullopt});
+    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{.check_paths = false});
     const auto cells = matrix::expand_cells(m);
     stats::Rng rng(5);
     for (std::size_t n = 0; n < 16; ++n) {

@@ -63,7 +63,7 @@ inline store::RunId fill_run(
     const std::function<BootSpec(const std::string& cell, const std::string& kernel, unsigned repeat)>& spec,
     const std::string& matrix_text = kMatrixText, const std::string& commit = "") {
   auto m = matrix::parse_matrix(matrix_text, "/nonexistent/matrix.yaml",
-                                matrix::LoadOptions{.check_paths = false, .auto_accel = std::nullopt});
+                                matrix::LoadOptions{.check_paths = false});
   const auto run = st.create_run({m.path.string(), matrix_text, 7, kind, ""});
   const auto cells = matrix::expand_cells(m);
   st.add_cells(run, cells, m.repeats);

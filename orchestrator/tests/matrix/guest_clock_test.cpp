@@ -25,11 +25,7 @@ const std::string kHead =
     "  filesystem: [{fs: xfs}]\n"
     "  workload: [{type: shell1}]\n";
 
-LoadOptions tcg_host() {
-  LoadOptions o;
-  o.auto_accel = Accel::kTcg;
-  return o;
-}
+LoadOptions tcg_host() { return LoadOptions{}; }  // any host: accel auto is resolved per host
 
 struct BadClock {
   const char* file;  ///< data/bad/<file>.yaml
@@ -67,22 +63,12 @@ TEST(GuestClock, IcountWithDefaultAndExplicitShift) {
   EXPECT_FALSE(rt.guest.icount().has_value());
 }
 
-TEST(GuestClock, AutoAccelResolvingToKvmIsRefusedAtTheClock) {
-  LoadOptions kvm_host;
-  kvm_host.auto_accel = Accel::kKvm;
+TEST(GuestClock, AutoAccelIsLeftToEachHostNotRefusedAtLoad) {
+  // Whether `accel: auto` is KVM depends on the host a cell boots on (run/host_fit.hpp refuses
+  // icount there); the matrix itself is valid on any machine. accel: kvm never is.
   const std::string text = kHead + "guest:\n  memory_mib: 1024\n  clock: icount\n";
-  try {
-    parse_matrix(text, "m.yaml", kvm_host);
-    FAIL() << "icount on a KVM host was accepted";
-  } catch (const MatrixError& e) {
-    EXPECT_EQ(e.line, 10) << e.what();
-    EXPECT_EQ(e.col, 10) << e.what();
-    EXPECT_NE(std::string(e.what()).find("'accel: auto' resolves to kvm"), std::string::npos)
-        << e.what();
-  }
-  // The same host with accel: tcg is fine, and a real-time matrix never asks.
-  EXPECT_NO_THROW(parse_matrix(kHead + "guest: {accel: tcg, clock: icount}\n", "m.yaml", kvm_host));
-  EXPECT_NO_THROW(parse_matrix(kHead, "m.yaml", kvm_host));
+  EXPECT_NO_THROW(parse_matrix(text, "m.yaml", LoadOptions{}));
+  EXPECT_THROW(parse_matrix(kHead + "guest: {accel: kvm, clock: icount}\n", "m.yaml", LoadOptions{}), MatrixError);
 }
 
 TEST_P(BadClockMatrix, FailsWithFileLineCol) {
