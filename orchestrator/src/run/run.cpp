@@ -398,10 +398,6 @@ void count_left(RunContext& ctx, const ScheduleOutcome& scheduled) {
 
 }  // namespace
 
-std::string run_label(store::RunId run, const fs::path& db) {
-  return fmt::format("{}.{}", run, util::sha256_hex(fs::absolute(db).string()).substr(0, 6));
-}
-
 RunSummary execute(const RunOptions& o, Progress& progress) {
   auto& intr = Interrupts::instance();
   Plan p = o.resume ? plan_resume(o) : plan_new(o);

@@ -2,6 +2,7 @@
 // `rlab run`: a matrix (or an unfinished stored run) -> guest images -> boots scheduled onto
 // the matrix's libvirt hosts -> results in the store.
 #include "run/progress.hpp"
+#include "run/run_dir.hpp"
 #include "store/store.hpp"
 #include "util/usage_error.hpp"
 
@@ -67,11 +68,6 @@ struct RunSummary {
   std::size_t leftover_domains = 0;  ///< rlab domains of this run still active at the end (0)
   std::vector<DrainedHostInfo> drained;  ///< hosts taken out of the run, in the order it happened
 };
-
-/// The run part of this run's libvirt domain names: "<run id>.<6 hex of sha256(absolute store
-/// path)>". Run ids count per store, so the store's tag keeps two stores' runs (and their
-/// cleanup) apart on one libvirt host.
-std::string run_label(store::RunId run, const std::filesystem::path& db);
 
 /// Runs a matrix or resumes a run. Throws matrix::MatrixError for a bad matrix (nothing
 /// booted), UsageError for a bad resume id, a selection naming no cell of the

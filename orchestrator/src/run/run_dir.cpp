@@ -1,4 +1,5 @@
 #include "run/run_dir.hpp"
+#include "util/hash.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -8,6 +9,10 @@
 namespace fs = std::filesystem;
 
 namespace rlab::run {
+
+std::string run_label(long long run, const fs::path& db) {
+  return fmt::format("{}.{}", run, util::sha256_hex(fs::absolute(db).string()).substr(0, 6));
+}
 
 bool reachable_by_others(const fs::path& dir) {
   fs::path p = fs::absolute(dir);
@@ -28,7 +33,7 @@ RunDir::RunDir(const fs::path& results_db, long long run_id, std::optional<vm::Q
                  base.string());
     base = "/var/tmp/rlab";
   }
-  root_ = base / "runs" / std::to_string(run_id);
+  root_ = base / "runs" / run_label(run_id, results_db);
   fs::create_directories(root_);
   for (fs::path p : {base / "runs", root_})
     fs::permissions(p, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);

@@ -13,11 +13,16 @@
 
 namespace rlab::run {
 
+/// The label of run `run` of store `db`: "<run id>.<6 hex of sha256(absolute store path)>",
+/// in its libvirt domain names and its directory's name. Run ids count per store, so the
+/// store's tag keeps two stores' runs (their guests, files and cleanup) apart.
+std::string run_label(long long run, const std::filesystem::path& db);
+
 /// Per-run directory layout.
 class RunDir {
  public:
-  /// Chooses and creates the directory of run `run_id`: <dir of results_db>/runs/<id> when
-  /// reachable by others, else /var/tmp/rlab/runs/<id>. `owner`: QEMU's uid/gid; when set
+  /// Chooses and creates the directory of run `run_id`: <dir of results_db>/runs/<label> when
+  /// reachable by others, else /var/tmp/rlab/runs/<label> (label: run_label()). `owner`: QEMU's uid/gid; when set
   /// (and we are root), per-cell directories are handed to it.
   RunDir(const std::filesystem::path& results_db, long long run_id,
          std::optional<vm::QemuOwner> owner);

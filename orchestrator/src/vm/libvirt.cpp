@@ -10,6 +10,7 @@
 #include <mutex>
 #include <regex>
 #include <thread>
+#include <utility>
 
 namespace rlab::vm {
 namespace {
@@ -35,9 +36,16 @@ std::string take_string(char* s) {
   return out;
 }
 
+namespace {
+/// The error of the call that failed just before Connection::alive() asked the daemon (which
+/// resets libvirt's last error); taken by the next last_libvirt_error() that finds none.
+thread_local std::string t_failed_call;
+}  // namespace
+
 std::string last_libvirt_error() {
   virErrorPtr e = virGetLastError();
-  return e && e->message ? e->message : "";
+  if (e && e->message) return e->message;
+  return std::exchange(t_failed_call, std::string());
 }
 
 namespace {
@@ -101,7 +109,12 @@ Connection::Connection(const std::string& uri, std::chrono::seconds reopen_grace
 
 Connection::~Connection() = default;
 
-bool Connection::alive(void* conn) { return virConnectIsAlive(C(conn)) == 1; }
+bool Connection::alive(void* conn) {
+  // Asked right after a failed call: keep that call's error for the caller's message (every
+  // libvirt call resets the thread's last error).
+  t_failed_call = last_libvirt_error();
+  return virConnectIsAlive(C(conn)) == 1;
+}
 
 std::shared_ptr<void> Connection::handle() {
   auto h = [&] {

@@ -90,6 +90,7 @@ class Connection {
   }
 
  private:
+  /// Whether `conn` still answers; the thread's last libvirt error is left as it was.
   static bool alive(void* conn);
   /// Replaces `dead` (if it is still the current handle) by a new connection.
   std::shared_ptr<void> reopen(void* dead);

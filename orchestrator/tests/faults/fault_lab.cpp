@@ -206,7 +206,7 @@ void expect_no_leaks(const fs::path& db, store::RunId run) {
   std::istringstream in(r.output);
   for (std::string line; std::getline(in, line);)
     EXPECT_NE(line.rfind(prefix, 0), 0u) << "domain " << line << " of run " << run << " is left";
-  fs::path run_dir = db.parent_path() / "runs" / std::to_string(run);
+  fs::path run_dir = db.parent_path() / "runs" / rlab::run::run_label(run, db);
   EXPECT_TRUE(fs::is_directory(run_dir)) << run_dir;
   if (fs::is_directory(run_dir))
     for (const auto& e : fs::recursive_directory_iterator(run_dir)) {

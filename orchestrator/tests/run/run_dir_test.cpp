@@ -17,7 +17,7 @@ TEST(RunDir, PrivateParentFallsBackToVarTmp) {
   fs::permissions(priv, fs::perms::owner_all);  // 0700: others cannot search it
   EXPECT_FALSE(reachable_by_others(priv / "results"));
   RunDir d(priv / "results" / "rlab.db", 424242, std::nullopt);
-  EXPECT_EQ(d.path(), fs::path("/var/tmp/rlab/runs/424242"));
+  EXPECT_EQ(d.path(), fs::path("/var/tmp/rlab/runs") / run_label(424242, priv / "results" / "rlab.db"));
   EXPECT_TRUE(reachable_by_others(d.path()));
   fs::remove_all(d.path());
   fs::remove_all(priv);
@@ -28,9 +28,10 @@ TEST(RunDir, BootDirIsFreshShortAndStagedImagesAreCopies) {
   fs::create_directories(root);
   fs::permissions(root, fs::perms::owner_all | fs::perms::others_exec);
   RunDir d(root / "rlab.db", 7, rlab::vm::QemuOwner{64055, 64055});
-  EXPECT_EQ(d.path(), root / "runs" / "7");
+  const std::string label = run_label(7, root / "rlab.db");
+  EXPECT_EQ(d.path(), root / "runs" / label);
   fs::path b = d.boot_dir(12);
-  EXPECT_EQ(b, root / "runs" / "7" / "b12");
+  EXPECT_EQ(b, root / "runs" / label / "b12");
   std::ofstream(b / "old") << "x";
   b = d.boot_dir(12);
   EXPECT_FALSE(fs::exists(b / "old")) << "a boot directory starts empty";
@@ -47,10 +48,23 @@ TEST(RunDir, BootDirIsFreshShortAndStagedImagesAreCopies) {
   img.kernel_key = std::string(64, '1');
   img.image_key = std::string(64, '2');
   auto staged = d.stage(img);
-  EXPECT_EQ(staged.kernel_image.parent_path().parent_path(), root / "runs" / "7" / "images");
+  EXPECT_EQ(staged.kernel_image.parent_path().parent_path(), root / "runs" / run_label(7, root / "rlab.db") / "images");
   EXPECT_EQ(fs::file_size(staged.kernel_image), 1000u);
   EXPECT_EQ(staged.initramfs.filename(), "initramfs.cpio.zst");
   EXPECT_EQ(staged.kernel_key, img.kernel_key);
   EXPECT_TRUE(reachable_by_others(staged.kernel_image.parent_path()));
+  fs::remove_all(root);
+}
+
+TEST(RunDir, RunsOfTwoStoresInOneDirectoryGetTheirOwnDirectories) {
+  // Run ids count per store: run 1 of a.db and run 1 of b.db side by side must not share boot
+  // directories (one would wipe or hold the other's console log).
+  fs::path root = fs::path("/var/tmp") / ("rlab-rundir2-" + std::to_string(getpid()));
+  fs::create_directories(root);
+  fs::permissions(root, fs::perms::owner_all | fs::perms::others_exec);
+  RunDir a(root / "a.db", 1, std::nullopt), b(root / "b.db", 1, std::nullopt);
+  EXPECT_NE(a.path(), b.path());
+  EXPECT_EQ(a.path().parent_path(), b.path().parent_path());
+  EXPECT_EQ(a.path().filename().string().rfind("1.", 0), 0u) << a.path();
   fs::remove_all(root);
 }

@@ -76,7 +76,11 @@ TEST(RealLibvirt, BadXmlIsALibvirtErrorWithItsMessage) {
     conn.create_transient("<domain type='qemu'><name>rlab-bad</name></domain>");
     FAIL() << "libvirt accepted a domain without memory or os";
   } catch (const LibvirtError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot start domain"), std::string::npos);
+    const std::string m = e.what();
+    const auto at = m.find("cannot start domain: ");
+    ASSERT_NE(at, std::string::npos) << m;
+    EXPECT_GT(m.size(), at + 21) << "libvirt's own reason follows (the liveness check after a failed call "
+                                    "must not erase it): " << m;
   }
 }
 
