@@ -33,14 +33,18 @@ bool contains(const std::vector<std::string>& frames, std::initializer_list<std:
 }  // namespace
 
 void drop_tracing_frames(std::vector<std::string>& frames) {
-  auto tracing = [](const std::string& f) {
-    for (std::string_view p : {"trace_", "__traceiter_", "__trace_", "event_", "perf_", "__bpf_trace", "bpf_", "0x"})
+  // The tracepoint's glue (__traceiter_<tp>, __bpf_trace_<tp>, bpf_trace_run<N>, trace_<tp>)
+  // sits a few frames below the top; everything above it is the probe itself (the BPF
+  // program, which kallsyms may not name, and its helpers).
+  auto glue = [](const std::string& f) {
+    for (std::string_view p : {"__traceiter_", "__bpf_trace_", "bpf_trace_run", "trace_"})
       if (f.rfind(p, 0) == 0) return true;
-    return f.find("_hist_") != std::string::npos;
+    return false;
   };
-  std::size_t n = 0;
-  while (n < frames.size() && tracing(frames[n])) ++n;
-  frames.erase(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(n));
+  std::size_t cut = 0;
+  for (std::size_t i = 0; i < frames.size() && i < 12; ++i)
+    if (glue(frames[i])) cut = i + 1;
+  frames.erase(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(cut));
 }
 
 protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std::size_t top, bool keep_stacks) {

@@ -23,8 +23,10 @@ class Kallsyms;
 class OnCpuSampler;
 struct WaitEntry;
 
-/// Leading frames of the tracing machinery itself (trace_*, __traceiter_*, event_*, perf_*,
-/// bpf_*, *_hist_*, unnamed 0x… addresses such as a BPF program's) removed from `frames`.
+/// The probe's own frames removed from the top of `frames`: everything down to the last of the
+/// tracepoint's glue frames (__traceiter_*, __bpf_trace_*, bpf_trace_run*, trace_*) among the
+/// first 12 (the BPF program itself may be named after the symbol below it). Stacks without
+/// glue (perf samples) are left as they are.
 void drop_tracing_frames(std::vector<std::string>& frames);
 
 /// The family totals of `rows` (protocol::Attribution::totals names; the XFS AGI/AGF/buffer
