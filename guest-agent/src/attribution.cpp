@@ -11,9 +11,11 @@
 namespace rlab::agent {
 namespace {
 
-// 49 samples per CPU-second (not a divisor of the timer tick, so samples do not lock step with
-// it). 100 Hz cost about 1% of the load's loops under icount, 49 Hz 0.4% (docs/benchmarks.md).
-constexpr std::uint64_t kOnCpuPeriodNs = 1'000'000'000 / 49;
+// 29 samples per CPU-second (a prime: samples do not lock step with the timer tick). Under
+// icount 100 Hz cost about 1% of the load's loops, 49 Hz 0.5-1% at 2 vCPUs, 29 Hz at most one
+// loop in 200 (docs/benchmarks.md "Attribution overhead"); a 60 s pass at 2 vCPUs still gets
+// about 3,500 samples.
+constexpr std::uint64_t kOnCpuPeriodNs = 1'000'000'000 / 29;
 
 /// The tasks of the load whose off-CPU time counts: the shell1 scripts' commands (rlab's and
 /// UnixBench's), and kernel workers, which run the load's deferred work (XFS inodegc).

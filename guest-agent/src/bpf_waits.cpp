@@ -16,7 +16,10 @@ namespace {
 
 constexpr std::uint32_t kTasks = 16384;   ///< tasks asleep or waiting at once (saved starts)
 constexpr std::uint32_t kCounts = 8192;   ///< distinct {stack, state, comm} per pass
-constexpr std::uint32_t kStacks = 8192;   ///< distinct stacks per pass (hash buckets)
+/// Stack map buckets: two distinct stacks hashing to one bucket leave the second without a stack
+/// id (bpf_get_stackid -EEXIST), counted under "[no stack]"; a few hundred distinct stacks a
+/// pass make that rare at 16,384.
+constexpr std::uint32_t kStacks = 16384;
 
 /// The saved switch-out of a task (the off-CPU `start` map's value), as the program stores it.
 struct Saved {
@@ -109,10 +112,11 @@ class Asm {
 
 // The programs' stack frame (offsets from r10).
 constexpr std::int16_t kSaved = -40;      // Saved (40 bytes): ts -40, stack_id -32, state -24, comm -16
-constexpr std::int16_t kTaskKey = -48;    // the task pointer or pid, key of a start map
+constexpr std::int16_t kTaskKey = -48;    // the task pointer, key of the off-CPU start map
 constexpr std::int16_t kCountKey = -80;   // CountKey (32 bytes)
 constexpr std::int16_t kCountVal = -96;   // CountVal (16 bytes)
 constexpr std::int16_t kDropKey = -100;   // u32 0, key of `drops`
+constexpr std::int16_t kLockKey = -120;   // {pid_tgid, lock address}, key of the lock start map
 
 /// drops[0] += 1, then falls through to `next`.
 void count_drop(Asm& a, int drops, const std::string& next) {
@@ -224,13 +228,17 @@ std::vector<bpf_insn> offcpu_program(bool with_s, int start, int counts, int sta
   return a.finish();
 }
 
-/// The lock wait's start on lock:contention_begin(lock, flags): the first begin of a wait is
-/// kept (a mutex that spins, then sleeps, begins twice before it ends once).
+/// The lock wait's start on lock:contention_begin(lock, flags), keyed by {task, lock} (a wait
+/// inside a wait, e.g. the spin on a semaphore's own spinlock after wakeup, is its own entry):
+/// the first begin of a wait is kept (a mutex that spins, then sleeps, begins twice before it
+/// ends once).
 std::vector<bpf_insn> lock_begin_program(int start, int stacks, int drops) {
   Asm a;
   a.mov(6, 1);
   a.call(BPF_FUNC_get_current_pid_tgid);
-  a.store(10, kTaskKey, 0);
+  a.store(10, kLockKey, 0);
+  a.load(1, 6, 0);                  // the lock
+  a.store(10, kLockKey + 8, 1);
   a.mov(1, 6);
   a.map_fd(2, stacks);
   a.movi(3, 0);
@@ -239,7 +247,7 @@ std::vector<bpf_insn> lock_begin_program(int start, int stacks, int drops) {
   a.call(BPF_FUNC_ktime_get_ns);
   a.store(10, kSaved, 0);
   a.map_fd(1, start);
-  a.frame(2, kTaskKey);
+  a.frame(2, kLockKey);
   a.frame(3, kSaved);
   a.movi(4, BPF_NOEXIST);
   a.call(BPF_FUNC_map_update_elem);
@@ -255,10 +263,13 @@ std::vector<bpf_insn> lock_begin_program(int start, int stacks, int drops) {
 /// The lock wait's end on lock:contention_end(lock, ret): counted under {stack id, state 0}.
 std::vector<bpf_insn> lock_end_program(int start, int counts, int drops) {
   Asm a;
+  a.mov(6, 1);
   a.call(BPF_FUNC_get_current_pid_tgid);
-  a.store(10, kTaskKey, 0);
+  a.store(10, kLockKey, 0);
+  a.load(1, 6, 0);                  // the lock
+  a.store(10, kLockKey + 8, 1);
   a.map_fd(1, start);
-  a.frame(2, kTaskKey);
+  a.frame(2, kLockKey);
   a.call(BPF_FUNC_map_lookup_elem);
   a.jump_if(BPF_JEQ, 0, 0, "exit");
   a.mov(7, 0);
@@ -267,7 +278,7 @@ std::vector<bpf_insn> lock_end_program(int start, int counts, int drops) {
   a.store(10, kCountKey, 1);
   for (std::int16_t off = 8; off < 32; off += 8) a.storei(10, static_cast<std::int16_t>(kCountKey + off), 0);
   a.map_fd(1, start);
-  a.frame(2, kTaskKey);
+  a.frame(2, kLockKey);
   a.call(BPF_FUNC_map_delete_elem);
   add_count_and_exit(a, counts, drops);
   return a.finish();
@@ -338,7 +349,7 @@ int attach(const char* name, int prog) {
 std::unique_ptr<BpfWaits> BpfWaits::open(bool with_s) {
   std::unique_ptr<BpfWaits> w(new BpfWaits);
   w->offcpu_start_fd_ = create_map(BPF_MAP_TYPE_HASH, 8, sizeof(Saved), kTasks, "offcpu start");
-  w->lock_start_fd_ = create_map(BPF_MAP_TYPE_HASH, 8, 16, kTasks, "lock start");
+  w->lock_start_fd_ = create_map(BPF_MAP_TYPE_HASH, 16, 16, kTasks, "lock start");
   w->counts_fd_ = create_map(BPF_MAP_TYPE_HASH, sizeof(CountKey), sizeof(CountVal), kCounts, "counts");
   w->stacks_fd_ = create_map(BPF_MAP_TYPE_STACK_TRACE, 4, 8 * kFrames, kStacks, "stacks");
   w->drops_fd_ = create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1, "drops");
@@ -378,7 +389,7 @@ BpfWaits::~BpfWaits() {
 void BpfWaits::start() {
   stop();
   clear_map(offcpu_start_fd_, 8);
-  clear_map(lock_start_fd_, 8);
+  clear_map(lock_start_fd_, 16);
   clear_map(counts_fd_, sizeof(CountKey));
   clear_map(stacks_fd_, 4);
   const std::uint32_t zero = 0;

@@ -9,8 +9,12 @@
 //    {stack id, state, comm} and deletes the entry;
 //  - lock waits, on lock:contention_begin / contention_end (Linux >= 5.19: mutexes, rwsems,
 //    semaphores such as the XFS buffer lock, spinlocks' slow path): the first begin of a task's
-//    wait saves {now, stack id} keyed by the task's pid; its end adds (1, now - saved) to the
-//    counts of {stack id, state 0}.
+//    wait for a lock saves {now, stack id} keyed by {pid, lock}; its end adds (1, now - saved)
+//    to the counts of {stack id, state 0}.
+// Limits: a task whose sleep is cut short by a pending signal passes sched_switch with its
+// sleeping state while it stays runnable (the tracepoint reports the state it had); a wait
+// whose stack could not be stored (a stack map bucket taken by another stack) is counted
+// without a stack.
 // Cost: per context switch one hash lookup keyed by 8 bytes; per counted wait a stack walk
 // (bpf_get_stackid, up to kFrames frames) and two hash updates. Needs CONFIG_BPF_SYSCALL and
 // CONFIG_BPF_EVENTS (raw tracepoint programs); CONFIG_BPF_JIT makes it cheaper

@@ -208,7 +208,13 @@ Hosts connect_hosts(const Plan& p, const RunOptions& o, RunSummary& sum) {
   if (o.selection) {  // one boot at a time on one host, the first that can run the selection
     std::vector<const LabHost*> all;
     for (const auto& host : h.hosts) all.push_back(&host);
-    if (const auto k = first_fitting_host(all, p.cells); k && *k > 0) {
+    const auto k = first_fitting_host(all, p.cells);
+    if (!k) {
+      refuse_unrunnable(p.cells, all, unreachable);  // a cell no host runs: each host's reason
+      throw UsageError("no single host of the matrix can run every selected cell (nothing booted; "
+                       "`rlab run --dry-run` shows each host's capabilities)");
+    }
+    if (*k > 0) {
       std::swap(h.hosts.front(), h.hosts[*k]);
       std::swap(h.slots.front(), h.slots[*k]);
     }

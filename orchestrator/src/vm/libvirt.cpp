@@ -109,11 +109,13 @@ Connection::Connection(const std::string& uri, std::chrono::seconds reopen_grace
 
 Connection::~Connection() = default;
 
-bool Connection::alive(void* conn) {
-  // Asked right after a failed call: keep that call's error for the caller's message (every
-  // libvirt call resets the thread's last error).
-  t_failed_call = last_libvirt_error();
-  return virConnectIsAlive(C(conn)) == 1;
+bool Connection::alive(void* conn) { return virConnectIsAlive(C(conn)) == 1; }
+
+bool Connection::alive_after_failure(void* conn) {
+  // Every libvirt call resets the thread's last error: keep the failed call's for its message.
+  virErrorPtr e = virGetLastError();
+  t_failed_call = e && e->message ? e->message : "";
+  return alive(conn);
 }
 
 std::shared_ptr<void> Connection::handle() {

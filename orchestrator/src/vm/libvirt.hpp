@@ -84,14 +84,16 @@ class Connection {
   auto with_reopen(F&& call, Failed&& failed) {
     auto h = handle();
     auto r = call(h.get());
-    if (!failed(r) || alive(h.get())) return r;
+    if (!failed(r) || alive_after_failure(h.get())) return r;
     h = reopen(h.get());
     return call(h.get());
   }
 
  private:
-  /// Whether `conn` still answers; the thread's last libvirt error is left as it was.
   static bool alive(void* conn);
+  /// alive(), keeping the failed call's error for the next last_libvirt_error() (the check
+  /// itself resets libvirt's).
+  static bool alive_after_failure(void* conn);
   /// Replaces `dead` (if it is still the current handle) by a new connection.
   std::shared_ptr<void> reopen(void* dead);
 

@@ -142,7 +142,7 @@ fs::path StoragePool::upload(const fs::path& file) {
   std::lock_guard lock(mu_);  // one upload at a time: the same content is uploaded once
   // ... also across rlab processes on this machine (a night and a bisection sharing a pool): the
   // second waits for the first's upload instead of replacing a volume that is still streaming.
-  const fs::path locks = fs::temp_directory_path() / "rlab-volume-locks";
+  const fs::path locks = fs::temp_directory_path() / ("rlab-volume-locks-" + std::to_string(::geteuid()));
   fs::create_directories(locks);
   const util::FileLock across(locks / (util::sha256_hex(conn_.uri() + "\n" + name_ + "\n" + name).substr(0, 24) + ".lock"));
   auto h = conn_.handle();

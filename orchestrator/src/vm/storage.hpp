@@ -22,7 +22,7 @@ inline constexpr std::string_view kVolumePrefix = "rlab-";
 
 /// One storage pool on one host. Thread-safe (uploads of the same content are made once, also
 /// across rlab processes on this machine: a lock file per host, pool and volume in
-/// $TMPDIR/rlab-volume-locks).
+/// $TMPDIR/rlab-volume-locks-<uid>).
 class StoragePool {
  public:
   /// Looks up the pool `name` on `conn` (which must outlive this). Throws LibvirtError naming

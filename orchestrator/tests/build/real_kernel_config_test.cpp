@@ -56,7 +56,9 @@ TEST_F(RealKernelTree, FragmentsSurviveForEveryPageSize) {
     auto cfg = parse_dot_config(util::read_file(obj / ".config"));
     EXPECT_EQ(cfg["CONFIG_ARM64_" + std::to_string(kib) + "K_PAGES"], "y");
     EXPECT_EQ(cfg["CONFIG_XFS_FS"], "y");
-    EXPECT_EQ(cfg["CONFIG_MODULES"], "n");
+    // Attribution's BPF programs on raw tracepoints, JIT'ed (docs/attribution.md).
+    EXPECT_EQ(cfg["CONFIG_BPF_EVENTS"], "y");
+    EXPECT_EQ(cfg["CONFIG_BPF_JIT_DEFAULT_ON"], "y");
   }
 }
 

@@ -25,7 +25,7 @@ const std::string kHead =
     "  filesystem: [{fs: xfs}]\n"
     "  workload: [{type: shell1}]\n";
 
-LoadOptions tcg_host() { return LoadOptions{}; }  // any host: accel auto is resolved per host
+LoadOptions any_host() { return LoadOptions{}; }  // accel auto is resolved per host, not at load
 
 struct BadClock {
   const char* file;  ///< data/bad/<file>.yaml
@@ -41,25 +41,25 @@ class BadClockMatrix : public ::testing::TestWithParam<BadClock> {};
 }  // namespace
 
 TEST(GuestClock, RealtimeByDefault) {
-  auto m = parse_matrix(kHead, "m.yaml", tcg_host());
+  auto m = parse_matrix(kHead, "m.yaml", any_host());
   EXPECT_EQ(m.guest.clock, GuestClock::kRealtime);
   EXPECT_FALSE(m.guest.icount().has_value());
   EXPECT_STREQ(rlab::matrix::to_string(m.guest.clock), "realtime");
 }
 
 TEST(GuestClock, IcountWithDefaultAndExplicitShift) {
-  auto m = parse_matrix(kHead + "guest: {clock: icount}\n", "m.yaml", tcg_host());
+  auto m = parse_matrix(kHead + "guest: {clock: icount}\n", "m.yaml", any_host());
   EXPECT_EQ(m.guest.clock, GuestClock::kIcount);
   ASSERT_TRUE(m.guest.icount().has_value());
   EXPECT_EQ(*m.guest.icount(), rlab::matrix::kDefaultIcountShift);
   for (unsigned shift : {0u, 7u, 10u}) {
     auto m2 = parse_matrix(kHead + "guest: {accel: tcg, clock: icount, icount_shift: " +
                                std::to_string(shift) + "}\n",
-                           "m.yaml", tcg_host());
+                           "m.yaml", any_host());
     ASSERT_TRUE(m2.guest.icount().has_value());
     EXPECT_EQ(*m2.guest.icount(), shift);
   }
-  auto rt = parse_matrix(kHead + "guest: {clock: realtime}\n", "m.yaml", tcg_host());
+  auto rt = parse_matrix(kHead + "guest: {clock: realtime}\n", "m.yaml", any_host());
   EXPECT_FALSE(rt.guest.icount().has_value());
 }
 
@@ -75,7 +75,7 @@ TEST_P(BadClockMatrix, FailsWithFileLineCol) {
   const BadClock& c = GetParam();
   const fs::path path = fs::path(RLAB_TEST_DATA) / "bad" / (std::string(c.file) + ".yaml");
   try {
-    rlab::matrix::load_matrix(path, tcg_host());
+    rlab::matrix::load_matrix(path, any_host());
     FAIL() << c.file << " loaded without error";
   } catch (const MatrixError& e) {
     const std::string what = e.what();

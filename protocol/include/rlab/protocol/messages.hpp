@@ -191,14 +191,16 @@ struct StackRow {
   std::uint64_t total_ns = 0;            ///< summed wait, nanoseconds; oncpu: samples x period
 };
 
-/// Where the time of one pass went, aggregated in the guest's kernel (tracefs hist triggers and
-/// synthetic events; perf_event_open cpu-clock sampling). docs/attribution.md.
+/// Where the time of one pass went, aggregated in the guest's kernel (BPF programs on raw
+/// tracepoints; perf_event_open cpu-clock sampling). docs/attribution.md.
 struct Attribution {
   /// Family totals over the pass window: "lock.waits", "lock.wait_ns", "offcpu.D.waits",
   /// "offcpu.D.wait_ns", "offcpu.S.waits", "offcpu.S.wait_ns", "xfs_agi.waits",
   /// "xfs_agi.wait_ns", "xfs_agf.waits", "xfs_agf.wait_ns", "xfs_buf.waits", "xfs_buf.wait_ns"
   /// (lock waits whose stack holds xfs_read_agi / xfs_read_agf / xfs_buf_lock), "oncpu.samples",
-  /// "oncpu.period_ns". Only families that could be collected are present.
+  /// "oncpu.sampled_ns", "oncpu.lost" (samples a full ring lost), "waits.dropped" (lock and
+  /// off-CPU waits a full BPF map could not count). Only families that could be collected are
+  /// present.
   std::map<std::string, std::uint64_t> totals;
   std::vector<StackRow> stacks;          ///< level "stacks" only: top N per family, then its "other" row
   std::string unavailable;               ///< families that could not be collected and why ("" = none)
