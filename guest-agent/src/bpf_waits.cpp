@@ -118,12 +118,33 @@ constexpr std::int16_t kCountVal = -96;   // CountVal (16 bytes)
 constexpr std::int16_t kDropKey = -100;   // u32 0, key of `drops`
 constexpr std::int16_t kLockKey = -120;   // {pid_tgid, lock address}, key of the lock start map
 
+/// r0 = bpf_map_update_elem(map, r10 + key, r10 + value, flags).
+void map_update(Asm& a, int map, std::int16_t key, std::int16_t value, std::int32_t flags) {
+  a.map_fd(1, map);
+  a.frame(2, key);
+  a.frame(3, value);
+  a.movi(4, flags);
+  a.call(BPF_FUNC_map_update_elem);
+}
+
+/// r0 = bpf_map_lookup_elem(map, r10 + key): the value's address or 0.
+void map_lookup(Asm& a, int map, std::int16_t key) {
+  a.map_fd(1, map);
+  a.frame(2, key);
+  a.call(BPF_FUNC_map_lookup_elem);
+}
+
+/// bpf_map_delete_elem(map, r10 + key).
+void map_delete(Asm& a, int map, std::int16_t key) {
+  a.map_fd(1, map);
+  a.frame(2, key);
+  a.call(BPF_FUNC_map_delete_elem);
+}
+
 /// drops[0] += 1, then falls through to `next`.
 void count_drop(Asm& a, int drops, const std::string& next) {
   a.storei(10, kDropKey, 0, BPF_W);
-  a.map_fd(1, drops);
-  a.frame(2, kDropKey);
-  a.call(BPF_FUNC_map_lookup_elem);
+  map_lookup(a, drops, kDropKey);
   a.jump_if(BPF_JEQ, 0, 0, next);
   a.movi(1, 1);
   a.atomic_add(0, 0, 1);
@@ -131,9 +152,7 @@ void count_drop(Asm& a, int drops, const std::string& next) {
 
 /// counts[CountKey at kCountKey] += (1, r8), then r0 = 0 and exit (label "exit").
 void add_count_and_exit(Asm& a, int counts, int drops) {
-  a.map_fd(1, counts);
-  a.frame(2, kCountKey);
-  a.call(BPF_FUNC_map_lookup_elem);
+  map_lookup(a, counts, kCountKey);
   a.jump_if(BPF_JEQ, 0, 0, "new");
   a.label("add");
   a.movi(1, 1);
@@ -143,20 +162,34 @@ void add_count_and_exit(Asm& a, int counts, int drops) {
   a.label("new");
   a.storei(10, kCountVal, 1);
   a.store(10, kCountVal + 8, 8);
-  a.map_fd(1, counts);
-  a.frame(2, kCountKey);
-  a.frame(3, kCountVal);
-  a.movi(4, BPF_NOEXIST);
-  a.call(BPF_FUNC_map_update_elem);
+  map_update(a, counts, kCountKey, kCountVal, BPF_NOEXIST);
   a.jump_if(BPF_JEQ, 0, 0, "exit");
-  a.map_fd(1, counts);              // another CPU added the key first
-  a.frame(2, kCountKey);
-  a.call(BPF_FUNC_map_lookup_elem);
+  map_lookup(a, counts, kCountKey);  // another CPU added the key first
   a.jump_if(BPF_JNE, 0, 0, "add");
   count_drop(a, drops, "exit");
   a.label("exit");
   a.movi(0, 0);
   a.exit();
+}
+
+/// Saved's stack_id and ts at kSaved: the current task's kernel stack (r6 = the context) and now.
+void save_stack_and_time(Asm& a, int stacks) {
+  a.mov(1, 6);
+  a.map_fd(2, stacks);
+  a.movi(3, 0);
+  a.call(BPF_FUNC_get_stackid);
+  a.store(10, kSaved + 8, 0);
+  a.call(BPF_FUNC_ktime_get_ns);
+  a.store(10, kSaved, 0);
+}
+
+/// r6 = the context; {pid_tgid, the lock (the tracepoint's first argument)} at kLockKey.
+void lock_key(Asm& a) {
+  a.mov(6, 1);
+  a.call(BPF_FUNC_get_current_pid_tgid);
+  a.store(10, kLockKey, 0);
+  a.load(1, 6, 0);
+  a.store(10, kLockKey + 8, 1);
 }
 
 /// r8 = now - *(u64*)(r7 + 0): the wait whose saved start r7 points at.
@@ -191,29 +224,17 @@ std::vector<bpf_insn> offcpu_program(bool with_s, int start, int counts, int sta
   a.frame(1, kSaved + 24);
   a.movi(2, 16);
   a.call(BPF_FUNC_get_current_comm);
-  a.mov(1, 6);
-  a.map_fd(2, stacks);
-  a.movi(3, 0);
-  a.call(BPF_FUNC_get_stackid);
-  a.store(10, kSaved + 8, 0);
-  a.call(BPF_FUNC_ktime_get_ns);
-  a.store(10, kSaved, 0);
+  save_stack_and_time(a, stacks);
   a.load(1, 6, 8);
   a.store(10, kTaskKey, 1);
-  a.map_fd(1, start);
-  a.frame(2, kTaskKey);
-  a.frame(3, kSaved);
-  a.movi(4, BPF_ANY);
-  a.call(BPF_FUNC_map_update_elem);
+  map_update(a, start, kTaskKey, kSaved, BPF_ANY);
   a.jump_if(BPF_JEQ, 0, 0, "in");
   count_drop(a, drops, "in");
   // Switch-in of next.
   a.label("in");
   a.load(1, 6, 16);
   a.store(10, kTaskKey, 1);
-  a.map_fd(1, start);
-  a.frame(2, kTaskKey);
-  a.call(BPF_FUNC_map_lookup_elem);
+  map_lookup(a, start, kTaskKey);
   a.jump_if(BPF_JEQ, 0, 0, "exit");
   a.mov(7, 0);
   wait_since_saved(a);
@@ -221,9 +242,7 @@ std::vector<bpf_insn> offcpu_program(bool with_s, int start, int counts, int sta
     a.load(1, 7, off);
     a.store(10, static_cast<std::int16_t>(kCountKey + off - 8), 1);
   }
-  a.map_fd(1, start);
-  a.frame(2, kTaskKey);
-  a.call(BPF_FUNC_map_delete_elem);
+  map_delete(a, start, kTaskKey);
   add_count_and_exit(a, counts, drops);
   return a.finish();
 }
@@ -234,23 +253,9 @@ std::vector<bpf_insn> offcpu_program(bool with_s, int start, int counts, int sta
 /// ends once).
 std::vector<bpf_insn> lock_begin_program(int start, int stacks, int drops) {
   Asm a;
-  a.mov(6, 1);
-  a.call(BPF_FUNC_get_current_pid_tgid);
-  a.store(10, kLockKey, 0);
-  a.load(1, 6, 0);                  // the lock
-  a.store(10, kLockKey + 8, 1);
-  a.mov(1, 6);
-  a.map_fd(2, stacks);
-  a.movi(3, 0);
-  a.call(BPF_FUNC_get_stackid);
-  a.store(10, kSaved + 8, 0);
-  a.call(BPF_FUNC_ktime_get_ns);
-  a.store(10, kSaved, 0);
-  a.map_fd(1, start);
-  a.frame(2, kLockKey);
-  a.frame(3, kSaved);
-  a.movi(4, BPF_NOEXIST);
-  a.call(BPF_FUNC_map_update_elem);
+  lock_key(a);
+  save_stack_and_time(a, stacks);
+  map_update(a, start, kLockKey, kSaved, BPF_NOEXIST);
   a.jump_if(BPF_JEQ, 0, 0, "exit");
   a.jump_if(BPF_JEQ, 0, -EEXIST, "exit");
   count_drop(a, drops, "exit");
@@ -263,23 +268,15 @@ std::vector<bpf_insn> lock_begin_program(int start, int stacks, int drops) {
 /// The lock wait's end on lock:contention_end(lock, ret): counted under {stack id, state 0}.
 std::vector<bpf_insn> lock_end_program(int start, int counts, int drops) {
   Asm a;
-  a.mov(6, 1);
-  a.call(BPF_FUNC_get_current_pid_tgid);
-  a.store(10, kLockKey, 0);
-  a.load(1, 6, 0);                  // the lock
-  a.store(10, kLockKey + 8, 1);
-  a.map_fd(1, start);
-  a.frame(2, kLockKey);
-  a.call(BPF_FUNC_map_lookup_elem);
+  lock_key(a);
+  map_lookup(a, start, kLockKey);
   a.jump_if(BPF_JEQ, 0, 0, "exit");
   a.mov(7, 0);
   wait_since_saved(a);
   a.load(1, 7, 8);
   a.store(10, kCountKey, 1);
   for (std::int16_t off = 8; off < 32; off += 8) a.storei(10, static_cast<std::int16_t>(kCountKey + off), 0);
-  a.map_fd(1, start);
-  a.frame(2, kLockKey);
-  a.call(BPF_FUNC_map_delete_elem);
+  map_delete(a, start, kLockKey);
   add_count_and_exit(a, counts, drops);
   return a.finish();
 }
