@@ -81,7 +81,7 @@ TEST(RealIsolatedHost, AMatrixRunsThroughVolumesThenTheHostDiesAndItsBootMoves) 
   ASSERT_EQ(host.define_pool(), "");
 
   // Nothing of rlab's is at its path there (hidden directories are empty mount points).
-  for (const fs::path& p : {f.dir, db.parent_path(), fs::path(RLAB_SOURCE_DIR) / "README.md", agent,
+  for (const fs::path& p : {f.dir, fs::path(RLAB_SOURCE_DIR) / "README.md", agent,
                             rlab::util::cache_dir() / "kernels"}) {
     EXPECT_TRUE(fs::exists(p)) << p;
     EXPECT_FALSE(host.sees(p)) << p << " is visible to the isolated host";
@@ -100,7 +100,12 @@ TEST(RealIsolatedHost, AMatrixRunsThroughVolumesThenTheHostDiesAndItsBootMoves) 
     ASSERT_TRUE(fs::exists(console)) << console;
     EXPECT_GT(fs::file_size(console), 1000u) << console;
     EXPECT_NE(rlab::util::read_file(console).find("Linux version"), std::string::npos) << console;
+    EXPECT_FALSE(host.sees(console)) << console << ": rlab's own copy, which the host never saw";
   }
+  // Nor did it see the run's directory, where the kernel and initramfs were staged for hosts
+  // that take paths.
+  ASSERT_TRUE(fs::is_directory(f.dir / "runs"));
+  EXPECT_FALSE(host.sees(f.dir / "runs"));
   // What stays on the host: the two content volumes and their completion markers, no
   // scratch disk, no console.
   auto vols = host.volumes();
