@@ -71,7 +71,7 @@ struct Workload {
   /// `attribution`: where the time went, collected in the guest per pass (docs/attribution.md):
   /// "off", "counts" (family totals: lock waits, off-CPU D/S, XFS AGI/AGF buffer waits, on-CPU
   /// samples), "stacks" (those and the top `attribution_top` kernel stacks per family) or
-  /// "full" (stacks, and off-CPU time in interruptible sleep S too: about 1% of the loops more).
+  /// "full" (stacks, and off-CPU time in interruptible sleep S too: about 0.5% of the loops more).
   std::string attribution = "stacks";
   unsigned attribution_top = 20;  ///< `attribution_top`: stacks kept per family and pass, 1..200
 };

@@ -33,6 +33,12 @@ std::string cell_refusal(const matrix::Cell& cell, const GuestSettings& g, const
   if (cell.vcpus > a->max_vcpus)
     return fmt::format("{} vCPUs, but {} on machine {} allows at most {}", cell.vcpus, accel,
                        a->machine.empty() ? "virt" : a->machine, a->max_vcpus);
+  if (!a->gic_versions.empty() &&
+      std::find(a->gic_versions.begin(), a->gic_versions.end(), 3u) == a->gic_versions.end()) {
+    std::string v;
+    for (unsigned g3 : a->gic_versions) v += (v.empty() ? "" : ", ") + std::to_string(g3);
+    return fmt::format("the guest's GICv3, but {} there offers GIC version {} only", accel, v);
+  }
   if (kvm && cell.page_size == 65536 && caps.granule_64k == vm::Granule64k::kNo)
     return fmt::format("64K pages under KVM, but the host CPU ({} {}) lacks the 64K granule",
                        caps.cpu_vendor, caps.cpu_model);

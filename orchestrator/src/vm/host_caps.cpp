@@ -51,6 +51,9 @@ AccelCaps parse_domain_caps(const std::string& what, const std::string& xml) {
   std::sort(a.cpu_models.begin(), a.cpu_models.end());
   a.maximum = !doc.texts(cpu + "[@name='maximum'][@supported='yes']").empty();
   a.host_passthrough = !doc.texts(cpu + "[@name='host-passthrough'][@supported='yes']").empty();
+  for (const auto& v : doc.texts("/domainCapabilities/features/gic[@supported='yes']/enum[@name='version']/value"))
+    if (!v.empty() && std::all_of(v.begin(), v.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) && v.size() < 4)
+      a.gic_versions.push_back(static_cast<unsigned>(std::stoul(v)));
   return a;
 }
 

@@ -21,6 +21,9 @@ struct AccelCaps {
   std::vector<std::string> cpu_models;  ///< named models of `<mode name='custom'>` ("cortex-a57", ...)
   bool maximum = false;                 ///< `<mode name='maximum'>` supported (TCG's "max")
   bool host_passthrough = false;        ///< `<mode name='host-passthrough'>` supported (KVM's "host")
+  /// GIC versions `<features><gic>` lists (2, 3, 4); empty when libvirt does not say. rlab's
+  /// guests use GICv3: a host whose list lacks 3 (a GICv2-only KVM host) cannot run them.
+  std::vector<unsigned> gic_versions;
 };
 
 /// Whether guests with a 64 KiB page size can run under KVM on a host: the host CPU must

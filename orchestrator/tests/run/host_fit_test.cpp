@@ -181,3 +181,15 @@ TEST(HostFit, OneHostRunsABisectionOrNoiseTheFirstThatCanRunEveryCell) {
   EXPECT_EQ(run::first_fitting_host(all, {cell(8), cell(144)}), 1u);
   EXPECT_EQ(run::first_fitting_host({}, {cell(8)}), std::nullopt);
 }
+
+TEST(HostFit, AKvmHostWithoutGicV3IsRefusedWithTheVersionsItOffers) {
+  matrix::Guest g;
+  auto caps = arm_kvm(vm::Granule64k::kYes);
+  caps.kvm->gic_versions = {2};
+  const auto s = settings(g, caps);
+  EXPECT_EQ(run::cell_refusal(cell(8), s, caps), "the guest's GICv3, but KVM there offers GIC version 2 only");
+  caps.kvm->gic_versions = {2, 3};
+  EXPECT_EQ(run::cell_refusal(cell(8), s, caps), "");
+  caps.kvm->gic_versions.clear();  // libvirt did not say: not refused
+  EXPECT_EQ(run::cell_refusal(cell(8), s, caps), "");
+}

@@ -33,6 +33,7 @@ TEST(HostCaps, AnX86HostOffersTcgOnlyWithTheVirtMachinesLimit) {
   EXPECT_FALSE(a.host_passthrough);
   EXPECT_TRUE(std::binary_search(a.cpu_models.begin(), a.cpu_models.end(), "cortex-a57"));
   EXPECT_EQ(a.machine.rfind("virt", 0), 0u);
+  EXPECT_EQ(a.gic_versions, (std::vector<unsigned>{2, 3})) << "this machine's libvirt lists GICv2 and v3";
 }
 
 TEST(HostCaps, A64kArmServerOffersKvmWithThe64kGranule) {
