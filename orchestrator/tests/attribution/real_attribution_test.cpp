@@ -1,5 +1,7 @@
 // Where the time went, collected in a real 64K 6.12 arm64 guest through libvirt: a contended
-// case (8 copies of shell1 on 2 vCPUs, XFS, UnixBench's shared test directory) must give
+// case (8 copies of shell1 on 2 vCPUs, XFS, UnixBench's shared test directory; the top 50
+// stacks kept, so that a host busy with other work, which slows the load, still leaves XFS
+// waits among them) must give
 // non-empty lock-wait and off-CPU tables with XFS frames and on-CPU samples, stored with the
 // pass, and `rlab compare` must rank them.
 #include "build/run_options.hpp"
@@ -41,7 +43,7 @@ axes:
   filesystem: [{fs: xfs}]
   vcpus: [2]
   workload:
-    - {type: shell1, copies: 8, passes: 1, duration_s: 15, attribution: stacks}
+    - {type: shell1, copies: 8, passes: 1, duration_s: 20, attribution: stacks, attribution_top: 50}
   repeats: 2
 guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
 results: rlab.db
@@ -67,7 +69,7 @@ seed: 5
         << "an XFS frame in the lock or off-CPU stacks: " << a["stacks"].dump().substr(0, 4000);
     std::size_t rows = 0;
     for (const auto& s : a["stacks"]) rows += s["family"] == "lock";
-    EXPECT_LE(rows, 21u) << "bounded: the top 20 stacks and one other row";
+    EXPECT_LE(rows, 51u) << "bounded: the top 50 stacks and one other row";
   }
   // The run against itself: every family collected, the ranking lists them.
   auto c = rlab::util::run(rlab_argv({"compare", std::to_string(run), std::to_string(run), "--db",
