@@ -1,5 +1,6 @@
 #include "sysinfo.hpp"
 
+#include <sys/klog.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -29,6 +30,19 @@ std::uint64_t parse_mem_total_kib(const std::string& meminfo) {
     in.ignore(1 << 20, '\n');
   }
   return 0;
+}
+
+std::string hypervisor_from_log(std::string_view kernel_log) {
+  return kernel_log.find("KVM: hypervisor services detected") != std::string_view::npos ? "kvm" : "none";
+}
+
+std::string read_kernel_log() {
+  const int size = ::klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, nullptr, 0);
+  if (size <= 0) return "";
+  std::string buf(static_cast<std::size_t>(size), '\0');
+  const int n = ::klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf.data(), size);
+  buf.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  return buf;
 }
 
 std::uint64_t parse_rollup_rss_kib(const std::string& smaps_rollup) {
@@ -71,6 +85,7 @@ protocol::Hello collect_hello() {
   std::error_code ec;
   h.xfs_stats = std::filesystem::exists("/sys/fs/xfs/stats/stats", ec) || std::filesystem::exists("/proc/fs/xfs/stat", ec);
   h.pid1 = ::getpid() == 1;
+  if (const std::string log = read_kernel_log(); !log.empty()) h.hypervisor = hypervisor_from_log(log);
   return h;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What `hello` reports about the guest.
 #include <string>
+#include <string_view>
 
 #include "rlab/protocol/messages.hpp"
 
@@ -9,8 +10,17 @@ namespace rlab::agent {
 /// The agent's version string (the project version).
 extern const char* const kAgentVersion;
 
-/// Fills a Hello from uname(2), sysconf, /proc/meminfo and tracefs discovery.
+/// Fills a Hello from uname(2), sysconf, /proc/meminfo, tracefs discovery and the kernel log
+/// (the hypervisor).
 protocol::Hello collect_hello();
+
+/// "kvm" when `kernel_log` (the guest kernel's log) has the line arm64 guests print when KVM's
+/// vendor hypervisor services answer them ("smccc: KVM: hypervisor services detected", from
+/// drivers/firmware/smccc/kvm_guest.c), else "none" (TCG offers no such services).
+std::string hypervisor_from_log(std::string_view kernel_log);
+
+/// The kernel log's whole buffer (klogctl SYSLOG_ACTION_READ_ALL); "" when it cannot be read.
+std::string read_kernel_log();
 
 /// MemTotal in KiB from /proc/meminfo text; 0 when absent.
 std::uint64_t parse_mem_total_kib(const std::string& meminfo);

@@ -103,6 +103,19 @@ TEST(Counters, MeminfoFixture) {
   EXPECT_EQ(parse_mem_total_kib("Foo: 1 kB\n"), 0u);
 }
 
+// The guest's view of its hypervisor: KVM's vendor services answer an arm64 guest kernel, and
+// it says so in its log; TCG has none.
+TEST(Counters, HypervisorFromTheKernelLog) {
+  EXPECT_EQ(hypervisor_from_log("[    0.000000] psci: PSCIv1.1 detected in firmware.\n"
+                                "[    0.000000] smccc: KVM: hypervisor services detected (0x00000000 "
+                                "0x00000000 0x00000000 0x00000003)\n"),
+            "kvm");
+  EXPECT_EQ(hypervisor_from_log("[    0.000000] psci: PSCIv1.1 detected in firmware.\n"), "none");
+  // This machine's own log reads either way, never fails.
+  const std::string mine = hypervisor_from_log(read_kernel_log());
+  EXPECT_TRUE(mine == "kvm" || mine == "none") << mine;
+}
+
 // The agent's exact RSS (ru_maxrss reads 0 in a 64K-page guest: per-CPU RSS counters).
 TEST(Counters, SmapsRollupRss) {
   EXPECT_EQ(parse_rollup_rss_kib(fixture("smaps_rollup")), 1608u);

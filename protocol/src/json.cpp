@@ -282,6 +282,7 @@ void to_json(json& j, const Hello& m) {
        {"mem_total_kib", m.mem_total_kib}, {"tracepoints", m.tracepoints},
        {"hist_triggers", m.hist_triggers},
        {"tracepoint_counting", m.tracepoint_counting}, {"xfs_stats", m.xfs_stats}, {"pid1", m.pid1}};
+  if (!m.hypervisor.empty()) j["hypervisor"] = m.hypervisor;
   if (m.id) j["id"] = *m.id;
 }
 void to_json(json& j, const Prepared& m) {
@@ -430,6 +431,7 @@ void from_json(const json& j, Hello& m) {
   f.opt("tracepoint_counting", m.tracepoint_counting);
   f.req("xfs_stats", m.xfs_stats);
   f.opt("pid1", m.pid1);
+  f.opt("hypervisor", m.hypervisor);
 }
 void from_json(const json& j, Prepared& m) {
   Fields f(j, "prepared");

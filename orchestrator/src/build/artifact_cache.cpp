@@ -4,6 +4,8 @@
 #include "util/paths.hpp"
 
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -22,15 +24,46 @@ std::string kernel_key(const KernelKeyInputs& in) {
   return h.hex();
 }
 
+namespace {
+constexpr std::pair<const char*, const char*> kKinds[] = {
+    {"kernel", "kernels"}, {"image", "images"}, {"host-disk", "host-disks"}};
+}
+
 fs::path entry_dir(const fs::path& cache_root, const std::string& kind, const std::string& key) {
-  return cache_root / (kind == "kernel" ? "kernels" : "images") / key;
+  for (auto [k, sub] : kKinds)
+    if (kind == k) return cache_root / sub / key;
+  throw std::invalid_argument("unknown cache entry kind '" + kind + "'");
+}
+
+std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, const std::string& kind,
+                                       const std::string& key,
+                                       const std::function<nlohmann::json(const fs::path&)>& make) {
+  const fs::path dir = entry_dir(cache_root, kind, key);
+  if (entry_complete(dir)) return {dir, true};
+  CacheLock lock(cache_root, kind + "-" + key);
+  if (entry_complete(dir)) return {dir, true};
+  fs::path staging = dir;
+  staging += ".partial-" + std::to_string(::getpid());
+  fs::remove_all(staging);
+  fs::create_directories(staging);
+  try {
+    nlohmann::json manifest = make(staging);
+    util::write_file_atomic(staging / "manifest.json", manifest.dump(2) + "\n");
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(staging, ec);
+    throw;
+  }
+  fs::remove_all(dir);
+  fs::rename(staging, dir);
+  return {dir, false};
 }
 
 bool entry_complete(const fs::path& dir) { return fs::is_regular_file(dir / "manifest.json"); }
 
 std::vector<CacheEntry> list_cache(const fs::path& cache_root) {
   std::vector<CacheEntry> out;
-  for (auto [kind, sub] : {std::pair{"kernel", "kernels"}, std::pair{"image", "images"}}) {
+  for (auto [kind, sub] : kKinds) {
     std::vector<CacheEntry> part;
     if (!fs::is_directory(cache_root / sub)) continue;
     for (const auto& e : fs::directory_iterator(cache_root / sub)) {

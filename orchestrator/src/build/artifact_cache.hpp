@@ -2,6 +2,7 @@
 // The content-addressed artifact cache under util::cache_dir():
 //   kernels/<key>/   Image, config, build.log, manifest.json   (kernel builds)
 //   images/<key>/    initramfs.cpio.zst, manifest.json          (guest initramfs)
+//   host-disks/<key>/ root.img, ssh keys, manifest.json          (emulated KVM host, kvm_host/)
 //   sources/ apt/ kbuild/<key>/{src,obj} ccache/ locks/       (inputs and build state)
 // A key is the SHA-256 of everything that determines the artifact, so a repeat request with
 // the same inputs is a hit and any change to an input is a miss.
@@ -11,6 +12,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,21 +40,23 @@ std::string kernel_key(const KernelKeyInputs& in);
 
 /// An entry in the cache.
 struct CacheEntry {
-  std::string kind;                 ///< "kernel" or "image"
+  std::string kind;                 ///< "kernel", "image" or "host-disk"
   std::string key;                  ///< directory name
   std::filesystem::path dir;
   std::uintmax_t bytes = 0;         ///< total size of the entry's files
   nlohmann::json manifest;          ///< manifest.json (null when missing or unreadable)
 };
 
-/// The entry directory for (`kind`, `key`) under `cache_root` ("kernels"/"images").
+/// The entry directory for (`kind`, `key`) under `cache_root`: "kernels/<key>" for
+/// "kernel", "images/<key>" for "image", "host-disks/<key>" for "host-disk". Throws
+/// std::invalid_argument for any other kind.
 std::filesystem::path entry_dir(const std::filesystem::path& cache_root, const std::string& kind,
                                 const std::string& key);
 
 /// Whether a complete entry exists (its manifest.json is written last).
 bool entry_complete(const std::filesystem::path& dir);
 
-/// Every complete kernel and image entry under `cache_root`, kernels first, by key.
+/// Every complete entry under `cache_root`: kernels, then images, then host disks, by key.
 std::vector<CacheEntry> list_cache(const std::filesystem::path& cache_root);
 
 /// An exclusive advisory lock (flock) on `<cache_root>/locks/<name>.lock`, held for the
@@ -65,5 +69,14 @@ class CacheLock {
  private:
   util::FileLock lock_;
 };
+
+/// Makes the entry (`kind`, `key`) unless it is complete; the one writer of cache entries.
+/// Under the key's CacheLock, `make(staging)` fills a fresh `<dir>.partial-<pid>` folder
+/// and returns the manifest, which is written last (so an entry with a manifest is whole);
+/// the folder is then renamed into place. When `make` throws, the partial folder is removed
+/// and the exception goes on. Returns the entry's directory and whether it was already there.
+std::pair<std::filesystem::path, bool> ensure_entry(
+    const std::filesystem::path& cache_root, const std::string& kind, const std::string& key,
+    const std::function<nlohmann::json(const std::filesystem::path& staging)>& make);
 
 }  // namespace rlab::build

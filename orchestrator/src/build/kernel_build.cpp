@@ -230,13 +230,10 @@ MadeImage make_image(const KernelSpec& spec, const fs::path& src, const fs::path
   return out;
 }
 
-// Moves the build's Image, .config and log into the cache entry `dir` with its manifest.
-json store_kernel(const fs::path& dir, const fs::path& obj, const KernelSpec& spec,
+// Copies the build's Image, .config, log and source listing into `staging` (a cache entry
+// being made) and returns its manifest.
+json store_kernel(const fs::path& staging, const fs::path& obj, const KernelSpec& spec,
                   const KernelKeyInputs& in, const std::string& key, const MadeImage& made) {
-  auto staging = dir;
-  staging += ".partial-" + std::to_string(::getpid());
-  fs::remove_all(staging);
-  fs::create_directories(staging);
   fs::copy_file(obj / "arch/arm64/boot/Image", staging / "Image");
   fs::copy_file(obj / ".config", staging / "config");
   fs::copy_file(obj / "build.log", staging / "build.log");
@@ -262,9 +259,6 @@ json store_kernel(const fs::path& dir, const fs::path& obj, const KernelSpec& sp
   for (const auto& f : fragment_paths(spec, images_dir())) m["fragments"].push_back(f.string());
   m["patches"] = json::array();
   for (const auto& p : spec.patches) m["patches"].push_back(p.string());
-  util::write_file_atomic(staging / "manifest.json", m.dump(2) + "\n");
-  fs::remove_all(dir);
-  fs::rename(staging, dir);
   return m;
 }
 
@@ -279,25 +273,21 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
   auto tree = fetch_kernel_source(spec.source, cache_root, progress);
   const KernelKeyInputs in = key_inputs(spec, tree.identity, tree.commit);
   const std::string key = kernel_key(in);
-  const fs::path dir = entry_dir(cache_root, "kernel", key);
-  if (entry_complete(dir)) {
-    report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
-    return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), true);
-  }
-  CacheLock lock(cache_root, "kernel-" + key);
-  if (entry_complete(dir))
-    return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), true);
-
-  auto src = prepared_tree(tree, spec, cache_root / "kbuild" / key, progress);
-  auto obj = cache_root / "kbuild" / key / "obj";
-  const MakeSetup ms = make_setup(cache_root);
-  report(progress, "config", "allnoconfig + " + std::to_string(fragments.size()) + " fragments");
-  configure_kernel(src, obj, fragments, ms.args, ms.env);
-  const MadeImage made = make_image(spec, src, obj, ms, tree.identity, progress);
-  const json m = store_kernel(dir, obj, spec, in, key, made);
-  report(progress, "cache", fmt::format("kernel {} built in {:.0f} s ({} steps): {}", made.release,
-                                        made.seconds, made.steps, key.substr(0, 16)));
-  return from_manifest(dir, m, false);
+  bool built = false;
+  auto [dir, hit] = ensure_entry(cache_root, "kernel", key, [&](const fs::path& staging) {
+    auto src = prepared_tree(tree, spec, cache_root / "kbuild" / key, progress);
+    auto obj = cache_root / "kbuild" / key / "obj";
+    const MakeSetup ms = make_setup(cache_root);
+    report(progress, "config", "allnoconfig + " + std::to_string(fragments.size()) + " fragments");
+    configure_kernel(src, obj, fragments, ms.args, ms.env);
+    const MadeImage made = make_image(spec, src, obj, ms, tree.identity, progress);
+    built = true;
+    report(progress, "cache", fmt::format("kernel {} built in {:.0f} s ({} steps): {}", made.release,
+                                          made.seconds, made.steps, key.substr(0, 16)));
+    return store_kernel(staging, obj, spec, in, key, made);
+  });
+  if (hit) report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
+  return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), !built);
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // pipeline and its cache (see docs/images.md).
 #include "build/artifact_cache.hpp"
 #include "cli/command.hpp"
+#include "cli/terminal_progress.hpp"
 #include "image/guest_images.hpp"
 #include "image/selftest.hpp"
 #include "matrix/matrix.hpp"
@@ -21,23 +22,6 @@ std::string human_bytes(std::uintmax_t b) {
   if (b >= (1u << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1 << 20));
   if (b >= (1u << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(b) / (1 << 10));
   return fmt::format("{} B", b);
-}
-
-// One line per report; on a terminal, build lines overwrite each other.
-image::Progress terminal_progress() {
-  bool tty = ::isatty(STDERR_FILENO);
-  return [tty, last_build = false](std::string_view phase, std::string_view detail) mutable {
-    bool build = phase == "build" && detail.rfind("[", 0) == 0;
-    if (tty && build) {
-      std::string line = fmt::format("{:>9}: {}", phase, detail);
-      if (line.size() > 118) line.resize(118);
-      std::cerr << "\r\033[K" << line << std::flush;
-    } else {
-      if (tty && last_build) std::cerr << "\n";
-      std::cerr << fmt::format("{:>9}: {}\n", phase, detail);
-    }
-    last_build = tty && build;
-  };
 }
 
 // The matrix's kernel `name`, or nullopt after printing why (exit code kUsage).
@@ -113,7 +97,7 @@ int list_images(bool as_json) {
     std::cout << arr.dump(2) << "\n";
     return kOk;
   }
-  std::cout << fmt::format("{:<7} {:<16} {:>10}  {}\n", "KIND", "KEY", "SIZE", "WHAT");
+  std::cout << fmt::format("{:<9} {:<16} {:>10}  {}\n", "KIND", "KEY", "SIZE", "WHAT");
   for (const auto& e : entries) {
     std::string what;
     const auto& m = e.manifest;
@@ -122,9 +106,9 @@ int list_images(bool as_json) {
                          m.value("source_commit", "?"), m.value("page_size_kib", 0u),
                          m.value("patchset", "").empty() ? "" : ", " + m.value("patchset", ""));
     else if (m.is_object())
-      what = fmt::format("initramfs {} ({} packages)", m.value("suite", "?"),
-                         m.contains("packages") ? m["packages"].size() : 0);
-    std::cout << fmt::format("{:<7} {:<16} {:>10}  {}\n", e.kind, e.key.substr(0, 16),
+      what = fmt::format("{} {} ({} packages)", e.kind == "host-disk" ? "KVM host root filesystem" : "initramfs",
+                         m.value("suite", "?"), m.contains("packages") ? m["packages"].size() : 0);
+    std::cout << fmt::format("{:<9} {:<16} {:>10}  {}\n", e.kind, e.key.substr(0, 16),
                              human_bytes(e.bytes), what);
   }
   std::cout << fmt::format("cache: {}\n", util::cache_dir().string());

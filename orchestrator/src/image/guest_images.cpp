@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -26,24 +25,10 @@ struct InitramfsArtifact {
 };
 
 InitramfsArtifact ensure_initramfs(const fs::path& agent_binary, const Progress& progress) {
-  const fs::path cache_root = util::cache_dir();
   auto recipe = load_rootfs_recipe(build::images_dir() / "rootfs");
   const std::string key = image_key(recipe, agent_binary);
-  const fs::path dir = build::entry_dir(cache_root, "image", key);
-  InitramfsArtifact a{dir / "initramfs.cpio.zst", key};
-  if (build::entry_complete(dir)) {
-    build::report(progress, "cache", "initramfs cache hit " + key.substr(0, 16));
-    return a;
-  }
-  build::CacheLock lock(cache_root, "image-" + key);
-  if (build::entry_complete(dir)) return a;
-
-  auto staging = dir;
-  staging += ".partial-" + std::to_string(::getpid());
-  fs::remove_all(staging);
-  fs::create_directories(staging);
-  auto start = std::chrono::steady_clock::now();
-  try {
+  auto [dir, hit] = build::ensure_entry(util::cache_dir(), "image", key, [&](const fs::path& staging) {
+    auto start = std::chrono::steady_clock::now();
     std::string mirror = build::host_debian_mirror();
     build::report(progress, "initramfs",
                   fmt::format("extracting {} arm64 packages from {} {}", recipe.packages.size(),
@@ -52,26 +37,20 @@ InitramfsArtifact ensure_initramfs(const fs::path& agent_binary, const Progress&
     build::report(progress, "initramfs", "packing cpio + zstd");
     auto raw = pack_initramfs(recipe, staging / "root", agent_binary, staging / "initramfs.cpio.zst");
     fs::remove_all(staging / "root");
-    json m{{"kind", "image"},
-           {"key", key},
-           {"suite", recipe.suite},
-           {"packages", recipe.packages},
-           {"mirror", mirror},
-           {"agent_binary", fs::absolute(agent_binary).string()},
-           {"cpio_bytes", raw},
-           {"initramfs_bytes", fs::file_size(staging / "initramfs.cpio.zst")},
-           {"build_seconds",
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
-           {"created", static_cast<long long>(std::time(nullptr))}};
-    util::write_file_atomic(staging / "manifest.json", m.dump(2) + "\n");
-  } catch (...) {
-    fs::remove_all(staging);
-    throw;
-  }
-  fs::remove_all(dir);
-  fs::rename(staging, dir);
-  build::report(progress, "cache", "initramfs built: " + key.substr(0, 16));
-  return a;
+    return json{{"kind", "image"},
+                {"key", key},
+                {"suite", recipe.suite},
+                {"packages", recipe.packages},
+                {"mirror", mirror},
+                {"agent_binary", fs::absolute(agent_binary).string()},
+                {"cpio_bytes", raw},
+                {"initramfs_bytes", fs::file_size(staging / "initramfs.cpio.zst")},
+                {"build_seconds",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
+                {"created", static_cast<long long>(std::time(nullptr))}};
+  });
+  build::report(progress, "cache", (hit ? "initramfs cache hit " : "initramfs built: ") + key.substr(0, 16));
+  return {dir / "initramfs.cpio.zst", key};
 }
 
 }  // namespace

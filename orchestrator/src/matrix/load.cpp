@@ -225,7 +225,8 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m, bool check_pa
 }
 
 void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
-  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib", "disk", "clock", "icount_shift", "pinning"});
+  ck.check_map(g, "guest", {"memory_mib", "cpu", "accel", "disk_gib", "disk", "clock", "icount_shift", "pinning",
+                            "host_page_size"});
   if (g["memory_mib"]) guest.memory_mib = static_cast<unsigned>(ck.integer(g["memory_mib"], "guest.memory_mib", 128, 1 << 22));
   if (g["cpu"]) {
     guest.cpu_model = ck.string(g["cpu"], "guest.cpu");
@@ -247,6 +248,14 @@ void parse_guest(const Checker& ck, const YAML::Node& g, Guest& guest) {
     else if (s == "ram") guest.disk_backing = DiskBacking::kRam;
     else ck.fail(b, "guest.disk.backing: '" + s + "' is not one of virtio, ram");
     guest.disk_backing_given = true;
+  }
+  if (const YAML::Node h = g["host_page_size"]) {
+    const std::string s = ck.string(h, "guest.host_page_size");
+    if (s == "4k") guest.host_page_kib = 4;
+    else if (s == "16k") guest.host_page_kib = 16;
+    else if (s == "64k") guest.host_page_kib = 64;
+    else if (s == "any") guest.host_page_kib = 0;
+    else ck.fail(h, "guest.host_page_size: '" + s + "' is not one of 4k, 16k, 64k, any");
   }
   detail::parse_pinning(ck, g, guest);
 }
@@ -285,6 +294,41 @@ std::string uri_problem(const std::string& uri) {
       scheme.size() == 5)
     return "is not a libvirt URI of QEMU (qemu:///system, qemu+ssh://host/system, qemu+tcp://host/system)";
   return "";
+}
+
+/// `uri` with every `${NAME}` replaced by the environment variable NAME (A-Z, 0-9, _; not
+/// starting with a digit), so a matrix can name a host whose URI is made at run time (the
+/// emulated KVM host's port and key: `rlab kvm-host uri`). Sets `why` and returns "" for a
+/// `${` without a valid name and `}`, or a variable that is not set or empty.
+std::string expand_env(const std::string& uri, std::string& why) {
+  std::string out;
+  for (std::size_t i = 0; i < uri.size();) {
+    if (uri.compare(i, 2, "${") != 0) {
+      out += uri[i++];
+      continue;
+    }
+    const std::size_t close = uri.find('}', i + 2);
+    const std::string name = close == std::string::npos ? "" : uri.substr(i + 2, close - i - 2);
+    const bool valid = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                       std::all_of(name.begin(), name.end(), [](char c) {
+                         return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+                       });
+    if (!valid) {
+      why = "has a '${' at offset " + std::to_string(i) + " without a variable name (A-Z, 0-9, _) and '}'";
+      return "";
+    }
+    const char* value = std::getenv(name.c_str());
+    if (!value || !*value) {
+      why = "names the environment variable " + name + ", which is not set" +
+            (name == "RLAB_KVM_HOST_URI" ? " (start the host and set it: `rlab kvm-host start`, then "
+                                           "`export RLAB_KVM_HOST_URI=\"$(rlab kvm-host uri)\"`)"
+                                         : "");
+      return "";
+    }
+    out += value;
+    i = close + 1;
+  }
+  return out;
 }
 
 /// `uri` for an error message: at most 80 bytes, bytes outside printable ASCII as \xNN.
@@ -364,6 +408,11 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
     Host host;
     const YAML::Node u = ck.required(e, what, "uri");
     host.uri = ck.string(u, what + ".uri");
+    if (host.uri.find("${") != std::string::npos) {
+      std::string why;
+      host.uri = expand_env(host.uri, why);
+      if (!why.empty()) ck.fail(u, what + ".uri " + why);
+    }
     if (const std::string why = uri_problem(host.uri); !why.empty())
       ck.fail(u, what + ".uri: '" + printable_uri(host.uri) + "' " + why);
     if (!uris.insert(host.uri).second) ck.fail(u, what + ".uri: '" + host.uri + "' appears twice");

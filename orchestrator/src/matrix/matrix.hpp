@@ -133,6 +133,9 @@ struct Guest {
   Pinning pinning;             ///< `guest.pinning`; default: no pinning
   GuestClock clock = GuestClock::kRealtime;       ///< `guest.clock`
   unsigned icount_shift = kDefaultIcountShift;    ///< `guest.icount_shift`; used with kIcount only
+  /// `guest.host_page_size`: the base page size (KiB: 4, 16 or 64) a host must run with to get
+  /// the cells — the report's machines run 64 KiB pages; 0 (`any`, the default): any host.
+  unsigned host_page_kib = 0;
   /// The `-icount shift=N` a guest gets: icount_shift under kIcount, nullopt under kRealtime.
   std::optional<unsigned> icount() const {
     return clock == GuestClock::kIcount ? std::optional<unsigned>(icount_shift) : std::nullopt;

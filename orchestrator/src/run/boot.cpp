@@ -9,6 +9,7 @@
 #include "run/to_store.hpp"
 #include "rlab/protocol/score.hpp"
 #include "vm/disk.hpp"
+#include "vm/domain_facts.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -119,6 +120,7 @@ GuestSettings guest_settings(const matrix::Guest& g, matrix::Accel accel) {
   s.disk_gib = g.disk_gib;
   s.icount_shift = g.icount();
   s.disk_backing = g.disk_backing;
+  s.host_page_kib = g.host_page_kib;
   if (s.disk_backing == matrix::DiskBacking::kRam) {
     s.memory_mib += g.disk_gib * 1024;
     s.cmdline += fmt::format(" brd.rd_nr=1 brd.rd_size={}", std::uint64_t(g.disk_gib) << 20);
@@ -184,6 +186,7 @@ class BootRun {
   void measure() {
     const auto booted = start_domain();
     const proto::Hello hello = await_hello(booted);
+    check_platform(hello);
     prepare_filesystem();
     run_load(hello);
     shut_down();
@@ -220,6 +223,7 @@ class BootRun {
   }
   Clock::time_point start_domain();
   proto::Hello await_hello(Clock::time_point booted);
+  void check_platform(const proto::Hello& hello);
   void prepare_filesystem();
   void run_load(const proto::Hello& hello);
   void shut_down();
@@ -268,6 +272,35 @@ proto::Hello BootRun::await_hello(Clock::time_point booted) {
     throw PhaseError(store::FailurePhase::hello, fmt::format("guest has {} CPUs online, the cell asks for {}",
                                                              hello.nr_cpus, cell_.vcpus));
   return hello;
+}
+
+/// Reads back what the guest runs on (domain type, pinning, host page size from the host's
+/// libvirt; the guest's view of its hypervisor from its hello), stores it, and fails the boot
+/// when it is not what the cell asked for: KVM asked and TCG given (or the guest sees no KVM),
+/// pinning not applied, the host's page size not the matrix's `guest.host_page_size`.
+void BootRun::check_platform(const proto::Hello& hello) {
+  const vm::DomainFacts f = vm::read_domain_facts(conn_, spec_.name);
+  store::BootPlatform p;
+  p.domain_type = f.type;
+  p.guest_hypervisor = hello.hypervisor;
+  p.host_page_kib = f.host_page_kib;
+  json vcpus = json::array();
+  for (const auto& c : f.vcpu_cpus) vcpus.push_back(vm::to_cpuset(c));
+  p.vcpu_cpus = vcpus.dump();
+  p.emulator_cpus = vm::to_cpuset(f.emulator_cpus);
+  st_.record_boot_platform(job_.boot, p);
+  const bool kvm = g_.accel == vm::Accel::kKvm;
+  if (f.type != (kvm ? "kvm" : "qemu"))
+    throw PhaseError(store::FailurePhase::boot, fmt::format("asked for {}, but libvirt runs the domain as type '{}'",
+                                                            kvm ? "KVM" : "TCG", f.type));
+  if (!hello.hypervisor.empty() && (hello.hypervisor == "kvm") != kvm)
+    throw PhaseError(store::FailurePhase::hello,
+                     fmt::format("the guest under {} reports hypervisor '{}'", kvm ? "KVM" : "TCG", hello.hypervisor));
+  if (g_.host_page_kib && f.host_page_kib != g_.host_page_kib)
+    throw PhaseError(store::FailurePhase::boot, fmt::format("the host runs {} KiB pages, the matrix asks for {} KiB",
+                                                            f.host_page_kib, g_.host_page_kib));
+  if (auto why = vm::pinning_mismatch(spec_.vcpu_pins, spec_.emulator_pin, f); !why.empty())
+    throw PhaseError(store::FailurePhase::boot, "pinning not applied: " + why);
 }
 
 void BootRun::prepare_filesystem() {

@@ -42,6 +42,8 @@ struct GuestSettings {
   /// Where the filesystem under test lives: a fresh sparse file behind virtio-blk, or a RAM
   /// disk in the guest (brd, disk_gib large; memory_mib then includes it).
   matrix::DiskBacking disk_backing = matrix::DiskBacking::kVirtio;
+  /// The host's base page size the matrix asks for, KiB (`guest.host_page_size`); 0: any.
+  unsigned host_page_kib = 0;
   BootTimeouts timeouts;
 };
 

@@ -39,6 +39,10 @@ std::string cell_refusal(const matrix::Cell& cell, const GuestSettings& g, const
     for (unsigned g3 : a->gic_versions) v += (v.empty() ? "" : ", ") + std::to_string(g3);
     return fmt::format("the guest's GICv3, but {} there offers GIC version {} only", accel, v);
   }
+  if (g.host_page_kib && !caps.page_kib.empty() &&
+      *std::min_element(caps.page_kib.begin(), caps.page_kib.end()) != g.host_page_kib)
+    return fmt::format("host pages of {} KiB, but the matrix asks for {} KiB host pages (guest.host_page_size)",
+                       *std::min_element(caps.page_kib.begin(), caps.page_kib.end()), g.host_page_kib);
   if (kvm && cell.page_size == 65536 && caps.granule_64k == vm::Granule64k::kNo)
     return fmt::format("64K pages under KVM, but the host CPU ({} {}) lacks the 64K granule",
                        caps.cpu_vendor, caps.cpu_model);

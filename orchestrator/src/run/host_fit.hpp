@@ -25,7 +25,8 @@ GuestFit fit_guest(const matrix::Guest& guest, const vm::HostCaps& caps);
 
 /// "" when a boot of `cell` with settings `g` (accel from fit_guest) can run on `caps`, else
 /// one clause saying why: more vCPUs than the machine type allows under that accelerator,
-/// 64 KiB pages under KVM on a CPU without the 64K granule, more memory than the host has, a
+/// a host base page size other than `guest.host_page_size`, 64 KiB pages under KVM on a CPU
+/// without the 64K granule, more memory than the host has, a
 /// CPU model the host's QEMU does not offer.
 std::string cell_refusal(const matrix::Cell& cell, const GuestSettings& g, const vm::HostCaps& caps);
 

@@ -23,6 +23,39 @@ void Store::record_boot_host(BootId boot, const BootHost& h) {
   st.run();
 }
 
+void Store::record_boot_platform(BootId boot, const BootPlatform& p) {
+  Lock l(mu_);
+  Stmt st(db_,
+          "INSERT OR REPLACE INTO boot_platform (boot_id, domain_type, guest_hypervisor, host_page_kib,"
+          " vcpu_cpus, emulator_cpus) VALUES (?,?,?,?,?,?)");
+  st.bind(1, boot).bind(2, p.domain_type).bind(3, p.guest_hypervisor)
+      .bind(4, static_cast<std::int64_t>(p.host_page_kib)).bind(5, p.vcpu_cpus).bind(6, p.emulator_cpus);
+  st.run();
+}
+
+std::vector<BootPlatformRow> Store::boot_platforms(RunId run) const {
+  Lock l(mu_);
+  std::vector<BootPlatformRow> out;
+  Stmt st(db_,
+          "SELECT b.id, c.cell_key, b.repeat, p.domain_type, p.guest_hypervisor, p.host_page_kib,"
+          " p.vcpu_cpus, p.emulator_cpus FROM boot_platform p JOIN boots b ON b.id = p.boot_id"
+          " JOIN cells c ON c.id = b.cell_id WHERE c.run_id = ? ORDER BY b.id");
+  st.bind(1, run);
+  while (st.step()) {
+    BootPlatformRow r;
+    r.boot_id = st.i64(0);
+    r.cell_id = st.text(1);
+    r.repeat = static_cast<unsigned>(st.i64(2));
+    r.platform.domain_type = st.text(3);
+    r.platform.guest_hypervisor = st.text(4);
+    r.platform.host_page_kib = static_cast<unsigned>(st.i64(5));
+    r.platform.vcpu_cpus = st.text(6);
+    r.platform.emulator_cpus = st.text(7);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 std::vector<BootTiming> Store::boot_timings(RunId run) const {
   Lock l(mu_);
   std::vector<BootTiming> out;

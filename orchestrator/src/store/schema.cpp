@@ -182,6 +182,20 @@ CREATE TABLE IF NOT EXISTS boot_host (
   emulator_pin   TEXT NOT NULL
 );
 
+-- version 6: what a boot ran on, read back after it started (not what rlab asked for): libvirt's
+-- domain type ('kvm', or 'qemu' for TCG), the guest's own view of its hypervisor ('kvm' when
+-- KVM's hypervisor services answered it, 'none', '' from an older agent), the host's base page
+-- size in KiB (0 unknown), and the host CPUs each vCPU (JSON array of cpusets) and the emulator
+-- threads (a cpuset) may run on, as libvirt reports them for the running domain.
+CREATE TABLE IF NOT EXISTS boot_platform (
+  boot_id          INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,
+  domain_type      TEXT NOT NULL,
+  guest_hypervisor TEXT NOT NULL,
+  host_page_kib    INTEGER NOT NULL,
+  vcpu_cpus        TEXT NOT NULL,
+  emulator_cpus    TEXT NOT NULL
+);
+
 -- `rlab noise` reports: the noise of a cell at a time (docs/noise.md).
 CREATE TABLE IF NOT EXISTS noise_reports (
   id               INTEGER PRIMARY KEY,

@@ -9,8 +9,9 @@ namespace rlab::store::detail {
 /// (results.env_layout, env_input, env_drop_caches, env_runner, env_disk) and the XFS placement
 /// of each pass (passes.inode_ags, agcount, inodes_seen); 5 added where the time went
 /// (results.env_attribution, passes.attribution_json) and the counting window beside
-/// UnixBench's pass time (passes.window_s).
-inline constexpr int kSchemaVersion = 5;
+/// UnixBench's pass time (passes.window_s); 6 added what each boot ran on, read back from its
+/// host and guest (boot_platform).
+inline constexpr int kSchemaVersion = 6;
 
 /// CREATE statements of the current version (tables, indexes, views), idempotent.
 extern const char* const kSchemaSql;

@@ -228,6 +228,24 @@ struct BootHost {
   std::string emulator_pin;     ///< host cpuset of the emulator threads; "" unpinned
 };
 
+/// What one boot ran on, read back from its host's libvirt and its guest after it started
+/// (table boot_platform).
+struct BootPlatform {
+  std::string domain_type;       ///< libvirt's `<domain type>`: "kvm" or "qemu" (TCG)
+  std::string guest_hypervisor;  ///< the guest's view: "kvm", "none"; "" from an agent that does not say
+  unsigned host_page_kib = 0;    ///< the host's base page size, KiB; 0 unknown
+  std::string vcpu_cpus = "[]";  ///< JSON array: the host cpuset each vCPU may run on
+  std::string emulator_cpus;     ///< the emulator threads' host cpuset
+};
+
+/// A boot's platform with its cell (Store::boot_platforms).
+struct BootPlatformRow {
+  BootId boot_id = 0;
+  std::string cell_id;
+  unsigned repeat = 0;
+  BootPlatform platform;
+};
+
 /// One boot as a noise report reads it (Store::boot_timings).
 struct BootTiming {
   BootId boot_id = 0;
@@ -353,6 +371,10 @@ class Store {
 
   /// Records the host facts around a boot (replacing an earlier attempt's). Throws StoreError.
   void record_boot_host(BootId boot, const BootHost& host);
+  /// Records what a boot ran on (replacing an earlier attempt's). Throws StoreError.
+  void record_boot_platform(BootId boot, const BootPlatform& p);
+  /// The recorded platform of every boot of a run, by boot id.
+  std::vector<BootPlatformRow> boot_platforms(RunId run) const;
   /// Every boot of a run with start time, score, passes and host facts, in run order
   /// (order_index, then id).
   std::vector<BootTiming> boot_timings(RunId run) const;

@@ -22,6 +22,20 @@ std::filesystem::path cache_dir() {
   return dir;
 }
 
+std::filesystem::path state_dir() {
+  std::filesystem::path dir;
+  if (const char* d = std::getenv("RLAB_STATE_DIR"); d && *d) {
+    dir = d;
+  } else if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x) {
+    dir = std::filesystem::path(x) / "rlab";
+  } else {
+    const char* home = std::getenv("HOME");
+    dir = std::filesystem::path(home && *home ? home : "/root") / ".local" / "state" / "rlab";
+  }
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 std::filesystem::path source_dir() {
   if (const char* d = std::getenv("RLAB_SOURCE_DIR"); d && *d) return d;
   return RLAB_SOURCE_DIR;

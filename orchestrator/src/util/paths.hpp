@@ -9,6 +9,11 @@ namespace rlab::util {
 /// content (see build/artifact_cache.hpp).
 std::filesystem::path cache_dir();
 
+/// Where rlab keeps the state of things it started and must find again (the emulated KVM
+/// host's pid, port and console): $RLAB_STATE_DIR, else ${XDG_STATE_HOME:-$HOME/.local/state}/rlab.
+/// Created on first use.
+std::filesystem::path state_dir();
+
 /// The project's source tree (images/, matrix.yaml, docs/): $RLAB_SOURCE_DIR when set,
 /// else the directory this binary was built from.
 std::filesystem::path source_dir();

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <regex>
@@ -18,11 +19,40 @@ namespace {
 // libvirt prints every error to stderr by default; errors are reported through exceptions.
 void silence(void*, virErrorPtr) {}
 
+// libvirt's default event loop, run by one thread for the process's life, as virsh does: the
+// remote driver needs it to read replies its transport has already taken off the socket (the
+// libssh transport buffers them: without the loop a call over qemu+libssh waits forever) and
+// to send keepalives.
+// The loop stops (woken by its timer) and its thread is joined when the process exits, before
+// the libraries' own teardown: a loop still running then would touch freed state.
+class EventLoop {
+ public:
+  EventLoop() {
+    if (virEventRegisterDefaultImpl() != 0) return;
+    wake_ = virEventAddTimeout(-1, [](int, void*) {}, nullptr, nullptr);
+    thread_ = std::thread([this] {
+      while (!quit_) virEventRunDefaultImpl();
+    });
+  }
+  ~EventLoop() {
+    if (!thread_.joinable()) return;
+    quit_ = true;
+    virEventUpdateTimeout(wake_, 0);
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> quit_{false};
+  int wake_ = -1;
+  std::thread thread_;
+};
+
 void init_once() {
   static std::once_flag once;
   std::call_once(once, [] {
     virInitialize();
     virSetErrorFunc(nullptr, silence);
+    static EventLoop loop;
   });
 }
 

@@ -95,6 +95,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"control_no_cell", 8, 10, "control: no cell matches 'btrfs'; cells: k/xfs-defaults/1vcpu/shell1"},
         BadCase{"control_several_cells", 8, 10, "control: 'ext4' matches 2 cells, name one: k/ext4-defaults/1vcpu/shell1, k/ext4-defaults/2vcpu/shell1"},
         BadCase{"control_list", 8, 10, "control: expected a string"},
+        BadCase{"host_uri_env_unset", 9, 11, "hosts[0].uri names the environment variable RLAB_TEST_UNSET_HOST_URI, which is not set"},
+        BadCase{"host_uri_env_open", 9, 11, "hosts[0].uri has a '${' at offset 11 without a variable name"},
+        BadCase{"host_page_size", 9, 19, "guest.host_page_size: '8k' is not one of 4k, 16k, 64k, any"},
         BadCase{"host_uri_space", 9, 11, "hosts[0].uri: 'qemu+tcp://arm 01/system' has the byte 0x20 (a space) at offset 14"},
         BadCase{"host_uri_newline", 9, 11, "hosts[0].uri: 'qemu:///system\\x0a' has the byte 0x0a at offset 14"},
         BadCase{"host_uri_shell", 9, 11, "has the byte 0x60 at offset 11"},
@@ -117,6 +120,20 @@ TEST(BadMatrix, UnreadableFileNamesThePath) {
     EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/matrix.yaml:", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find("cannot read"), std::string::npos);
   }
+}
+
+TEST(Matrix, HostUrisTakeEnvironmentVariables) {
+  const auto path = std::filesystem::path(RLAB_TEST_DATA) / "bad" / "host_uri_env_unset.yaml";
+  ::setenv("RLAB_TEST_UNSET_HOST_URI", "qemu+libssh://root@127.0.0.1:2222/system?keyfile=/k", 1);
+  const auto m = rlab::matrix::load_matrix(path);
+  ::unsetenv("RLAB_TEST_UNSET_HOST_URI");
+  ASSERT_EQ(m.hosts.size(), 1u);
+  EXPECT_EQ(m.hosts[0].uri, "qemu+libssh://root@127.0.0.1:2222/system?keyfile=/k");
+  EXPECT_EQ(m.hosts[0].agent_link, rlab::matrix::AgentLink::kLibvirt);  // a remote host's defaults
+  // What the variable holds is checked as a URI too.
+  ::setenv("RLAB_TEST_UNSET_HOST_URI", "qemu+ssh://a b/system", 1);
+  EXPECT_THROW(rlab::matrix::load_matrix(path), rlab::matrix::MatrixError);
+  ::unsetenv("RLAB_TEST_UNSET_HOST_URI");
 }
 
 TEST(BadMatrix, DirectoryIsNotAMatrix) {

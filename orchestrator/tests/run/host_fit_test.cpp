@@ -193,3 +193,18 @@ TEST(HostFit, AKvmHostWithoutGicV3IsRefusedWithTheVersionsItOffers) {
   caps.kvm->gic_versions.clear();  // libvirt did not say: not refused
   EXPECT_EQ(run::cell_refusal(cell(8), s, caps), "");
 }
+
+TEST(HostFit, AHostOfAnotherPageSizeThanTheMatrixAsksForIsRefused) {
+  matrix::Guest g;
+  g.host_page_kib = 64;
+  auto host = arm_kvm(vm::Granule64k::kYes);
+  host.page_kib = {4, 2048, 1048576};  // a 4K-page arm64 host: its huge pages do not count
+  const auto s = settings(g, host);
+  EXPECT_EQ(run::cell_refusal(cell(2), s, host),
+            "host pages of 4 KiB, but the matrix asks for 64 KiB host pages (guest.host_page_size)");
+  host.page_kib = {64, 524288};
+  EXPECT_EQ(run::cell_refusal(cell(2), s, host), "");
+  // Without the key, any host.
+  host.page_kib = {4};
+  EXPECT_EQ(run::cell_refusal(cell(2), settings(matrix::Guest{}, host), host), "");
+}

@@ -2,6 +2,8 @@
 // every row; boot seconds round-trip and a restarted boot clears them.
 #include "store/store.hpp"
 
+#include "store/schema.hpp"
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -115,7 +117,7 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   EXPECT_EQ(counts.at("failures"), "1");
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
   EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'vcpu_share'").at(0), "1");
   EXPECT_EQ(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").size(), 1u);
   EXPECT_EQ(row_counts(db_), counts);
@@ -149,7 +151,7 @@ TEST_F(StoreMigration, AVersion2StoreGainsPerSampleHostFactsNullInOldSamples) {
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
   for (const char* c : kSampleHostColumns)
     EXPECT_EQ(sql_rows(db_, std::string("SELECT count(*) FROM pragma_table_info('samples') WHERE name = '") + c + "'").at(0), "1") << c;
   EXPECT_EQ(row_counts(db_), counts);
@@ -241,7 +243,7 @@ TEST_F(StoreMigration, AVersion3StoreGainsLoadEnvironmentWithWhatRlabDidThen) {
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
   EXPECT_EQ(row_counts(db_), counts);
   EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_layout || '|' || env_drop_caches || '|' || env_runner || '|' || env_disk FROM results"),
             std::vector<std::string>{"per-copy|1|rlab|virtio"});
@@ -267,7 +269,7 @@ TEST_F(StoreMigration, AVersion4StoreGainsAttributionOffAndNoWindow) {
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "5");
+  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
   EXPECT_EQ(row_counts(db_), counts);
   EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_attribution FROM results"), std::vector<std::string>{"off"});
   EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM passes WHERE window_s IS NOT NULL OR attribution_json IS NOT NULL").at(0), "0");

@@ -1,6 +1,8 @@
 // Store round trips against a real SQLite file: schema, records, resume, transactions.
 #include "store/store.hpp"
 
+#include "store/schema.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -89,7 +91,7 @@ TEST_F(StoreTest, OpenCreatesWalDatabaseWithSchema) {
   auto st = store::Store::open(db_);
   EXPECT_TRUE(fs::exists(db_));
   EXPECT_EQ(pragma(db_, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(pragma(db_, "PRAGMA user_version"), "5");
+  EXPECT_EQ(pragma(db_, "PRAGMA user_version"), std::to_string(rlab::store::detail::kSchemaVersion));
   for (const char* t : {"runs", "cells", "boots", "passes", "samples", "results", "failures",
                         "kernels", "images", "boot_results", "latest_cell_results"}) {
     EXPECT_EQ(pragma(db_, (std::string("SELECT name FROM sqlite_master WHERE name = '") + t + "'").c_str()), t);

@@ -120,6 +120,10 @@ struct Hello {
   std::string tracepoint_counting = "none";
   bool xfs_stats = false;                ///< an XFS stats file is readable
   bool pid1 = false;                     ///< the agent is the guest's init
+  /// The guest's own view of what runs it: "kvm" when KVM's hypervisor services answered the
+  /// guest kernel (its log says "smccc: KVM: hypervisor services detected"), "none" when
+  /// they did not (TCG); "" from an agent that does not say (optional field).
+  std::string hypervisor;
 };
 
 /// `prepared`: the filesystem is made and mounted.

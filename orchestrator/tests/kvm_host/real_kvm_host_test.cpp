@@ -1,0 +1,154 @@
+// The KVM path for real: `rlab kvm-host start` boots an arm64 host under QEMU with EL2 (its
+// 64K-page kernel brings up KVM, its libvirt runs guests with `accel: kvm`), rlab runs
+// matrices/kvm-host.yaml on it as on any remote host (libvirt over ssh, volumes, the agent
+// channel through libvirt), every boot's platform is read back and stored, `rlab compare`
+// reads the run, and `rlab kvm-host stop` leaves no process, port or domain behind.
+#include "real_lab.hpp"
+#include "store/store.hpp"
+#include "util/paths.hpp"
+#include "vm/domain_xml.hpp"
+#include "vm/libvirt.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+using rlab::testing::rlab_argv;
+
+namespace {
+
+rlab::util::ProcessResult rlab_run(std::vector<std::string> args, const std::map<std::string, std::string>& env,
+                                   std::chrono::minutes timeout) {
+  rlab::util::ProcessOptions o;
+  o.env = env;
+  o.timeout = timeout;
+  o.cwd = RLAB_SOURCE_DIR;
+  return rlab::util::run(rlab_argv(std::move(args)), o);
+}
+
+bool port_open(unsigned port) {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool open = ::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(s);
+  return open;
+}
+
+/// Local addresses listening on TCP `port` (/proc/net/tcp and tcp6, state 0A), as hex.
+std::set<std::string> listeners(unsigned port) {
+  std::set<std::string> out;
+  char want[8];
+  std::snprintf(want, sizeof want, ":%04X", port);
+  for (const char* f : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    std::ifstream in(f);
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::istringstream ls(line);
+      std::string sl, local, remote, state;
+      ls >> sl >> local >> remote >> state;
+      if (state == "0A" && local.size() > 5 && local.substr(local.size() - 5) == want)
+        out.insert(local.substr(0, local.size() - 5));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(RealKvmHost, RunsTheKvmMatrixComparesItAndLeavesNothingBehind) {
+  rlab::testing::agent_binary();
+  rlab::testing::RunDir run("kvm-host");
+  const fs::path state = run.dir / "state";
+  const std::map<std::string, std::string> env{{"RLAB_STATE_DIR", state.string()}};
+
+  // Start: the host boots, its libvirt answers with KVM.
+  auto started = rlab_run({"kvm-host", "start"}, env, std::chrono::minutes(60));
+  ASSERT_TRUE(started.ok()) << started.output;
+  const auto st = nlohmann::json::parse(rlab::util::read_file(state / "kvm-host" / "state.json"));
+  const unsigned port = st.at("port").get<unsigned>();
+  const long pid = st.at("pid").get<long>();
+  const std::string uri = st.at("uri").get<std::string>();
+  std::cout << "KVM host ready in " << st.at("ready_s").get<double>() << " s\n";
+  // Its ssh is on this machine's loopback only.
+  EXPECT_EQ(listeners(port), (std::set<std::string>{"0100007F"})) << "port " << port;
+  auto printed = rlab_run({"kvm-host", "uri"}, env, std::chrono::minutes(1));
+  ASSERT_TRUE(printed.ok()) << printed.output;
+  EXPECT_EQ(rlab::util::trim_end(printed.output), uri);
+
+  // The matrix, as shipped, with this run's store.
+  auto m = rlab_run({"run", "matrices/kvm-host.yaml", "--db", (run.dir / "kvm.db").string()},
+                    {{"RLAB_STATE_DIR", state.string()}, {"RLAB_KVM_HOST_URI", uri}}, std::chrono::minutes(60));
+  std::cout << rlab::util::tail(m.output, 40) << "\n";
+  EXPECT_EQ(m.exit_code, 0) << m.output;
+
+  {
+    auto store = rlab::store::Store::open(run.dir / "kvm.db");
+    const auto runs = store->runs();
+    ASSERT_FALSE(runs.empty());
+    const auto run_id = runs.back().id;
+    const auto boots = store->boot_results(run_id);
+    std::set<std::string> cells;
+    for (const auto& b : boots) {
+      EXPECT_TRUE(b.score.has_value()) << b.cell_id << " repeat " << b.repeat << ": " << b.failure;
+      if (b.score) cells.insert(b.cell_id);
+      EXPECT_EQ(b.guest_page_size, 65536u) << b.cell_id;
+    }
+    EXPECT_EQ(boots.size(), 16u);
+    EXPECT_EQ(cells.size(), 8u) << "a result per cell";
+    const auto platforms = store->boot_platforms(run_id);
+    EXPECT_EQ(platforms.size(), boots.size());
+    for (const auto& p : platforms) {
+      SCOPED_TRACE(p.cell_id + " repeat " + std::to_string(p.repeat));
+      EXPECT_EQ(p.platform.domain_type, "kvm");
+      EXPECT_EQ(p.platform.guest_hypervisor, "kvm");
+      EXPECT_EQ(p.platform.host_page_kib, 64u);
+      // Pinned: each vCPU to one host CPU of its own, the emulator threads beside them.
+      const auto vcpus = nlohmann::json::parse(p.platform.vcpu_cpus);
+      std::set<std::string> distinct;
+      for (const auto& c : vcpus) {
+        const std::string cpu = c.get<std::string>();
+        EXPECT_TRUE(cpu == "0" || cpu == "1") << cpu;
+        distinct.insert(cpu);
+      }
+      EXPECT_EQ(distinct.size(), vcpus.size());
+      EXPECT_FALSE(p.platform.emulator_cpus.empty());
+    }
+  }
+
+  // compare reads the run: a row per cell of either kernel.
+  auto cmp = rlab_run({"compare", "--kernels", "6.12", "6.12+inline-inactivation", "--db", (run.dir / "kvm.db").string()},
+                      env, std::chrono::minutes(5));
+  EXPECT_TRUE(cmp.exit_code == 0 || cmp.exit_code == 1) << cmp.output;
+  EXPECT_NE(cmp.output.find("xfs"), std::string::npos) << cmp.output;
+  EXPECT_NE(cmp.output.find("ext4"), std::string::npos) << cmp.output;
+
+  // No rlab guest is left on the host.
+  {
+    rlab::vm::Connection conn(uri);
+    EXPECT_TRUE(conn.active_domains(rlab::vm::kDomainPrefix).empty());
+  }
+
+  // Stop: no process, no port.
+  auto stopped = rlab_run({"kvm-host", "stop"}, env, std::chrono::minutes(2));
+  EXPECT_TRUE(stopped.ok()) << stopped.output;
+  EXPECT_NE(::kill(static_cast<pid_t>(pid), 0), 0) << "QEMU " << pid << " still runs";
+  EXPECT_FALSE(port_open(port));
+  EXPECT_TRUE(listeners(port).empty());
+  EXPECT_FALSE(fs::exists(state / "kvm-host" / "state.json"));
+}
