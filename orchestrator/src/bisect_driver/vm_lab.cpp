@@ -1,4 +1,6 @@
 #include "bisect_driver/vm_lab.hpp"
+
+#include "run/boot_job.hpp"
 #include "build/kernel_build.hpp"
 
 #include "image/guest_images.hpp"
@@ -167,6 +169,10 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
                                       : std::nullopt);
   std::vector<image::GuestImages> staged;
   for (const auto& img : images) staged.push_back(dir.stage(img));
+  // Boots run one at a time here: the budget to pin for is the largest cell.
+  unsigned largest = 0;
+  for (const auto& c : cells) largest = std::max(largest, c.vcpus);
+  const auto pool = run::pin_pool(i.m.guest.pinning, *i.host, largest, largest);
 
   // Interleaved: round r boots every commit that still needs one, starting from request r mod n.
   std::size_t rounds = 0, total = 0, order = 0;
@@ -181,16 +187,10 @@ std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& r
       if (r >= requests[k].runs) continue;
       const auto b = boot_of(k, r);
       st.set_boot_order(b.id, static_cast<int>(order++));
-      run::BootJob job;
-      job.cell = &cells[k];
-      job.repeat = r;
-      job.boot = b.id;
-      job.domain_name = vm::domain_name(run::run_label(run, st.path()), fmt::format("{}-r{}", cells[k].id, r));
-      job.images = &staged[k];
-      job.dir = dir.boot_dir(b.id);
-      job.agent_link = i.host->config.agent_link;
-      job.files = i.host->files.get();
+      const run::BootJob job = run::make_boot_job(cells[k], r, b.id, run::run_label(run, st.path()), staged[k], dir,
+                                                  *i.host, i.m.guest.pinning, pool.get());
       auto o = run::run_boot(job, *i.host->guest, *i.host->conn, st);
+      if (pool) pool->release(job.pinned_cpus);
       const std::string sha = requests[k].commit.substr(0, 12);
       if (run::Interrupts::instance().stopped()) {
         // Not an answer about the commits: leave the step unanswered so a resume redoes it.

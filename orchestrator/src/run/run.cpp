@@ -1,5 +1,7 @@
 #include "run/run.hpp"
 
+#include "run/boot_job.hpp"
+
 #include "image/guest_images.hpp"
 #include "matrix/matrix.hpp"
 #include "run/boot.hpp"
@@ -239,8 +241,7 @@ Hosts connect_hosts(const Plan& p, const RunOptions& o, RunSummary& sum) {
     unsigned largest = 0;
     for (const auto& c : p.cells) largest = std::max(largest, c.vcpus);
     for (std::size_t i = 0; i < h.hosts.size(); ++i)
-      h.pools.push_back(std::make_unique<CpuPool>(pinning_cpus(
-          p.m.guest.pinning, host_topology(*h.hosts[i].conn), h.slots[i].uri, h.slots[i].budget, largest)));
+      h.pools.push_back(pin_pool(p.m.guest.pinning, h.hosts[i], h.slots[i].budget, largest));
   }
   return h;
 }
@@ -338,20 +339,9 @@ void round_finished(RunContext& ctx, unsigned repeat) {
 /// The boot of job `j` on host `host`, as the scheduler's work.
 BootJob boot_job(RunContext& ctx, const Job& j, std::size_t host) {
   const auto& c = ctx.p.cells[j.cell];
-  BootJob bj;
-  bj.cell = &c;
-  bj.repeat = j.repeat;
-  bj.boot = j.boot;
-  bj.domain_name = vm::domain_name(ctx.label, fmt::format("{}-r{}", c.id, j.repeat));
-  bj.images = &ctx.images.staged.at(c.kernel.name);
-  bj.dir = ctx.dir.boot_dir(j.boot);
-  bj.agent_link = ctx.hosts.hosts[host].config.agent_link;
-  bj.files = ctx.hosts.hosts[host].files.get();
-  if (!ctx.hosts.pools.empty()) {
-    bj.pinned_cpus = ctx.hosts.pools[host]->acquire(c.vcpus);
-    bj.pin_emulator = ctx.p.m.guest.pinning.emulator;
-  }
-  return bj;
+  return make_boot_job(c, j.repeat, j.boot, ctx.label, ctx.images.staged.at(c.kernel.name), ctx.dir,
+                       ctx.hosts.hosts[host], ctx.p.m.guest.pinning,
+                       ctx.hosts.pools.empty() ? nullptr : ctx.hosts.pools[host].get());
 }
 
 /// Boots job `j` on host `host` and counts it, unless the host failed under it: then the

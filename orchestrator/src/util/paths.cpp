@@ -8,33 +8,28 @@
 
 namespace rlab::util {
 
-std::filesystem::path cache_dir() {
+namespace {
+
+// $<own_var>, else $<xdg_var>/rlab, else $HOME/<home_sub>/rlab; created.
+std::filesystem::path rlab_dir(const char* own_var, const char* xdg_var, const char* home_sub) {
   std::filesystem::path dir;
-  if (const char* d = std::getenv("RLAB_CACHE_DIR"); d && *d) {
+  if (const char* d = std::getenv(own_var); d && *d) {
     dir = d;
-  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+  } else if (const char* x = std::getenv(xdg_var); x && *x) {
     dir = std::filesystem::path(x) / "rlab";
   } else {
     const char* home = std::getenv("HOME");
-    dir = std::filesystem::path(home && *home ? home : "/root") / ".cache" / "rlab";
+    dir = std::filesystem::path(home && *home ? home : "/root") / home_sub / "rlab";
   }
   std::filesystem::create_directories(dir);
   return dir;
 }
 
-std::filesystem::path state_dir() {
-  std::filesystem::path dir;
-  if (const char* d = std::getenv("RLAB_STATE_DIR"); d && *d) {
-    dir = d;
-  } else if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x) {
-    dir = std::filesystem::path(x) / "rlab";
-  } else {
-    const char* home = std::getenv("HOME");
-    dir = std::filesystem::path(home && *home ? home : "/root") / ".local" / "state" / "rlab";
-  }
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+}  // namespace
+
+std::filesystem::path cache_dir() { return rlab_dir("RLAB_CACHE_DIR", "XDG_CACHE_HOME", ".cache"); }
+
+std::filesystem::path state_dir() { return rlab_dir("RLAB_STATE_DIR", "XDG_STATE_HOME", ".local/state"); }
 
 std::filesystem::path source_dir() {
   if (const char* d = std::getenv("RLAB_SOURCE_DIR"); d && *d) return d;

@@ -51,6 +51,7 @@ TEST(ShippedMatrix, Arm64NightlyCoversTheReportedCase) {
   EXPECT_GT(m.nightly.remeasure_minutes, 0);
   EXPECT_GT(m.nightly.bisect_minutes, 0);
   EXPECT_EQ(m.guest.accel, Accel::kKvm);
+  EXPECT_EQ(m.guest.host_page_kib, 64u);
   EXPECT_EQ(m.kernels.at("6.6.y").source.kind, rlab::build::KernelSource::Kind::kGitTree);
   EXPECT_EQ(m.kernels.at("7.x+inline-inactivation").patchset, "inline-inactivation");
   std::set<std::string> ids;
@@ -69,6 +70,44 @@ TEST(ShippedMatrix, Arm64NightlyCoversTheReportedCase) {
   // Unattended: the night fetches the 6.6.y tree and bisects in it.
   EXPECT_EQ(m.nightly.tree, m.kernels.at("6.6.y").source.git_tree);
   EXPECT_EQ(m.nightly.fetch, std::vector<std::string>{"origin"});
+}
+
+// The KVM path on the emulated host: the nightly matrix's cells scaled down, KVM, 64K host
+// pages, pinned, its host's URI from the environment.
+TEST(ShippedMatrix, KvmHostScalesTheNightlyCellsDown) {
+  ::setenv("RLAB_KVM_HOST_URI", "qemu+libssh://root@127.0.0.1:2222/system?keyfile=/k", 1);
+  const Matrix m = load_matrix(kSource / "matrices" / "kvm-host.yaml");
+  ::unsetenv("RLAB_KVM_HOST_URI");
+  const auto cells = expand_cells(m);
+  EXPECT_EQ(cells.size(), 8u);
+  EXPECT_EQ(m.repeats, 2u);
+  EXPECT_EQ(m.guest.accel, Accel::kKvm);
+  EXPECT_EQ(m.guest.cpu_model, "host");
+  EXPECT_EQ(m.guest.clock, GuestClock::kRealtime);
+  EXPECT_EQ(m.guest.host_page_kib, 64u);
+  EXPECT_TRUE(m.guest.pinning.vcpus);
+  EXPECT_TRUE(m.guest.pinning.emulator);
+  ASSERT_EQ(m.hosts.size(), 1u);
+  EXPECT_EQ(m.hosts[0].uri, "qemu+libssh://root@127.0.0.1:2222/system?keyfile=/k");
+  EXPECT_EQ(m.hosts[0].agent_link, AgentLink::kLibvirt);
+  EXPECT_EQ(m.hosts[0].files, HostFiles::kVolumes);
+  std::set<unsigned> vcpus;
+  std::set<std::string> fs;
+  for (const auto& c : cells) {
+    vcpus.insert(c.vcpus);
+    fs.insert(c.filesystem.fs);
+    EXPECT_EQ(c.page_size, 65536u);
+    EXPECT_EQ(c.copies, c.vcpus);
+  }
+  EXPECT_EQ(vcpus, (std::set<unsigned>{1, 2}));
+  EXPECT_EQ(fs, (std::set<std::string>{"xfs", "ext4"}));
+  // Without the host running there is no URI, and the matrix says how to get one.
+  try {
+    load_matrix(kSource / "matrices" / "kvm-host.yaml");
+    ADD_FAILURE() << "loaded without RLAB_KVM_HOST_URI";
+  } catch (const MatrixError& e) {
+    EXPECT_NE(std::string(e.what()).find("rlab kvm-host start"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

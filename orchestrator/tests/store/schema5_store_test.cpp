@@ -204,7 +204,7 @@ TEST(Schema4Store, ARealRunOfThePreviousVersionMigratesAndReadsTheSameResults) {
   const auto old = nlohmann::json::parse(util::read_file(fs::path(RLAB_TEST_DATA) / "schema4-run-results.json"));
   {
     auto st = store::Store::open(db);
-    EXPECT_EQ(util::run({"sqlite3", "-readonly", db.string(), "PRAGMA user_version"}).output, "5\n");
+    EXPECT_EQ(util::run({"sqlite3", "-readonly", db.string(), "PRAGMA user_version"}).output, std::to_string(store::detail::kSchemaVersion) + "\n");
     EXPECT_EQ(count("passes"), passes);
     EXPECT_EQ(count("samples"), samples);
     EXPECT_EQ(count("results"), results);
