@@ -30,8 +30,9 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 }
 
 /// The ends' noise and change, and the boots a step starts with: the fewest whose minimum
-/// detectable effect at the step alpha reaches the ends' change (stats::boots_for_effect),
-/// the cap when the noise needs more; the session's `initial` while the ends have fewer than
+/// detectable effect at the step alpha reaches the ends' change (stats::boots_for_effect) and
+/// whose rank test can reach that alpha at all — against as many boots of their own, or in
+/// deterministic mode against the ends' own boots — the cap when the noise needs more; the session's `initial` while the ends have fewer than
 /// two boots each.
 struct StepPlan {
   std::optional<double> noise;   ///< pooled relative stddev of one boot of the ends
@@ -50,8 +51,11 @@ StepPlan step_plan(const SessionSpec& spec, const std::vector<double>& good, con
   p.noise = std::sqrt((sg * sg + sb * sb) / 2);
   if (p.change == 0) return p;
   const auto opt = session_options(spec);
+  // Deterministic steps are compared with the ends' own boots, not with as many of their own:
+  // the floor is that of n boots against those (the fewer end's).
+  const unsigned reference = opt.reuse_ends ? static_cast<unsigned>(std::min(good.size(), bad.size())) : 0;
   const auto need = stats::boots_for_effect(*p.noise, std::abs(p.change), static_cast<unsigned>(spec.cap),
-                                            opt.step_alpha);
+                                            opt.step_alpha, 0.9, reference);
   p.initial = need ? *need : spec.cap;
   return p;
 }
