@@ -5,6 +5,7 @@
 #include "kvm_host/host_images.hpp"
 #include "util/file_lock.hpp"
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 #include "util/process.hpp"
 #include "vm/host_caps.hpp"
 #include "vm/libvirt.hpp"
@@ -191,8 +192,8 @@ HostState launch(const HostConfig& cfg, const fs::path& dir, const build::Kernel
                  const HostDisk& disk, const build::Progress& progress) {
   util::FileLock lock(dir / "lock");
   if (auto old = read_state(dir); old && alive(*old))
-    throw std::runtime_error(fmt::format("kvm-host: a host is already running (pid {}, port {}); "
-                                         "`rlab kvm-host stop` first", old->pid, old->port));
+    throw UsageError(fmt::format("kvm-host: a host is already running from {} (pid {}, port {}); "
+                                 "`rlab kvm-host stop` first, or another --state-dir", dir.string(), old->pid, old->port));
   const unsigned port = cfg.port ? cfg.port : free_loopback_port();
   fs::remove(dir / "state.json");
   fs::remove(dir / "console.log");

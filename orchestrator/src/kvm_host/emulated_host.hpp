@@ -59,8 +59,8 @@ std::vector<std::string> qemu_argv(const HostConfig& cfg, const std::filesystem:
                                    const std::filesystem::path& dir);
 
 /// Builds (or takes from the cache) the host kernel and disk, boots the host, and waits
-/// until its libvirt answers over the URI and offers KVM for aarch64 guests. Throws
-/// std::runtime_error when a host is already running from this state directory, when the
+/// until its libvirt answers over the URI and offers KVM for aarch64 guests. Throws UsageError
+/// when a host is already running from this state directory, std::runtime_error when the
 /// QEMU process dies or the kernel brings up no KVM (with the console's tail), or when the
 /// host is not ready within cfg.ready_timeout (the QEMU is stopped first).
 HostState start(const HostConfig& cfg, const build::Progress& progress = {});
