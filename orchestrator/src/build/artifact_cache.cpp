@@ -26,7 +26,8 @@ std::string kernel_key(const KernelKeyInputs& in) {
 
 namespace {
 constexpr std::pair<const char*, const char*> kKinds[] = {
-    {"kernel", "kernels"}, {"image", "images"}, {"host-disk", "host-disks"}};
+    {"kernel", "kernels"},     {"image", "images"},           {"image-with", "images-with"},
+    {"unixbench", "unixbench"}, {"host-disk", "host-disks"}};
 }
 
 fs::path entry_dir(const fs::path& cache_root, const std::string& kind, const std::string& key) {

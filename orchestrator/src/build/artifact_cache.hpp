@@ -2,6 +2,8 @@
 // The content-addressed artifact cache under util::cache_dir():
 //   kernels/<key>/   Image, config, build.log, manifest.json   (kernel builds)
 //   images/<key>/    initramfs.cpio.zst, manifest.json          (guest initramfs)
+//   images-with/<key>/ initramfs with UnixBench's programs        (runner: unixbench)
+//   unixbench/<key>/ unixbench.cpio (UnixBench's looper, scripts)
 //   host-disks/<key>/ root.img, ssh keys, manifest.json          (emulated KVM host, kvm_host/)
 //   sources/ apt/ kbuild/<key>/{src,obj} ccache/ locks/       (inputs and build state)
 // A key is the SHA-256 of everything that determines the artifact, so a repeat request with
@@ -40,7 +42,7 @@ std::string kernel_key(const KernelKeyInputs& in);
 
 /// An entry in the cache.
 struct CacheEntry {
-  std::string kind;                 ///< "kernel", "image" or "host-disk"
+  std::string kind;                 ///< "kernel", "image", "image-with", "unixbench" or "host-disk"
   std::string key;                  ///< directory name
   std::filesystem::path dir;
   std::uintmax_t bytes = 0;         ///< total size of the entry's files
@@ -48,15 +50,16 @@ struct CacheEntry {
 };
 
 /// The entry directory for (`kind`, `key`) under `cache_root`: "kernels/<key>" for
-/// "kernel", "images/<key>" for "image", "host-disks/<key>" for "host-disk". Throws
-/// std::invalid_argument for any other kind.
+/// "kernel", "images/<key>" for "image", "images-with/<key>" for "image-with" (an initramfs with
+/// UnixBench's programs), "unixbench/<key>" for "unixbench", "host-disks/<key>" for
+/// "host-disk". Throws std::invalid_argument for any other kind.
 std::filesystem::path entry_dir(const std::filesystem::path& cache_root, const std::string& kind,
                                 const std::string& key);
 
 /// Whether a complete entry exists (its manifest.json is written last).
 bool entry_complete(const std::filesystem::path& dir);
 
-/// Every complete entry under `cache_root`: kernels, then images, then host disks, by key.
+/// Every complete entry under `cache_root`, kind by kind in the order above, by key.
 std::vector<CacheEntry> list_cache(const std::filesystem::path& cache_root);
 
 /// An exclusive advisory lock (flock) on `<cache_root>/locks/<name>.lock`, held for the

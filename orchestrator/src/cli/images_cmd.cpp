@@ -97,7 +97,7 @@ int list_images(bool as_json) {
     std::cout << arr.dump(2) << "\n";
     return kOk;
   }
-  std::cout << fmt::format("{:<9} {:<16} {:>10}  {}\n", "KIND", "KEY", "SIZE", "WHAT");
+  std::cout << fmt::format("{:<10} {:<16} {:>10}  {}\n", "KIND", "KEY", "SIZE", "WHAT");
   for (const auto& e : entries) {
     std::string what;
     const auto& m = e.manifest;
@@ -105,10 +105,12 @@ int list_images(bool as_json) {
       what = fmt::format("{} {} ({}, {}K pages{})", m.value("name", "?"), m.value("kernel_release", "?"),
                          m.value("source_commit", "?"), m.value("page_size_kib", 0u),
                          m.value("patchset", "").empty() ? "" : ", " + m.value("patchset", ""));
+    else if (m.is_object() && m.contains("what"))
+      what = m.value("what", "");
     else if (m.is_object())
       what = fmt::format("{} {} ({} packages)", e.kind == "host-disk" ? "KVM host root filesystem" : "initramfs",
                          m.value("suite", "?"), m.contains("packages") ? m["packages"].size() : 0);
-    std::cout << fmt::format("{:<9} {:<16} {:>10}  {}\n", e.kind, e.key.substr(0, 16),
+    std::cout << fmt::format("{:<10} {:<16} {:>10}  {}\n", e.kind, e.key.substr(0, 16),
                              human_bytes(e.bytes), what);
   }
   std::cout << fmt::format("cache: {}\n", util::cache_dir().string());

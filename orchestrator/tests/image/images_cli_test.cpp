@@ -41,7 +41,7 @@ class ImagesCli : public ::testing::Test {
 TEST_F(ImagesCli, ListShowsKeysSizesAndWhat) {
   auto r = rlab({"images", "list"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("kernel    k1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("kernel     k1"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("6.12 6.12.57 (6.12.57-1, 64K pages)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("initramfs bookworm (1 packages)"), std::string::npos) << r.output;
   auto j = rlab({"images", "list", "--json"});
