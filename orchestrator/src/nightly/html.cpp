@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <map>
 #include <tuple>
 
@@ -97,7 +99,13 @@ Chart ratio_chart(const NightAnalysis& r) {
     if (!by.count(name)) order.push_back(name);
     by[name].name = name;
     XY p{static_cast<double>(c.vcpus), *c.median / *it->second->median};
-    const auto iv = stats::ratio_shift_interval(it->second->scores, c.scores, confidence);
+    // A boot that completed no loop (0 lpm) has no ratio: the point is shown, not judged.
+    const auto positive = [](const std::vector<double>& x) {
+      return std::all_of(x.begin(), x.end(), [](double v) { return v > 0; });
+    };
+    const auto iv = positive(it->second->scores) && positive(c.scores)
+                        ? stats::ratio_shift_interval(it->second->scores, c.scores, confidence)
+                        : stats::ShiftInterval{};
     p.judged = iv.exists;
     if (iv.exists) {
       p.low = iv.low;

@@ -52,7 +52,14 @@ Comparison compare(std::span<const double> a, std::span<const double> b, const V
   c.difference = test_difference(a, b, opt);
   c.a = summarize(a);
   c.b = summarize(b);
-  c.ratio = ratio_shift_interval(a, b, 1 - 2 * opt.alpha);
+  // A ratio needs scores > 0: a boot that completed no loop in its passes (0 lpm, a guest
+  // too slow for its pass) leaves the interval out, and with it any "same".
+  const auto positive = [](std::span<const double> x) {
+    return std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v) && v > 0; });
+  };
+  const bool ratio_defined = positive(a) && positive(b);
+  if (ratio_defined) c.ratio = ratio_shift_interval(a, b, 1 - 2 * opt.alpha);
+  else c.ratio.confidence = 1 - 2 * opt.alpha;
   c.boots_floor = shift_interval_floor(1 - 2 * opt.alpha);
   const Difference& d = c.difference;
   const double lo = 1 - opt.min_effect, hi = 1 + opt.min_effect;
@@ -68,6 +75,11 @@ Comparison compare(std::span<const double> a, std::span<const double> b, const V
     c.verdict = Verdict::same;
     c.reason = fmt::format("{:.1f}% interval of the ratio [{:.4f}, {:.4f}] inside [{:g}, {:g}]",
                            100 * c.ratio.confidence, c.ratio.low, c.ratio.high, lo, hi);
+  } else if (!ratio_defined) {
+    c.verdict = Verdict::unknown;
+    c.reason = fmt::format("min p {:.3g}, change {:+.1f}%; a boot scored 0 lpm (no loop in its passes), so the "
+                           "ratio has no interval: measure with longer passes",
+                           d.p_min, 100 * d.relative_change);
   } else {
     c.verdict = Verdict::unknown;
     c.reason = fmt::format(

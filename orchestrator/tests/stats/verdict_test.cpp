@@ -115,7 +115,8 @@ TEST(StatsVerdict, BadInputNamesThePlace) {
     EXPECT_NE(std::string(e.what()).find("value #1 is not finite"), std::string::npos) << e.what();
   }
   EXPECT_THROW(compare(empty, ok), std::invalid_argument);
-  EXPECT_THROW(compare(zero, ok), std::invalid_argument);  // ratio needs a > 0
+  // A 0 lpm boot is a measurement (no loop completed), not bad input: no ratio, no verdict.
+  EXPECT_EQ(compare(zero, ok).verdict, Verdict::unknown);
   VerdictOptions bad;
   bad.alpha = 0.7;
   EXPECT_THROW(test_difference(ok, ok, bad), std::invalid_argument);
@@ -139,4 +140,20 @@ TEST(StatsVerdict, AutomaticMethodChoice) {
 }
 
 }  // namespace
+}  // namespace rlab::stats
+
+namespace rlab::stats {
+
+// A boot that completed no loop in its passes scores 0 lpm (a guest too slow for its pass, as
+// in nested emulation): the comparison has no ratio interval, says why, and does not throw.
+TEST(StatsVerdict, AZeroScoreLeavesTheRatioOutAndSaysWhy) {
+  const std::vector<double> a{80.1, 0.0, 79.5, 81.0, 80.2, 79.9};
+  const std::vector<double> b{80.0, 80.3, 79.8, 80.1, 80.4, 79.7};
+  Comparison c;
+  ASSERT_NO_THROW(c = compare(a, b, VerdictOptions{}));
+  EXPECT_FALSE(c.ratio.exists);
+  EXPECT_EQ(c.verdict, Verdict::unknown);
+  EXPECT_NE(c.reason.find("scored 0 lpm"), std::string::npos) << c.reason;
+}
+
 }  // namespace rlab::stats
