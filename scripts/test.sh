@@ -26,7 +26,7 @@ cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSa
 
 bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
-long=(-E '^(RealBisect|RealNightlyBisect)\.')
+long=(-E '^(RealBisect|RealNightlyBisect|RealKvmHost)\.')
 [[ "${RLAB_LONG_TESTS:-0}" == 1 ]] && long=()
 # Tests share the two cores with guests and kernel builds: run them one at a time.
 ctest --preset host --timeout 3600 "${long[@]}" "$@"
