@@ -404,7 +404,7 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   for (std::size_t i = 0; i < h.size(); ++i) {
     const std::string what = "hosts[" + std::to_string(i) + "]";
     const YAML::Node& e = h[i];
-    ck.check_map(e, what, {"uri", "vcpus", "agent_link", "files", "pool"});
+    ck.check_map(e, what, {"uri", "vcpus", "agent_link", "files", "pool", "hello_timeout_s"});
     Host host;
     const YAML::Node u = ck.required(e, what, "uri");
     host.uri = ck.string(u, what + ".uri");
@@ -426,6 +426,8 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
       else if (s == "libvirt") host.agent_link = AgentLink::kLibvirt;
       else ck.fail(l, what + ".agent_link: '" + printable_uri(s) + "' is not one of socket, libvirt");
     }
+    if (e["hello_timeout_s"])
+      host.hello_timeout_s = static_cast<double>(ck.integer(e["hello_timeout_s"], what + ".hello_timeout_s", 10, 3600));
     parse_host_files(ck, e, what, host);
     out.push_back(std::move(host));
   }
@@ -477,7 +479,12 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   // matrix says otherwise (docs/matrix.md "Deterministic mode").
   if (!m.guest.disk_backing_given && m.guest.clock == GuestClock::kIcount) m.guest.disk_backing = DiskBacking::kRam;
   if (root["hosts"]) m.hosts = parse_hosts(ck, root["hosts"]);
-  else m.hosts = {Host{"qemu:///system", local_cpus()}};
+  else {
+    Host local;
+    local.uri = "qemu:///system";
+    local.vcpu_budget = local_cpus();
+    m.hosts = {local};
+  }
   m.results = base_dir / "results" / "rlab.db";
   if (root["results"]) {
     fs::path r = ck.string(root["results"], "results");

@@ -192,6 +192,9 @@ HostFiles default_host_files(const std::string& uri);
 /// The storage pool of hosts with `files: volumes` when `pool` is not given.
 inline constexpr std::string_view kDefaultPool = "default";
 
+/// Seconds a guest may take from domain start to the agent's hello (TCG on a loaded host is slow).
+inline constexpr double kDefaultHelloTimeoutS = 180;
+
 struct Host {
   std::string uri;          ///< libvirt connection URI, e.g. "qemu:///system", "qemu+ssh://arm-01/system"
   unsigned vcpu_budget = 0; ///< vCPUs of concurrently running cells on this host, >= 1
@@ -199,6 +202,10 @@ struct Host {
   HostFiles files = HostFiles::kPaths;        ///< `files`, default_host_files(uri) when absent
   /// `pool`: the storage pool of files: volumes (kDefaultPool when absent); "" with kPaths.
   std::string pool;
+  /// `hello_timeout_s`: seconds from a domain's start to its agent's hello before the boot
+  /// fails (hello-timeout), 10..3600; default kDefaultHelloTimeoutS. Raise it for hosts whose
+  /// guests boot slowly: an emulated host whose KVM guests are themselves emulated.
+  double hello_timeout_s = kDefaultHelloTimeoutS;
 };
 
 

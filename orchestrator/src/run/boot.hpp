@@ -22,7 +22,7 @@ namespace rlab::run {
 
 /// Timeouts of one boot, in seconds.
 struct BootTimeouts {
-  double hello_s = 180;     ///< domain start -> agent hello (TCG on a loaded host is slow)
+  double hello_s = matrix::kDefaultHelloTimeoutS;  ///< domain start -> agent hello (`hosts[].hello_timeout_s`)
   double prepare_s = 300;   ///< mkfs + mount
   double quiet_s = 30;      ///< silence during the load before a liveness probe
   double probe_s = 30;      ///< the probe's deadline

@@ -20,8 +20,10 @@ LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest) {
   out.conn = std::make_unique<vm::Connection>(h.uri);
   out.caps = vm::read_host_caps(*out.conn);
   const GuestFit fit = fit_guest(guest, out.caps);
-  if (fit.accel) out.guest = guest_settings(guest, *fit.accel);
-  else out.refusal = fit.refusal;
+  if (fit.accel) {
+    out.guest = guest_settings(guest, *fit.accel);
+    out.guest->timeouts.hello_s = h.hello_timeout_s;
+  } else out.refusal = fit.refusal;
   try {
     out.files = boot_files(h, *out.conn);
   } catch (const vm::LibvirtError& e) {

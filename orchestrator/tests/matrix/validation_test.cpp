@@ -104,6 +104,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"host_uri_scheme", 9, 11, "hosts[0].uri: 'xen:///system' is not a libvirt URI of QEMU"},
         BadCase{"host_uri_huge", 9, 11, "is 3018 bytes long, at most 2048"},
         BadCase{"host_budget_huge", 10, 51, "hosts[1].vcpus: 99999999999 is out of range [1, 4096]"},
+        BadCase{"host_hello_timeout", 9, 56, "hosts[0].hello_timeout_s: 5 is out of range [10, 3600]"},
         BadCase{"nightly_fetch_option", 10, 19, "nightly.fetch: entry 2 is not a git remote name or URL"},
         BadCase{"nightly_fetch_control", 10, 19, "nightly.fetch: entry 2 is not a git remote name or URL"},
         BadCase{"nightly_tree_nul", 9, 9, "nightly.tree: contains a NUL byte"},
