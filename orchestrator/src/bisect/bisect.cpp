@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "bisect/search.hpp"
 #include "stats/descriptive.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
-#include <set>
 #include <stdexcept>
 
 namespace rlab::bisect {
@@ -19,6 +19,12 @@ std::string_view step_result_name(StepResult r) {
     case StepResult::skip: return "skip";
   }
   return "skip";
+}
+
+StepResult step_result_from_name(std::string_view name) {
+  for (const auto r : {StepResult::good, StepResult::bad, StepResult::skip})
+    if (step_result_name(r) == name) return r;
+  throw std::invalid_argument("step result '" + std::string(name) + "': expected good, bad or skip");
 }
 
 std::string_view status_name(Status s) {
@@ -80,17 +86,6 @@ std::vector<Request> top_up(std::span<const std::pair<std::size_t, std::vector<d
     slots.push_back(k);
   }
   return out;
-}
-
-// The unskipped commit strictly inside (lo, hi) nearest the middle; 0 if none.
-std::size_t pick(std::size_t lo, std::size_t hi, const std::set<std::size_t>& skipped) {
-  if (hi - lo < 2) return 0;
-  const std::size_t mid = lo + (hi - lo) / 2;
-  for (std::size_t d = 0; d < hi - lo; ++d) {
-    if (mid >= lo + 1 + d && !skipped.count(mid - d)) return mid - d;
-    if (mid + d + 1 <= hi - 1 && !skipped.count(mid + d + 1)) return mid + d + 1;
-  }
-  return 0;
 }
 
 }  // namespace
@@ -195,8 +190,7 @@ Step test_commit(std::size_t index, const References& refs, const Oracle& oracle
       step.change_vs_good = d.relative_change;
       step.p_vs_good = d.p_min;
       step.p_vs_bad = 1;
-      step.reason = fmt::format("the ends measured alongside do not differ in the expected direction "
-                                "(good median {:.4g}, bad {:.4g}) -> unknown", mg, mb);
+      step.reason = fmt::format("{} (good median {:.4g}, bad {:.4g}) -> unknown", kEndsDidNotDiffer, mg, mb);
     } else {
       step.references_differ = true;
       const Classification c = classify(step.good, step.bad, step.samples, step_opt);
@@ -219,9 +213,7 @@ Step test_commit(std::size_t index, const References& refs, const Oracle& oracle
 }
 
 Result bisect(std::span<const std::string> commits, const Oracle& oracle, const Options& opt) {
-  if (commits.size() < 2) {
-    throw std::invalid_argument("bisect: need at least the good and the bad commit");
-  }
+  ListBisecter list(std::vector<std::string>(commits.begin(), commits.end()));  // validates the list
   stats::next_sample_count(opt.plan.initial, opt.plan);  // validates the plan
   Result r;
   References refs;
@@ -232,43 +224,39 @@ Result bisect(std::span<const std::string> commits, const Oracle& oracle, const 
 
   EndsCheck ends = check_ends(refs, oracle, opt, commits.front(), commits.back());
   r.endpoints = std::move(ends.comparison);
-  if (ends.confirmed) {
-    std::size_t lo = refs.good_index, hi = refs.bad_index;
-    std::set<std::size_t> skipped;
-    for (std::size_t next = pick(lo, hi, skipped); next != 0; next = pick(lo, hi, skipped)) {
-      Step step = test_commit(next, refs, oracle, step_opt);
-      if (step.result == StepResult::good) lo = next;
-      if (step.result == StepResult::bad) hi = next;
-      if (step.result == StepResult::skip) skipped.insert(next);
-      r.step_runs += step.samples.size();
-      if (!opt.reuse_ends) r.reference_runs += step.good.size() + step.bad.size();
-      const bool vanished = step.result == StepResult::skip && !step.references_differ;
-      r.steps.push_back(std::move(step));
-      if (vanished) break;  // the ends' difference did not reproduce: stop (below)
-    }
-    r.range_first = lo + 1;
-    r.range_last = hi;
-    if (!r.steps.empty() && !r.steps.back().references_differ) {
-      r.status = Status::inconclusive_endpoints;
-      r.message = fmt::format("the ends booted alongside commit {} did not differ in the expected "
-                              "direction at the cap: the change between {} and {} did not reproduce",
-                              commits[r.steps.back().index], commits.front(), commits.back());
-    } else if (lo + 1 == hi) {
-      r.status = Status::found;
-      r.first_bad = hi;
-      r.message = fmt::format("first bad commit: {}", commits[hi]);
-    } else {
-      r.status = Status::hidden_by_skips;
-      r.message = fmt::format("the first bad commit is one of {} commits from {} to {} (skips hide it)",
-                              hi - lo, commits[lo + 1], commits[hi]);
-    }
-  } else {
+  r.good_samples = refs.good;
+  r.bad_samples = refs.bad;
+  r.endpoint_runs = refs.runs;
+  if (!ends.confirmed) {
     r.status = ends.status;
     r.message = std::move(ends.message);
+    return r;
   }
-  r.good_samples = std::move(refs.good);
-  r.bad_samples = std::move(refs.bad);
-  r.endpoint_runs = refs.runs;
+  // The steps start with the boots the ends' noise and change call for, as in `rlab bisect`.
+  step_opt.plan.initial = plan_steps(step_opt, refs.good, refs.bad).initial;
+  const auto answer = [&](const std::string& commit) {
+    Step step = test_commit(list.index(commit), refs, oracle, step_opt);
+    r.step_runs += step.samples.size();
+    if (!opt.reuse_ends) r.reference_runs += step.good.size() + step.bad.size();
+    const StepAnswer a{step.result, step.references_differ};
+    r.steps.push_back(std::move(step));
+    return a;
+  };
+  const SearchEnd end = search(list, answer, commits.size());
+  r.status = end.status;
+  r.range_first = list.lo() + 1;
+  r.range_last = list.hi();
+  if (end.status == Status::inconclusive_endpoints) {
+    r.message = fmt::format("the ends booted alongside commit {} did not differ in the expected "
+                            "direction at the cap: the change between {} and {} did not reproduce",
+                            end.last, commits.front(), commits.back());
+  } else if (end.status == Status::found) {
+    r.first_bad = list.hi();
+    r.message = fmt::format("first bad commit: {}", end.first_bad);
+  } else {
+    r.message = fmt::format("the first bad commit is one of {} commits from {} to {} (skips hide it)",
+                            end.candidates.size(), end.candidates.front(), end.candidates.back());
+  }
   return r;
 }
 

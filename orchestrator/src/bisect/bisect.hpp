@@ -45,6 +45,14 @@ enum class StepResult { good, bad, skip };
 /// "good", "bad" or "skip".
 std::string_view step_result_name(StepResult r);
 
+/// The StepResult named "good", "bad" or "skip"; throws std::invalid_argument for anything else.
+StepResult step_result_from_name(std::string_view name);
+
+/// How a step's reason begins when its own boots of the ends did not differ in the expected
+/// direction (Step::references_differ false): a stored answer's reason says so by this text.
+inline constexpr std::string_view kEndsDidNotDiffer =
+    "the ends measured alongside do not differ in the expected direction";
+
 /// One tested commit, in test order.
 struct Step {
   std::size_t index = 0;
@@ -139,13 +147,14 @@ Step test_commit(std::size_t index, const References& refs, const Oracle& oracle
 /// Bisects `commits` (oldest first): commits.front() is known good, commits.back() known
 /// bad, at least two entries. First measures both ends adaptively until the verdict is
 /// "different" in the expected direction (otherwise stops with no_regression,
-/// inconclusive_endpoints, wrong_direction or endpoint_failed); then tests the not-yet-skipped
-/// commit nearest the middle of the remaining range with test_commit() at opt.step_alpha
-/// (0: default_step_alpha(commits.size(), opt.verdict.alpha)), until one commit is left or
-/// every commit inside the range is skipped. Without skips this takes at most
-/// ceil(log2(commits.size() - 1)) steps.
-/// Throws std::invalid_argument on fewer than two commits or an invalid sampling plan; lets
-/// the oracle's exceptions pass.
+/// inconclusive_endpoints, wrong_direction or endpoint_failed); then runs the bisection loop
+/// (search.hpp: search() over a ListBisecter, the loop `rlab bisect` runs over git) with
+/// test_commit() at opt.step_alpha (0: default_step_alpha(commits.size(),
+/// opt.verdict.alpha)), each step starting with plan_steps() boots, until one commit is left
+/// or every commit inside the range is skipped. Without skips this takes at most
+/// ceil(log2(commits.size() - 1)) steps. What the simulator (bench/bisect_sim) measures.
+/// Throws std::invalid_argument on fewer than two commits, a commit listed twice, or an
+/// invalid sampling plan; lets the oracle's exceptions pass.
 Result bisect(std::span<const std::string> commits, const Oracle& oracle, const Options& opt = {});
 
 }  // namespace rlab::bisect

@@ -5,14 +5,12 @@
 #include "matrix/matrix.hpp"
 #include "run/interrupts.hpp"
 #include "stats/descriptive.hpp"
-#include "stats/power.hpp"
 #include "util/usage_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -29,35 +27,9 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-/// The ends' noise and change, and the boots a step starts with: the fewest whose minimum
-/// detectable effect at the step alpha reaches the ends' change (stats::boots_for_effect) and
-/// whose rank test can reach that alpha at all — against as many boots of their own, or in
-/// deterministic mode against the ends' own boots — the cap when the noise needs more; the session's `initial` while the ends have fewer than
-/// two boots each.
-struct StepPlan {
-  std::optional<double> noise;   ///< pooled relative stddev of one boot of the ends
-  double change = 0;             ///< (median bad - median good) / median good
-  std::size_t initial = 0;
-};
-
-StepPlan step_plan(const SessionSpec& spec, const std::vector<double>& good, const std::vector<double>& bad) {
-  StepPlan p;
-  p.initial = spec.initial;
-  if (good.size() < 2 || bad.size() < 2) return p;
-  const double mg = stats::median(good);
-  if (!(mg > 0)) return p;
-  p.change = (stats::median(bad) - mg) / mg;
-  const double sg = stats::stddev(good) / stats::mean(good), sb = stats::stddev(bad) / stats::mean(bad);
-  p.noise = std::sqrt((sg * sg + sb * sb) / 2);
-  if (p.change == 0) return p;
-  const auto opt = session_options(spec);
-  // Deterministic steps are compared with the ends' own boots, not with as many of their own:
-  // the floor is that of n boots against those (the fewer end's).
-  const unsigned reference = opt.reuse_ends ? static_cast<unsigned>(std::min(good.size(), bad.size())) : 0;
-  const auto need = stats::boots_for_effect(*p.noise, std::abs(p.change), static_cast<unsigned>(spec.cap),
-                                            opt.step_alpha, 0.9, reference);
-  p.initial = need ? *need : spec.cap;
-  return p;
+/// The boots a session's steps start with (bisect::plan_steps over the ends' stored boots).
+bisect::StepPlan step_plan(const SessionSpec& spec, const std::vector<double>& good, const std::vector<double>& bad) {
+  return bisect::plan_steps(session_options(spec), good, bad);
 }
 
 /// Measures both ends; true when the bisection may go on (status set otherwise).
@@ -272,50 +244,46 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   }
 
   git.reset();
-  auto outcome = git.start(s->spec.bad_commit, s->spec.good_commit);
+  GitBisecter bisecter(git, git.start(s->spec.bad_commit, s->spec.good_commit));
   git.mark_owner(id);
   for (const auto& row : db.steps(id)) {
-    if (outcome.done) break;
+    if (bisecter.state().done) break;
     tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit), row.result));
-    outcome = git.mark(row.result, row.commit);
+    bisecter.mark(row.commit, bisect::step_result_from_name(row.result));
   }
-  std::size_t tested = 0;
-  for (std::size_t guard = 0; !outcome.done; ++guard) {
-    if (guard > s->spec.commit_count + 1)
-      throw std::runtime_error(fmt::format("bisect session {}: git asked for more commits than "
-                                           "the range holds", id));
-    const std::string commit = git.current();
-    if (!db.step(id, commit) && out_of_time()) return *db.get(id);
+  // The one bisection loop (bisect/search.hpp), as the simulator runs it over a list.
+  const auto answer = [&](const std::string& commit) {
     tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
     const auto ts = std::chrono::steady_clock::now();
-    auto row = answer_commit(db, *s, lab, commit);
-    ++tested;
+    const auto row = answer_commit(db, *s, lab, commit);
     tell(say, fmt::format("{} is {} ({} boots, {} of the ends alongside; {:.0f} s): {}", short_sha(commit),
                           row.result, row.samples, row.reference_samples, seconds_since(ts), row.reason));
-    if (row.result == "skip" && row.reason.find("do not differ in the expected direction") != std::string::npos) {
-      // As bisect::bisect does: the ends' difference did not reproduce next to this commit.
-      git.reset();
-      db.set_status(id, std::string(bisect::status_name(bisect::Status::inconclusive_endpoints)),
-                    fmt::format("the ends booted alongside {} did not differ in the expected direction "
-                                "at the cap: the change between the ends did not reproduce",
-                                short_sha(commit)));
-      return *db.get(id);
-    }
-    outcome = git.mark(row.result, commit);
+    return bisect::StepAnswer{bisect::step_result_from_name(row.result),
+                              row.reason.find(bisect::kEndsDidNotDiffer) == std::string::npos};
+  };
+  const auto end = bisect::search(bisecter, answer, s->spec.commit_count + 1,
+                                  [&](const std::string& commit) { return !db.step(id, commit) && out_of_time(); });
+  if (end.stopped) return *db.get(id);
+  if (end.status == bisect::Status::inconclusive_endpoints) {
+    git.reset();
+    db.set_status(id, std::string(bisect::status_name(end.status)),
+                  fmt::format("the ends booted alongside {} did not differ in the expected direction "
+                              "at the cap: the change between the ends did not reproduce",
+                              short_sha(end.last)));
+    return *db.get(id);
   }
   git.reset();
   tell(say, fmt::format("bisection took {:.1f} min in this process ({} commits tested)",
-                        seconds_since(t0) / 60, tested));
-  if (!outcome.first_bad.empty()) {
+                        seconds_since(t0) / 60, end.answered));
+  if (end.status == bisect::Status::found) {
     db.set_status(id, "found",
-                  fmt::format("first bad commit {} {}", short_sha(outcome.first_bad),
-                              git.subject(outcome.first_bad)),
-                  outcome.first_bad);
+                  fmt::format("first bad commit {} {}", short_sha(end.first_bad), git.subject(end.first_bad)),
+                  end.first_bad);
     // Is it believable? (culprit.hpp) Stored with the session; a failure here loses no answer.
     try {
-      auto checks = check_culprit(git, lab, outcome.first_bad);
+      auto checks = check_culprit(git, lab, end.first_bad);
       db.set_checks(id, checks_json(checks).dump());  // kept if the revert's boots are cut short
-      checks.revert = check_revert(git, *s, lab, outcome.first_bad, say);
+      checks.revert = check_revert(git, *s, lab, end.first_bad, say);
       db.set_checks(id, checks_json(checks).dump());
       tell(say, "checks of the culprit:\n" + render_checks(checks));
     } catch (const std::exception& e) {
@@ -325,8 +293,8 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   } else {
     db.set_status(id, "hidden by skips",
                   fmt::format("the first bad commit is one of {} commits that were skipped or are "
-                              "next to skipped ones", outcome.candidates.size()),
-                  "", outcome.candidates);
+                              "next to skipped ones", end.candidates.size()),
+                  "", end.candidates);
   }
   return *db.get(id);
 }

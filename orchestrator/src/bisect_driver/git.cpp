@@ -107,7 +107,15 @@ BisectOutcome GitTree::start(const std::string& bad, const std::string& good) co
 BisectOutcome GitTree::mark(const std::string& term, const std::string& commit) const {
   if (term != "good" && term != "bad" && term != "skip")
     throw std::invalid_argument("git bisect term '" + term + "': expected good, bad or skip");
-  return parse_bisect_output(git({"bisect", term, commit}));
+  // git ends a bisection that only skipped commits are left in with exit 2 ("We cannot bisect
+  // more!") after listing the candidates: an outcome, not a failure.
+  const auto argv = with_tree(dir_, {"bisect", term, commit});
+  auto r = util::run(argv, quiet());
+  auto outcome = parse_bisect_output(r.output);
+  if (!r.ok() && !(outcome.done && outcome.first_bad.empty()))
+    throw GitError(dir_.string() + ": " + util::display_command(argv) + " failed (exit " +
+                   std::to_string(r.exit_code) + "): " + util::tail(r.output, 10));
+  return outcome;
 }
 
 std::string GitTree::current() const {
@@ -211,6 +219,19 @@ std::optional<GitTree::Owner> GitTree::owner() const {
   if (!(in >> w1 >> o.session >> w2 >> o.pid) || w1 != "session" || w2 != "pid") return std::nullopt;
   o.alive = o.pid > 0 && (::kill(static_cast<pid_t>(o.pid), 0) == 0 || errno == EPERM);
   return o;
+}
+
+bisect::SearchState GitBisecter::state() {
+  bisect::SearchState s;
+  s.done = outcome_.done;
+  s.first_bad = outcome_.first_bad;
+  s.candidates = outcome_.candidates;
+  if (!s.done) s.next = git_.current();
+  return s;
+}
+
+void GitBisecter::mark(const std::string& commit, bisect::StepResult result) {
+  outcome_ = git_.mark(std::string(bisect::step_result_name(result)), commit);
 }
 
 }  // namespace rlab::bisect_driver

@@ -2,6 +2,8 @@
 // The kernel git tree of a bisection, driven with argv vectors (`git -C <tree> ...`): refs,
 // subjects, and `git bisect` start/good/bad/skip/run/log/reset. The bisection never moves the
 // tree's checkout: it starts with `--no-checkout`, so the commit under test is BISECT_HEAD.
+#include "bisect/search.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -48,7 +50,8 @@ class GitTree {
   bool bisecting() const;
   /// `git bisect start --no-checkout <bad> <good>`.
   BisectOutcome start(const std::string& bad, const std::string& good) const;
-  /// `git bisect <term> <commit>`, term "good", "bad" or "skip".
+  /// `git bisect <term> <commit>`, term "good", "bad" or "skip"; when only skipped commits are
+  /// left, git exits 2 listing the candidates: returned as done, not thrown.
   BisectOutcome mark(const std::string& term, const std::string& commit) const;
   /// The commit git wants tested: BISECT_HEAD (no-checkout bisection), else HEAD.
   std::string current() const;
@@ -90,6 +93,22 @@ class GitTree {
   std::string git(const std::vector<std::string>& args) const;
   std::filesystem::path owner_file() const;
   std::filesystem::path dir_;
+};
+
+/// bisect::Bisecter over a `git bisect` in progress in `git` (the caller started it): state()
+/// is what git said last (first bad commit, or only skipped commits left: the candidates) or
+/// else the commit it wants tested (BISECT_HEAD); mark() is `git bisect good|bad|skip
+/// <commit>`. Throws GitError as GitTree does.
+class GitBisecter : public bisect::Bisecter {
+ public:
+  /// `started`: what `git bisect start` (GitTree::start) said.
+  GitBisecter(const GitTree& git, BisectOutcome started) : git_(git), outcome_(std::move(started)) {}
+  bisect::SearchState state() override;
+  void mark(const std::string& commit, bisect::StepResult result) override;
+
+ private:
+  const GitTree& git_;
+  BisectOutcome outcome_;
 };
 
 }  // namespace rlab::bisect_driver

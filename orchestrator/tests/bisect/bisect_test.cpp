@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bisect/bisect.hpp"
+#include "bisect/search.hpp"
 #include "stats/random.hpp"
 
 namespace rlab::bisect {
@@ -70,13 +71,19 @@ TEST(Bisect, FindsTheCulpritWithinTheStepBound) {
       EXPECT_EQ(r.message, "first bad commit: commit" + std::to_string(culprit));
       const double bound = n > 2 ? std::ceil(std::log2(static_cast<double>(n - 1))) : 0;
       EXPECT_LE(static_cast<double>(r.steps.size()), bound) << "n " << n;
+      // Steps start with the boots the ends' noise and change call for: a 10-sigma change
+      // needs no more than the rank test's floor at the step alpha, fewer than the ends' 10.
+      Options planned;
+      planned.step_alpha = r.step_alpha;
+      const std::size_t boots = plan_steps(planned, r.good_samples, r.bad_samples).initial;
+      EXPECT_LT(boots, 10u);
       for (const Step& s : r.steps) {
         EXPECT_EQ(step_result_name(s.result), s.index >= culprit ? "bad" : "good") << s.reason;
-        EXPECT_EQ(s.samples.size(), 10u);  // a 10-sigma step is clear with the first runs
+        EXPECT_EQ(s.samples.size(), boots) << "clear with the planned boots";
       }
       EXPECT_EQ(r.endpoint_runs, 20u);
-      EXPECT_EQ(r.step_runs, 10 * r.steps.size());
-      EXPECT_EQ(r.reference_runs, 20 * r.steps.size());  // both ends alongside every step
+      EXPECT_EQ(r.step_runs, boots * r.steps.size());
+      EXPECT_EQ(r.reference_runs, 2 * boots * r.steps.size());  // both ends alongside every step
     }
   }
 }
@@ -124,7 +131,9 @@ TEST(Bisect, AmbiguousCommitDoublesRunsThenIsSkipped) {
   FakeOracle f{[](std::size_t i) { return i == 2 ? 95.0 : (i >= 3 ? 90.0 : 100.0); }, 0.5};
   const auto commits = names(5);
   const Result r = bisect(commits, ref(f));
-  EXPECT_EQ(f.requests[2], (std::vector<std::size_t>{10, 10, 20, 40}));  // 10 -> 20 -> 40 -> 80
+  // 6 planned (the least n against n whose exact rank test reaches 0.01 / 2), then doubled:
+  // 6 -> 12 -> 24 -> 48 -> 80 (the cap).
+  EXPECT_EQ(f.requests[2], (std::vector<std::size_t>{6, 6, 12, 24, 32}));
   ASSERT_FALSE(r.steps.empty());
   EXPECT_EQ(r.steps.front().index, 2u);
   EXPECT_EQ(r.steps.front().result, StepResult::skip);
@@ -228,15 +237,15 @@ TEST(Bisect, WithReusedEndsAStepBootsOnlyTheCommit) {
   Options opt;
   opt.reuse_ends = true;
   opt.plan.initial = 5;
-  opt.verdict.alpha = 0.1;  // steps at 0.1 / 4: 5 boots against the ends' 5 reach it (p 2/252)
+  opt.verdict.alpha = 0.1;  // steps at 0.1 / 4: 4 boots against the ends' 5 reach it (p 2/126)
   const auto commits = names(17);
   const Result r = bisect(commits, ref(f), opt);
   ASSERT_EQ(status_name(r.status), "found") << r.message;
   EXPECT_EQ(r.first_bad, 11u);
   EXPECT_EQ(r.reference_runs, 0u) << "no end is booted beside a step";
   for (const Step& s : r.steps) {
-    EXPECT_EQ(s.samples.size(), 5u) << s.reason;
-    EXPECT_EQ(f.requests[s.index], (std::vector<std::size_t>{5})) << "one request, the commit's";
+    EXPECT_EQ(s.samples.size(), 4u) << s.reason;
+    EXPECT_EQ(f.requests[s.index], (std::vector<std::size_t>{4})) << "one request, the commit's";
     EXPECT_EQ(s.good, r.good_samples) << "classified against the ends' own samples";
   }
   EXPECT_EQ(f.requests[0].size(), 1u) << "the good end is measured once, by check_ends";
@@ -307,6 +316,100 @@ TEST(Bisect, ClassifyRule) {
   EXPECT_NEAR(c.vs_good.relative_change, -0.10, 0.02);
   EXPECT_NE(c.reason.find("-> bad"), std::string::npos) << c.reason;
   EXPECT_THROW(classify(good, good, sample(90), opt), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace rlab::bisect
+
+namespace rlab::bisect {
+namespace {
+
+/// A Bisecter that records what the loop asks and tells (over a ListBisecter).
+struct Recording : ListBisecter {
+  using ListBisecter::ListBisecter;
+  std::vector<std::pair<std::string, StepResult>> marks;
+  void mark(const std::string& c, StepResult r) override {
+    marks.emplace_back(c, r);
+    ListBisecter::mark(c, r);
+  }
+};
+
+TEST(Search, ListBisecterNamesTheFirstBadCommitOrTheCandidates) {
+  Recording b(names(9));
+  const auto answer = [](const std::string& c) {
+    if (c == "commit4") return StepAnswer{StepResult::skip};
+    return StepAnswer{std::stoi(c.substr(6)) >= 5 ? StepResult::bad : StepResult::good};
+  };
+  const SearchEnd end = search(b, answer, 9);
+  EXPECT_EQ(end.status, Status::hidden_by_skips);
+  EXPECT_EQ(end.candidates, (std::vector<std::string>{"commit4", "commit5"}));
+  EXPECT_EQ(b.marks.front().first, "commit4") << "the middle first";
+  EXPECT_EQ(b.marks.front().second, StepResult::skip);
+  EXPECT_EQ(end.answered, b.marks.size());
+
+  ListBisecter clean(names(9));
+  const SearchEnd found = search(clean, [](const std::string& c) {
+    return StepAnswer{std::stoi(c.substr(6)) >= 3 ? StepResult::bad : StepResult::good};
+  }, 9);
+  EXPECT_EQ(found.status, Status::found);
+  EXPECT_EQ(found.first_bad, "commit3");
+  EXPECT_EQ(found.answered, 3u);  // ceil(log2 8)
+  EXPECT_EQ(clean.lo(), 2u);
+  EXPECT_EQ(clean.hi(), 3u);
+}
+
+TEST(Search, StopsWhenAskedWhenTheEndsVanishAndWhenItDoesNotConverge) {
+  ListBisecter b(names(9));
+  std::size_t answered = 0;
+  const auto good = [&](const std::string&) {
+    ++answered;
+    return StepAnswer{StepResult::good};
+  };
+  const SearchEnd stopped = search(b, good, 9, [&](const std::string&) { return answered == 1; });
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_EQ(stopped.answered, 1u);
+  EXPECT_EQ(stopped.last, "commit6") << "the next commit, not answered";
+  // Resumed with the same bisecter, it goes on where it stopped.
+  EXPECT_EQ(search(b, good, 9).first_bad, "commit8");
+
+  ListBisecter v(names(9));
+  const SearchEnd vanished = search(v, [](const std::string&) { return StepAnswer{StepResult::skip, false}; }, 9);
+  EXPECT_EQ(vanished.status, Status::inconclusive_endpoints);
+  EXPECT_EQ(vanished.last, "commit4");
+  EXPECT_EQ(v.state().next, "commit4") << "not marked";
+
+  ListBisecter w(names(9));
+  EXPECT_THROW(search(w, good, 2), std::runtime_error);
+  EXPECT_THROW(ListBisecter({"a"}), std::invalid_argument);
+  EXPECT_THROW(ListBisecter({"a", "b", "a"}), std::invalid_argument);
+  ListBisecter x(names(4));
+  EXPECT_THROW(x.mark("commit0", StepResult::good), std::invalid_argument) << "an end";
+  EXPECT_THROW(x.mark("nope", StepResult::good), std::invalid_argument);
+}
+
+TEST(Search, StepPlanFollowsTheEndsNoiseAndChange) {
+  Options opt;
+  opt.plan.initial = 5;
+  opt.plan.cap = 20;
+  opt.step_alpha = 0.005;
+  // Fewer than two samples of an end: the session's initial.
+  EXPECT_EQ(plan_steps(opt, std::vector<double>{100}, std::vector<double>{90, 91}).initial, 5u);
+  // A 10% change at 0.5% noise: the rank test's floor, 6 against 6 (2 / C(12, 6) < 0.005).
+  const std::vector<double> good{100, 100.5, 99.5, 100.2, 99.8}, bad{90, 90.5, 89.5, 90.2, 89.8};
+  const StepPlan clear = plan_steps(opt, good, bad);
+  EXPECT_EQ(clear.initial, 6u);
+  EXPECT_NEAR(clear.change, -0.1, 1e-9);
+  ASSERT_TRUE(clear.noise);
+  EXPECT_LT(*clear.noise, 0.01);
+  // Against the ends' own 5 boots: 5 against 5 (2 / 252) cannot reach 0.005, 6 against 5
+  // (2 / C(11, 5) = 0.0043) can: 6, not the 5 an n-against-n floor would allow.
+  opt.reuse_ends = true;
+  EXPECT_EQ(plan_steps(opt, good, bad).initial, 6u);
+  // A 1% change in 5% noise needs more than the cap: the cap.
+  const std::vector<double> g2{100, 105, 95, 102, 98}, b2{99, 104, 94, 101, 97};
+  EXPECT_EQ(plan_steps(opt, g2, b2).initial, 20u);
+  opt.step_alpha = 0;
+  EXPECT_THROW(plan_steps(opt, good, bad), std::invalid_argument);
 }
 
 }  // namespace

@@ -158,6 +158,20 @@ TEST_F(DriverTest, NamesTheCulpritAndSkipsTheBrokenCommit) {
   EXPECT_NE(text.find("skipped " + broken.substr(0, 12)), std::string::npos) << text;
 }
 
+TEST_F(DriverTest, SkipsThatHideTheCulpritEndTheSessionWithItsCandidates) {
+  // The culprit and the commit before it do not build: git ends with "only 'skip'ped commits
+  // left" (exit 2), which is an outcome, not an error.
+  FakeLab lab;
+  levels(lab, 8, 70);
+  lab.broken = {shas[7], shas[8]};
+  auto id = create_session(*db, start());
+  auto s = drive(*db, id, lab, false);
+  EXPECT_EQ(s.status, "hidden by skips") << s.message;
+  std::set<std::string> candidates(s.candidates.begin(), s.candidates.end());
+  EXPECT_EQ(candidates, (std::set<std::string>{shas[7], shas[8], shas[9]})) << s.message;
+  EXPECT_FALSE(GitTree(dir / "tree").bisecting());
+}
+
 TEST_F(DriverTest, FailedBootsAreMeasuredAgainAndPersistentFailuresSkip) {
   FakeLab lab;
   levels(lab, 11, 70);
