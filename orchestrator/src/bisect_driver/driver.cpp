@@ -52,10 +52,10 @@ bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
       tell(say, fmt::format("noise {:.1f}% per boot next to a change of {:+.1f}%: steps start with {} boots "
                             "of each (at most {})", *plan.noise * 100, plan.change * 100, plan.initial,
                             s.spec.cap));
-    db.set_status(s.id, "bisecting", check.message);
+    db.set_status(s.id, SessionState::bisecting, check.message);
     return true;
   }
-  db.set_status(s.id, std::string(bisect::status_name(check.status)), check.message);
+  db.set_status(s.id, finished_state(check.status), check.message);
   return false;
 }
 
@@ -179,7 +179,7 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
     db.record_step(s.id, row);
     return row;
   }
-  if (s.status == "ends" || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
+  if (s.status == SessionState::ends || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
     throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
                                          "(run `rlab bisect --resume {}`)", s.id, s.id));
   const auto step = test_against_ends(s, lab, commit, commit);
@@ -209,7 +209,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   const auto t0 = std::chrono::steady_clock::now();
   auto s = db.get(id);
   if (!s) throw UsageError(fmt::format("{}: no bisect session {}", db.path().string(), id));
-  if (s->status != "ends" && s->status != "bisecting") return *s;  // finished earlier
+  if (!unfinished(s->status)) return *s;  // finished earlier
   GitTree git(s->spec.tree);
   if (git.bisecting() && !resume) {
     // A bisection rlab started whose process is gone (killed, crashed) is stale: reset it (its
@@ -238,7 +238,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
       }
     }
   } reset_on_exit{git};
-  if (s->status == "ends") {
+  if (s->status == SessionState::ends) {
     if (out_of_time() || !measure_ends(db, *s, lab, say)) return *db.get(id);
     s = db.get(id);
   }
@@ -266,7 +266,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   if (end.stopped) return *db.get(id);
   if (end.status == bisect::Status::inconclusive_endpoints) {
     git.reset();
-    db.set_status(id, std::string(bisect::status_name(end.status)),
+    db.set_status(id, finished_state(end.status),
                   fmt::format("the ends booted alongside {} did not differ in the expected direction "
                               "at the cap: the change between the ends did not reproduce",
                               short_sha(end.last)));
@@ -276,7 +276,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   tell(say, fmt::format("bisection took {:.1f} min in this process ({} commits tested)",
                         seconds_since(t0) / 60, end.answered));
   if (end.status == bisect::Status::found) {
-    db.set_status(id, "found",
+    db.set_status(id, SessionState::found,
                   fmt::format("first bad commit {} {}", short_sha(end.first_bad), git.subject(end.first_bad)),
                   end.first_bad);
     // Is it believable? (culprit.hpp) Stored with the session; a failure here loses no answer.
@@ -291,7 +291,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
       spdlog::warn("bisect session {}: culprit checks: {}", id, e.what());
     }
   } else {
-    db.set_status(id, "hidden by skips",
+    db.set_status(id, SessionState::hidden_by_skips,
                   fmt::format("the first bad commit is one of {} commits that were skipped or are "
                               "next to skipped ones", end.candidates.size()),
                   "", end.candidates);

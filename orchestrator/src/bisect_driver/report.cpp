@@ -84,7 +84,7 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
     out += fmt::format("{} steps, {} boots in steps (commits and the ends alongside)\n", steps.size(), boots);
   }
   out += "\n";
-  if (s.status == "found") {
+  if (s.status == SessionState::found) {
     out += fmt::format("first bad commit: {} {}\n", s.first_bad, subject_of(git, s.first_bad));
     if (const auto checks = checks_from_json(s.checks_json))
       out += std::string(checks->suspicious() ? "the culprit is SUSPICIOUS:\n" : "checks of the culprit:\n") +
@@ -92,11 +92,11 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
     else
       out += "checks of the culprit: not made yet\n";
     out += what_changed(db, s, git);
-  } else if (s.status == "hidden by skips") {
+  } else if (s.status == SessionState::hidden_by_skips) {
     out += "the first bad commit is one of these (skipped commits hide which):\n";
     for (const auto& c : s.candidates) out += fmt::format("  {} {}\n", c, subject_of(git, c));
   } else {
-    out += fmt::format("{}: {}\n", s.status, s.message);
+    out += fmt::format("{}: {}\n", state_name(s.status), s.message);
   }
   for (const auto& r : steps)
     if (r.result == "skip")

@@ -15,6 +15,45 @@ bisect::Direction parse_direction(const std::string& s) {
   throw UsageError("direction '" + s + "': expected regression or improvement");
 }
 
+namespace {
+constexpr SessionState kStates[] = {SessionState::ends, SessionState::bisecting, SessionState::found,
+                                    SessionState::hidden_by_skips, SessionState::no_regression,
+                                    SessionState::inconclusive_endpoints, SessionState::wrong_direction,
+                                    SessionState::endpoint_failed};
+}  // namespace
+
+SessionState finished_state(bisect::Status s) {
+  switch (s) {
+    case bisect::Status::found: return SessionState::found;
+    case bisect::Status::hidden_by_skips: return SessionState::hidden_by_skips;
+    case bisect::Status::no_regression: return SessionState::no_regression;
+    case bisect::Status::inconclusive_endpoints: return SessionState::inconclusive_endpoints;
+    case bisect::Status::wrong_direction: return SessionState::wrong_direction;
+    case bisect::Status::endpoint_failed: return SessionState::endpoint_failed;
+  }
+  return SessionState::inconclusive_endpoints;
+}
+
+std::string_view state_name(SessionState s) {
+  switch (s) {
+    case SessionState::ends: return "ends";
+    case SessionState::bisecting: return "bisecting";
+    case SessionState::found: return bisect::status_name(bisect::Status::found);
+    case SessionState::hidden_by_skips: return bisect::status_name(bisect::Status::hidden_by_skips);
+    case SessionState::no_regression: return bisect::status_name(bisect::Status::no_regression);
+    case SessionState::inconclusive_endpoints: return bisect::status_name(bisect::Status::inconclusive_endpoints);
+    case SessionState::wrong_direction: return bisect::status_name(bisect::Status::wrong_direction);
+    case SessionState::endpoint_failed: return bisect::status_name(bisect::Status::endpoint_failed);
+  }
+  return "?";
+}
+
+SessionState parse_state(std::string_view name) {
+  for (const auto s : kStates)
+    if (state_name(s) == name) return s;
+  throw store::StoreError("bisect session state '" + std::string(name) + "' is not one rlab writes");
+}
+
 SessionDb::SessionDb(const std::filesystem::path& db) : path_(db), store_(store::Store::open(db)) {}
 
 SessionId SessionDb::create(const SessionSpec& s) {
@@ -56,7 +95,7 @@ std::optional<Session> SessionDb::get(SessionId id) const {
   s.spec.initial = static_cast<std::size_t>(row->initial_boots);
   s.spec.cap = static_cast<std::size_t>(row->cap_boots);
   s.spec.commit_count = static_cast<std::size_t>(row->commit_count);
-  s.status = row->status;
+  s.status = parse_state(row->status);
   s.message = row->message;
   s.first_bad = row->first_bad;
   s.candidates = row->candidates;
@@ -68,9 +107,9 @@ void SessionDb::set_checks(SessionId id, const std::string& checks_json) {
   store::set_bisect_checks(*store_, id, checks_json);
 }
 
-void SessionDb::set_status(SessionId id, const std::string& status, const std::string& message,
+void SessionDb::set_status(SessionId id, SessionState status, const std::string& message,
                            const std::string& first_bad, const std::vector<std::string>& candidates) {
-  store::set_bisect_status(*store_, id, status, message, first_bad, candidates);
+  store::set_bisect_status(*store_, id, std::string(state_name(status)), message, first_bad, candidates);
 }
 
 void SessionDb::add_batch(SessionId id, const std::string& commit, store::RunId run,

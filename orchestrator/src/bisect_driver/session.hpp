@@ -4,7 +4,7 @@
 // "bisect") whose boots hold each commit's samples, with the batch's purpose ("ends", or the
 // commit under test of a step). `rlab bisect` and the `rlab bisect-step` processes that
 // `git bisect run` starts share the store file (WAL, busy timeout). docs/bisect.md.
-#include "bisect/classify.hpp"
+#include "bisect/bisect.hpp"
 #include "store/bisect_sessions.hpp"
 #include "util/usage_error.hpp"
 
@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <ostream>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -35,14 +37,38 @@ struct SessionSpec {
   std::size_t commit_count = 0;  ///< commits in good..bad plus the good end
 };
 
+/// Where a session stands: measuring its ends, bisecting, or finished (the bisect::Status
+/// outcomes). Stored as its name (state_name); unfinished: ends or bisecting.
+enum class SessionState {
+  ends,                    ///< created, or cut short before its ends were judged
+  bisecting,               ///< the ends differ; steps are answered
+  found,                   ///< first_bad names the first bad commit
+  hidden_by_skips,         ///< candidates hold it
+  no_regression,
+  inconclusive_endpoints,
+  wrong_direction,
+  endpoint_failed,
+};
+
+/// "ends", "bisecting", or bisect::status_name of the outcome ("found", "hidden by skips", ...).
+std::string_view state_name(SessionState s);
+/// The state named `name` (state_name's text); throws store::StoreError naming it otherwise.
+SessionState parse_state(std::string_view name);
+/// The finished state of a bisection outcome.
+SessionState finished_state(bisect::Status s);
+/// ends or bisecting: the session is to be driven again (`--resume`, the next night).
+inline bool unfinished(SessionState s) { return s == SessionState::ends || s == SessionState::bisecting; }
+/// For test output.
+inline std::ostream& operator<<(std::ostream& o, SessionState s) { return o << state_name(s); }
+
 /// A stored session.
 struct Session {
   SessionId id = 0;
   SessionSpec spec;
-  std::string status;   ///< "ends", "bisecting", "found", "hidden by skips", "no regression", ...
+  SessionState status = SessionState::ends;
   std::string message;  ///< the last summary line
-  std::string first_bad;          ///< SHA when status "found"
-  std::vector<std::string> candidates;  ///< status "hidden by skips": the commits git names
+  std::string first_bad;          ///< SHA when status found
+  std::vector<std::string> candidates;  ///< status hidden_by_skips: the commits git names
   std::string created_at;
   std::string checks_json;  ///< the culprit's checks (culprit.hpp) once they ran, else ""
 };
@@ -62,17 +88,17 @@ class SessionDb {
   const store::Store& store() const { return *store_; }
   const std::filesystem::path& path() const { return path_; }
 
-  /// Stores a new session (status "ends") and returns its id.
+  /// Stores a new session (status ends) and returns its id.
   SessionId create(const SessionSpec& spec);
   /// The session, or nullopt.
   std::optional<Session> get(SessionId id) const;
-  /// The unfinished sessions (status "ends" or "bisecting") of matrix file `matrix_path`,
+  /// The unfinished sessions (status ends or bisecting) of matrix file `matrix_path`,
   /// oldest first: what a night resumes.
   std::vector<SessionId> unfinished(const std::string& matrix_path) const {
     return store::unfinished_bisect_sessions(*store_, matrix_path);
   }
   /// Sets status and message (and the result fields, which may be empty).
-  void set_status(SessionId id, const std::string& status, const std::string& message,
+  void set_status(SessionId id, SessionState status, const std::string& message,
                   const std::string& first_bad = "",
                   const std::vector<std::string>& candidates = {});
   /// Stores the checks of the session's culprit (CulpritChecks as JSON).

@@ -83,7 +83,7 @@ int bisect_main(const BisectArgs& a) {
     return run::Interrupts::instance().stopped() ? kInterrupted : code;
   }
   std::cout << bd::render_report(*db, s, bd::GitTree(s.spec.tree));
-  return s.status == "found" ? kOk : kFailure;
+  return s.status == bisect_driver::SessionState::found ? kOk : kFailure;
 }
 
 int step_main(const BisectArgs& a) {

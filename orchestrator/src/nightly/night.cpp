@@ -29,9 +29,9 @@ namespace {
 
 /// The reports' line for a driven session: its status, culprit and what the checks say.
 std::string outcome_of(const bd::Session& s) {
-  if (s.status == "ends" || s.status == "bisecting")
+  if (bd::unfinished(s.status))
     return "waiting: the night's bisection time is spent; the next night resumes it";
-  std::string o = s.status + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
+  std::string o = std::string(bd::state_name(s.status)) + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
   if (const auto checks = bd::checks_from_json(s.checks_json); checks && checks->suspicious())
     o += " (SUSPICIOUS: " + checks->suspicion() + ")";
   else if (checks && checks->revert && checks->revert->result == "good")

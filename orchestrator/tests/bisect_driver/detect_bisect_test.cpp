@@ -110,7 +110,7 @@ TEST_F(DetectBisect, WithATreeItStartsTheBisectionThroughTheDriver) {
   EXPECT_EQ(s->spec.cell_id, kCell);
   EXPECT_EQ(s->spec.commit_count, 5u);
   // The driver measured the ends through the lab: the (non-kernel) commits failed to build.
-  EXPECT_EQ(s->status, "endpoint failed") << s->message;
+  EXPECT_EQ(s->status, rlab::bisect_driver::SessionState::endpoint_failed) << s->message;
   EXPECT_NE(s->message.find("build:"), std::string::npos) << s->message;
   EXPECT_NE(r.output.find("endpoint failed"), std::string::npos) << r.output;
   EXPECT_EQ(r.exit_code, 1) << r.output;

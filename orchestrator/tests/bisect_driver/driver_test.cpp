@@ -133,7 +133,7 @@ TEST_F(DriverTest, NamesTheCulpritAndSkipsTheBrokenCommit) {
   lab.broken.insert(broken);
   auto id = create_session(*db, start());
   auto s = drive(*db, id, lab, false);
-  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[11]);
   EXPECT_NE(s.message.find("commit 11"), std::string::npos) << s.message;
   auto steps = db->steps(id);
@@ -166,7 +166,7 @@ TEST_F(DriverTest, SkipsThatHideTheCulpritEndTheSessionWithItsCandidates) {
   lab.broken = {shas[7], shas[8]};
   auto id = create_session(*db, start());
   auto s = drive(*db, id, lab, false);
-  EXPECT_EQ(s.status, "hidden by skips") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::hidden_by_skips) << s.message;
   std::set<std::string> candidates(s.candidates.begin(), s.candidates.end());
   EXPECT_EQ(candidates, (std::set<std::string>{shas[7], shas[8], shas[9]})) << s.message;
   EXPECT_FALSE(GitTree(dir / "tree").bisecting());
@@ -180,7 +180,7 @@ TEST_F(DriverTest, FailedBootsAreMeasuredAgainAndPersistentFailuresSkip) {
   lab.failing_boots[mid] = 1000;        // every boot of the first tested commit fails
   auto id = create_session(*db, start());
   auto s = drive(*db, id, lab, false);
-  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[11]);
   EXPECT_GE((lab.kept[{shas.front(), kEndsPurpose}].size()), 5u);
   auto step = db->step(id, mid);
@@ -196,7 +196,7 @@ TEST_F(DriverTest, StopsWhenTheEndsAreTheSame) {
   lab.sd = 0.5;
   auto id = create_session(*db, start());
   auto s = drive(*db, id, lab, false);
-  EXPECT_EQ(s.status, "no regression") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::no_regression) << s.message;
   EXPECT_TRUE(db->steps(id).empty());
   EXPECT_FALSE(GitTree(dir / "tree").bisecting());
   EXPECT_EQ(lab.measured.size(), 2u);  // only the ends
@@ -206,12 +206,12 @@ TEST_F(DriverTest, RegressionRefusesASpeedUpAndImprovementFindsIt) {
   FakeLab lab;
   levels(lab, 6, 140);
   auto id = create_session(*db, start());
-  EXPECT_EQ(drive(*db, id, lab, false).status, "wrong direction");
+  EXPECT_EQ(drive(*db, id, lab, false).status, SessionState::wrong_direction);
   auto o = start();
   o.direction = bisect::Direction::improvement;
   auto id2 = create_session(*db, o);
   auto s = drive(*db, id2, lab, false);
-  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[6]);
 }
 
@@ -221,7 +221,7 @@ TEST_F(DriverTest, ResumesAfterACrashWithoutMeasuringAnsweredCommitsAgain) {
   lab.calls_left = 3;  // the ends, a step or two, then the lab dies
   auto id = create_session(*db, start());
   EXPECT_THROW(drive(*db, id, lab, false), Crash);
-  EXPECT_EQ(db->get(id)->status, "bisecting");
+  EXPECT_EQ(db->get(id)->status, rlab::bisect_driver::SessionState::bisecting);
   // The crash left no bisection in progress to block the next one: the answers are stored.
   EXPECT_FALSE(GitTree(dir / "tree").bisecting());
   auto before = db->steps(id);
@@ -230,7 +230,7 @@ TEST_F(DriverTest, ResumesAfterACrashWithoutMeasuringAnsweredCommitsAgain) {
 
   lab.calls_left = -1;
   auto s = drive(*db, id, lab, true);
-  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[4]);
   for (const auto& r : before)
     EXPECT_EQ(lab.measured[r.commit], measured_before[r.commit]) << r.commit << " measured again";
@@ -266,7 +266,7 @@ TEST_F(DriverTest, AStaleBisectionIsResetAndOneByHandOrAliveIsRefused) {
   EXPECT_FALSE(git.owner()->alive);
   std::vector<std::string> said;
   auto s = drive(*db, by_hand, lab, false, [&](std::string_view l) { said.emplace_back(l); });
-  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   bool told = false;
   for (const auto& l : said) told |= l.find("left by process " + std::to_string(child) + ", which is gone: reset") != std::string::npos;
   EXPECT_TRUE(told);
@@ -281,7 +281,7 @@ TEST_F(DriverTest, TheCulpritIsCheckedAndTheReportSaysHow) {
   levels(lab, 4, 75);
   auto id = create_session(*db, start());
   auto s = drive(*db, id, lab, false);
-  ASSERT_EQ(s.status, "found") << s.message;
+  ASSERT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   ASSERT_FALSE(s.checks_json.empty());
   const auto j = nlohmann::json::parse(s.checks_json);
   EXPECT_EQ(j["culprit"], shas[4]);
@@ -310,7 +310,7 @@ TEST_F(DriverTest, ARevertThatRemovesTheRegressionConfirmsTheCulpritOneThatDoesN
     o.tree = tree;
     o.good = own.front();
     auto s = drive(*db, create_session(*db, o), lab, false);
-    ASSERT_EQ(s.status, "found") << s.message;
+    ASSERT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
     ASSERT_EQ(s.first_bad, own[4]);
     const auto checks = checks_from_json(s.checks_json);
     ASSERT_TRUE(checks && checks->revert) << s.checks_json;
@@ -342,7 +342,7 @@ TEST_F(DriverTest, DeterministicStepsBootTheCommitAloneAgainstTheEndsOwnBoots) {
   auto id = create_session(*db, o);
   ASSERT_TRUE(session_options(db->get(id)->spec).reuse_ends);
   auto s = drive(*db, id, lab, false);
-  ASSERT_EQ(s.status, "found") << s.message;
+  ASSERT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[11]);
   const std::size_t good_boots = lab.kept[{shas.front(), std::string(kEndsPurpose)}].size();
   EXPECT_EQ(lab.measured[shas.front()], good_boots) << "the good end boots for the ends' check only";
@@ -363,7 +363,7 @@ TEST_F(DriverTest, PastItsDeadlineASessionStopsBetweenStepsAndGoesOnLater) {
   std::vector<std::string> said;
   const Say say = [&](std::string_view l) { said.emplace_back(l); };
   auto s = drive(*db, id, lab, false, say, past);
-  EXPECT_EQ(s.status, "ends") << "the ends are not measured after the deadline";
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::ends) << "the ends are not measured after the deadline";
   EXPECT_TRUE(lab.measured.empty());
   ASSERT_FALSE(said.empty());
   EXPECT_NE(said.back().find("out of time"), std::string::npos) << said.back();
@@ -373,14 +373,14 @@ TEST_F(DriverTest, PastItsDeadlineASessionStopsBetweenStepsAndGoesOnLater) {
   const auto answered = db->steps(id).size();
   ASSERT_GE(answered, 1u);
   s = drive(*db, id, lab, false, say, past);
-  EXPECT_EQ(s.status, "bisecting");
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::bisecting);
   EXPECT_EQ(db->steps(id).size(), answered) << "no new step after the deadline";
   EXPECT_FALSE(GitTree(dir / "tree").bisecting()) << "the tree is left clean for the next night";
   const std::string matrix = db->get(id)->spec.matrix_path;
   EXPECT_EQ(db->unfinished(matrix), std::vector<SessionId>{id}) << "what the next night resumes";
   lab.calls_left = -1;
   s = drive(*db, id, lab, false);
-  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[4]);
   EXPECT_TRUE(db->unfinished(matrix).empty());
 }
@@ -393,7 +393,7 @@ TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
   EXPECT_THROW(answer_commit(*db, s, lab, shas[5]), std::runtime_error);  // ends not measured
   lab.kept[std::pair{shas.front(), std::string(kEndsPurpose)}] = {100, 101, 99, 100.5, 99.5};
   lab.kept[std::pair{shas.back(), std::string(kEndsPurpose)}] = {60, 61, 59, 60.5, 59.5};
-  db->set_status(id, "bisecting", "ends measured");
+  db->set_status(id, SessionState::bisecting, "ends measured");
   s = *db->get(id);
   auto r = answer_commit(*db, s, lab, shas[9]);
   EXPECT_EQ(r.result, "bad");
@@ -425,7 +425,7 @@ TEST_F(DriverTest, ADriftingHostDoesNotMisleadTheSteps) {
   lab.drift = -0.4;
   auto id = create_session(*db, start());
   auto s = drive(*db, id, lab, false);
-  EXPECT_EQ(s.status, "found") << s.message;
+  EXPECT_EQ(s.status, rlab::bisect_driver::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[9]);
   for (const auto& r : db->steps(id)) {
     auto idx = std::find(shas.begin(), shas.end(), r.commit) - shas.begin();

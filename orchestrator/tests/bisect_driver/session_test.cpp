@@ -64,17 +64,28 @@ TEST_F(SessionTest, RoundTripsTheSpecAndStatus) {
   auto id = db->create(spec);
   auto s = db->get(id);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->status, "ends");
+  EXPECT_EQ(s->status, rlab::bisect_driver::SessionState::ends);
   EXPECT_EQ(s->spec.good_commit, spec.good_commit);
   EXPECT_EQ(s->spec.direction, bisect::Direction::improvement);
   EXPECT_EQ(s->spec.commit_count, 17u);
   EXPECT_EQ(s->spec.initial, 3u);
-  db->set_status(id, "hidden by skips", "two candidates", "", {"c1", "c2"});
+  db->set_status(id, SessionState::hidden_by_skips, "two candidates", "", {"c1", "c2"});
   s = db->get(id);
-  EXPECT_EQ(s->status, "hidden by skips");
+  EXPECT_EQ(s->status, rlab::bisect_driver::SessionState::hidden_by_skips);
   EXPECT_EQ(s->candidates, (std::vector<std::string>{"c1", "c2"}));
   EXPECT_FALSE(db->get(id + 1));
-  EXPECT_THROW(db->set_status(id + 1, "found", ""), store::StoreError);
+  EXPECT_THROW(db->set_status(id + 1, SessionState::found, ""), store::StoreError);
+  // Every state round-trips through its stored name; a name rlab does not write is an error.
+  for (const auto st : {SessionState::ends, SessionState::bisecting, SessionState::found,
+                        SessionState::hidden_by_skips, SessionState::no_regression,
+                        SessionState::inconclusive_endpoints, SessionState::wrong_direction,
+                        SessionState::endpoint_failed}) {
+    db->set_status(id, st, "");
+    EXPECT_EQ(db->get(id)->status, st);
+    EXPECT_EQ(parse_state(state_name(st)), st);
+  }
+  EXPECT_EQ(state_name(SessionState::hidden_by_skips), "hidden by skips");
+  EXPECT_THROW(parse_state("done"), store::StoreError);
   EXPECT_THROW(parse_direction("sideways"), rlab::UsageError);
 }
 

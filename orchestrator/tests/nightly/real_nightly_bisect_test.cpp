@@ -97,7 +97,7 @@ TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
   ASSERT_TRUE(s) << "the night started a bisection";
   EXPECT_EQ(s->spec.good_commit, first_tip);
   EXPECT_EQ(s->spec.bad_commit, tree.tip());
-  EXPECT_EQ(s->status, "found") << s->message;
+  EXPECT_EQ(s->status, rlab::bisect_driver::SessionState::found) << s->message;
   EXPECT_EQ(s->first_bad, culprit);
   const auto checks = bisect_driver::checks_from_json(s->checks_json);
   ASSERT_TRUE(checks) << s->checks_json;

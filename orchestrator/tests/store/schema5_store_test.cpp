@@ -122,7 +122,8 @@ std::map<std::string, std::string> golden_reads(const fs::path& db) {
                         s->spec.good_commit, s->spec.bad_commit, s->spec.cell_id, s->spec.matrix_path,
                         bisect_driver::direction_name(s->spec.direction), s->spec.alpha,
                         s->spec.min_effect, s->spec.initial, s->spec.cap, s->spec.commit_count,
-                        s->status, s->message, s->first_bad, s->candidates};
+                        std::string(bisect_driver::state_name(s->status)), s->message, s->first_bad,
+                        s->candidates};
     for (const auto& r : sdb.steps(1))
       j.push_back({r.seq, r.commit, r.result, r.samples, r.median, r.change_vs_good, r.p_vs_good,
                    r.p_vs_bad, r.reason, r.good_median, r.bad_median, r.reference_samples});
