@@ -1,5 +1,6 @@
 // Aggregation of a run's boots into per-cell summaries, and the JSON form.
 #include "report/results_table.hpp"
+#include "stats/descriptive.hpp"
 
 #include "rlab/protocol/score.hpp"
 
@@ -54,20 +55,12 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
   }
   for (auto& [id, c] : by_cell) {
     if (!c.scores.empty()) {
-      double sum = 0;
-      for (double s : c.scores) sum += s;
-      c.mean = sum / static_cast<double>(c.scores.size());
-      if (c.scores.size() >= 2 && *c.mean > 0) {
-        double ss = 0;
-        for (double s : c.scores) ss += (s - *c.mean) * (s - *c.mean);
-        c.rel_stddev = std::sqrt(ss / static_cast<double>(c.scores.size() - 1)) / *c.mean;
-      }
+      c.mean = stats::mean(c.scores);
+      if (c.scores.size() >= 2 && *c.mean > 0) c.rel_stddev = stats::stddev(c.scores) / *c.mean;
     }
     if (c.mean) c.index = protocol::unixbench_index(kind[id], *c.mean);
     if (const auto& a = ags[id]; !a.empty()) {
-      double sum = 0;
-      for (double x : a) sum += x;
-      c.inode_ags = sum / static_cast<double>(a.size());
+      c.inode_ags = stats::mean(a);
     }
     if (auto it = throttle_loops.find(id); it != throttle_loops.end() && it->second > 0)
       c.throttle_per_kloop = 1000.0 * static_cast<double>(throttle[id]) /

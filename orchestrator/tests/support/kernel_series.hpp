@@ -72,6 +72,18 @@ class KernelSeries {
                   subject);
   }
 
+  /// The regression in wall time: every inode queued for inactivation busy-waits `ms`
+  /// milliseconds of the guest's own clock (mdelay), however fast its CPU is emulated. Under
+  /// KVM on an emulated host a CPU-bound loop costs little next to the exits that dominate
+  /// shell1 there; a delay does not.
+  std::string delay_inodegc(unsigned ms, const std::string& subject) {
+    const std::string path = "fs/xfs/xfs_icache.c";
+    return commit(path,
+                  insert_after(content(path), "\ttrace_xfs_inode_set_need_inactive(ip);\n",
+                               "\tmdelay(" + std::to_string(ms) + ");\t/* rlab test series: delay inodegc queueing */\n"),
+                  subject);
+  }
+
   /// git with this repository as GIT_DIR and its own index; fails the test on an error.
   std::string plumb(std::vector<std::string> args, const std::string& stdin_data = "",
                     const std::filesystem::path& work_tree = {}) {
