@@ -7,6 +7,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <boost/asio/io_context.hpp>
 #include <cstdio>
 #include <cstring>
@@ -22,17 +23,6 @@ namespace {
 
 constexpr const char* kDefaultDevice = "/dev/virtio-ports/org.rlab.agent.0";
 
-void usage(FILE* out) {
-  std::fprintf(out,
-               "usage: rlab-agent [--device PATH | --listen unix:PATH] [--poweroff]\n"
-               "       rlab-agent --hello | --version\n"
-               "  --device PATH       serve on a character device (default %s)\n"
-               "  --listen unix:PATH  serve on a unix socket (one host at a time)\n"
-               "  --poweroff          power off on shutdown even when not PID 1\n"
-               "  --hello             print the hello message and exit\n",
-               kDefaultDevice);
-}
-
 /// PID 1 must never exit: the kernel would panic. Power off instead.
 [[noreturn]] void leave(int code) {
   if (::getpid() == 1) {
@@ -42,49 +32,45 @@ void usage(FILE* out) {
   std::exit(code);
 }
 
+/// `--listen`'s check: unix:PATH with a path a unix socket address holds. An empty path would
+/// bind an unreachable autobind socket; a long one fails bind() with a bare "File name too
+/// long" (sockaddr_un::sun_path holds 107 bytes and a NUL).
+std::string check_listen(const std::string& listen) {
+  if (listen.rfind("unix:", 0) != 0) return "expected unix:PATH, got \"" + listen + "\"";
+  const std::size_t max = sizeof(sockaddr_un{}.sun_path) - 1;
+  if (listen.size() == 5 || listen.size() - 5 > max)
+    return "unix socket path must be 1.." + std::to_string(max) + " bytes, got " +
+           std::to_string(listen.size() - 5) + " in \"" + listen + "\"";
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string device = kDefaultDevice, listen;
+  bool hello = false, version = false;
   rlab::agent::Agent::Options opts;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](const char* name) -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "rlab-agent: %s needs a value\n", name);
-        usage(stderr);
-        leave(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--device") device = value("--device");
-    else if (a == "--listen") listen = value("--listen");
-    else if (a == "--poweroff") opts.allow_poweroff = true;
-    else if (a == "--version") {
-      std::printf("rlab-agent %s (protocol %d)\n", rlab::agent::kAgentVersion, rlab::protocol::kProtocolVersion);
-      return 0;
-    } else if (a == "--hello") {
-      std::fputs(rlab::protocol::encode(rlab::protocol::AgentMessage{rlab::agent::collect_hello()}).c_str(), stdout);
-      return 0;
-    } else if (a == "--help" || a == "-h") {
-      usage(stdout);
-      return 0;
-    } else {
-      std::fprintf(stderr, "rlab-agent: unknown argument \"%s\"\n", a.c_str());
-      usage(stderr);
-      leave(2);
-    }
+  CLI::App app{"rlab-agent: the guest side of rlab (docs/agent.md)", "rlab-agent"};
+  app.add_option("--device", device, "serve on a character device")->capture_default_str();
+  app.add_option("--listen", listen, "serve on a unix socket, unix:PATH (one host at a time)")
+      ->check([](const std::string& v) { return check_listen(v); });
+  app.add_flag("--poweroff", opts.allow_poweroff, "power off on shutdown even when not PID 1");
+  app.add_flag("--hello", hello, "print the hello message and exit");
+  app.add_flag("--version", version, "print the agent and protocol versions and exit");
+  app.get_option("--device")->excludes("--listen");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help (code 0) or the error and usage
+    leave(code == 0 ? 0 : 2);
   }
-  if (!listen.empty() && listen.rfind("unix:", 0) != 0) {
-    std::fprintf(stderr, "rlab-agent: --listen: expected unix:PATH, got \"%s\"\n", listen.c_str());
-    leave(2);
+  if (version) {
+    std::printf("rlab-agent %s (protocol %d)\n", rlab::agent::kAgentVersion, rlab::protocol::kProtocolVersion);
+    return 0;
   }
-  // An empty path would bind an unreachable autobind socket; a long one fails bind() with a
-  // bare "File name too long". sockaddr_un::sun_path holds 107 bytes and a NUL.
-  if (!listen.empty() && (listen.size() == 5 || listen.size() - 5 > sizeof(sockaddr_un{}.sun_path) - 1)) {
-    std::fprintf(stderr, "rlab-agent: --listen: unix socket path must be 1..%zu bytes, got %zu in \"%s\"\n",
-                 sizeof(sockaddr_un{}.sun_path) - 1, listen.size() - 5, listen.c_str());
-    leave(2);
+  if (hello) {
+    std::fputs(rlab::protocol::encode(rlab::protocol::AgentMessage{rlab::agent::collect_hello()}).c_str(), stdout);
+    return 0;
   }
 
   ::signal(SIGPIPE, SIG_IGN);
