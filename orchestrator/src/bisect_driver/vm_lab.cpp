@@ -9,6 +9,7 @@
 #include "run/owner.hpp"
 #include "run/run.hpp"
 #include "run/run_dir.hpp"
+#include "run/scheduler.hpp"
 #include "vm/libvirt.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "util/usage_error.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <chrono>
 #include <regex>
 #include <sstream>
@@ -72,6 +74,38 @@ std::string brief_build_failure(const std::string& what) {
   return out;
 }
 
+namespace {
+
+/// One batch of a measure() call: its store run, its cells (one per request) and their boots.
+struct Batch {
+  store::RunId run = 0;
+  std::vector<matrix::Cell> cells;
+  std::vector<store::BootRef> boots;
+  /// The stored boot of request `k`'s repeat `r`.
+  const store::BootRef& boot(std::size_t k, unsigned r) const {
+    for (const auto& b : boots)
+      if (b.cell_id == cells[k].id && b.repeat == r) return b;
+    throw std::logic_error("bisect lab: no boot " + cells[k].id + " r" + std::to_string(r));
+  }
+};
+
+/// The interleaved boot order of `requests`: round r boots every commit that still needs one,
+/// starting from request r mod n (A B, B A, ...; G X B, X B G, B G X, ...).
+std::vector<run::Job> interleaved_jobs(const std::vector<LabRequest>& requests, const Batch& batch) {
+  std::size_t rounds = 0;
+  for (const auto& r : requests) rounds = std::max(rounds, r.runs);
+  std::vector<run::Job> jobs;
+  const std::size_t n = requests.size();
+  for (unsigned r = 0; r < rounds; ++r)
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t k = (j + r) % n;
+      if (r < requests[k].runs) jobs.push_back({batch.boot(k, r).id, k, r, batch.cells[k].vcpus, 0});
+    }
+  return jobs;
+}
+
+}  // namespace
+
 struct VmLab::Impl {
   SessionDb& db;
   Session session;
@@ -81,13 +115,145 @@ struct VmLab::Impl {
   matrix::Cell cell;
   std::unique_ptr<run::LabHost> host;  ///< the first host that can run the cell, once a boot needs it
 
-  void say(const std::string& line) const {
+  std::mutex say_mu;  ///< progress lines come from concurrent boots
+
+  void say(const std::string& line) {
+    std::lock_guard lock(say_mu);
     if (progress_line) progress_line(line);
   }
+  /// A store run (kind "bisect") with one cell per request, its boots made.
+  Batch open_batch(const std::vector<LabRequest>& requests, const std::string& purpose);
+  /// The guest images of every request's commit, built when not cached; empty (and the
+  /// failures in `out` and the store) when one does not build.
+  std::vector<image::GuestImages> build_kernels(const std::vector<LabRequest>& requests, const Batch& batch,
+                                                std::vector<bisect::Measurement>& out);
+  /// The matrix's first host that can run the batch's cells, opened (and swept of dead runs)
+  /// on first use.
+  run::LabHost& lab_host(const std::vector<matrix::Cell>& cells);
+  /// Boots every request's runs, interleaved, as many at once as the host's vCPU budget holds
+  /// (run::schedule, pinned as the matrix says); samples and the last failure into `out`.
+  /// Throws Interrupted after a stop signal (the run stored as interrupted).
+  void boot_all(const std::vector<LabRequest>& requests, const Batch& batch,
+                const std::vector<image::GuestImages>& images, std::vector<bisect::Measurement>& out);
 };
 
+Batch VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std::string& purpose) {
+  auto& st = db.store();
+  Batch b;
+  std::string names;
+  for (const auto& r : requests) {
+    b.cells.push_back(cell_at(cell, session.spec.tree, r.commit));
+    names += (names.empty() ? "" : " ") + r.commit.substr(0, 12);
+  }
+  store::NewRun nr{session.spec.matrix_path, session.spec.matrix_text, m.seed, "bisect",
+                   fmt::format("bisect session {} {}: {}", session.id,
+                               purpose == kEndsPurpose ? std::string("ends") : "step " + purpose.substr(0, 12),
+                               names)};
+  b.run = st.create_run(nr);
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    st.add_cells(b.run, {b.cells[k]}, static_cast<unsigned>(requests[k].runs));
+    db.add_batch(session.id, requests[k].commit, b.run, purpose);
+  }
+  b.boots = st.boots(b.run);
+  return b;
+}
+
+std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<LabRequest>& requests,
+                                                           const Batch& batch,
+                                                           std::vector<bisect::Measurement>& out) {
+  auto& st = db.store();
+  const fs::path agent_binary = agent.empty() ? image::default_agent_binary() : agent;
+  std::vector<image::GuestImages> images(requests.size());
+  bool built = true;
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    const std::string sha = requests[k].commit.substr(0, 12);
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      images[k] = run::guest_images(m, batch.cells[k].kernel, agent_binary,
+                                    [&](std::string_view ph, std::string_view d) { say(fmt::format("{}: {} {}", sha, ph, d)); });
+      say(fmt::format("{}: kernel ready in {:.0f} s", sha,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    } catch (const std::exception& e) {
+      out[k].failure = "build: " + brief_build_failure(e.what());
+      for (unsigned r = 0; r < requests[k].runs; ++r)
+        st.record_failure(batch.boot(k, r).id, store::FailurePhase::build, e.what(), "");
+      spdlog::warn("{}: kernel build failed", sha);
+      built = false;
+    }
+  }
+  if (!built) images.clear();
+  return images;
+}
+
+run::LabHost& VmLab::Impl::lab_host(const std::vector<matrix::Cell>& cells) {
+  if (!host) {
+    // The first host that can run the cell (a mixed matrix's TCG host cannot run its KVM cells).
+    host = std::make_unique<run::LabHost>(run::open_first_host_for(m.hosts, m.guest, cells));
+    // Guests of a bisection or night killed outright would hold CPUs and names.
+    const auto swept = run::sweep_dead_runs(db.store(), {host.get()});
+    if (!swept.runs.empty())
+      say(fmt::format("{} dead runs swept ({} guests destroyed)", swept.runs.size(), swept.domains));
+  }
+  // A commit whose cell this host cannot run is refused before its boots (UsageError).
+  run::refuse_unrunnable(cells, {host.get()}, {});
+  return *host;
+}
+
+void VmLab::Impl::boot_all(const std::vector<LabRequest>& requests, const Batch& batch,
+                           const std::vector<image::GuestImages>& images, std::vector<bisect::Measurement>& out) {
+  auto& st = db.store();
+  run::LabHost& h = lab_host(batch.cells);
+  run::RunDir dir(st.path(), batch.run,
+                  h.config.files == matrix::HostFiles::kPaths ? h.conn->qemu_owner() : std::nullopt);
+  std::vector<image::GuestImages> staged;
+  for (const auto& img : images) staged.push_back(dir.stage(img));
+  const auto jobs = interleaved_jobs(requests, batch);
+  unsigned largest = 0;
+  for (const auto& c : batch.cells) largest = std::max(largest, c.vcpus);
+  const unsigned budget = std::max(h.config.vcpu_budget, largest);
+  const auto pool = run::pin_pool(m.guest.pinning, h, budget, largest);
+  const std::string label = run::run_label(batch.run, st.path());
+  std::mutex mu;
+  int order = 0;
+  std::size_t finished = 0;
+  std::vector<std::string> last_failure(requests.size());
+  const auto work = [&](const run::Job& j, std::size_t) -> run::Attempt {
+    const std::size_t k = j.cell;
+    {
+      std::lock_guard lock(mu);
+      st.set_boot_order(j.boot, order++);
+    }
+    const run::BootJob job = run::make_boot_job(batch.cells[k], j.repeat, j.boot, label, staged[k], dir, h,
+                                                m.guest.pinning, pool.get());
+    const auto o = run::run_boot(job, *h.guest, *h.conn, st);
+    if (pool) pool->release(job.pinned_cpus);
+    const std::string sha = requests[k].commit.substr(0, 12);
+    std::lock_guard lock(mu);
+    ++finished;
+    if (o.ok) {
+      out[k].samples.push_back(o.score);
+      say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", sha, j.repeat + 1,
+                      requests[k].runs, finished, jobs.size(), o.score, o.wall_s));
+    } else {
+      last_failure[k] = fmt::format("{}: {}", store::to_string(o.phase), o.message);
+      say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, j.repeat + 1, requests[k].runs,
+                      store::to_string(o.phase), o.message));
+    }
+    return {};
+  };
+  auto& intr = run::Interrupts::instance();
+  run::schedule(jobs, {run::Slot{h.config.uri, budget}}, work, [&] { return intr.stopped(); });
+  if (intr.stopped()) {
+    // Not an answer about the commits: leave the step unanswered so a resume redoes it.
+    st.finish_run(batch.run, store::RunStatus::interrupted);
+    throw Interrupted(fmt::format("{}: interrupted while measuring", requests.front().commit.substr(0, 12)));
+  }
+  for (std::size_t k = 0; k < requests.size(); ++k)
+    if (out[k].samples.size() < requests[k].runs) out[k].failure = "boot: " + last_failure[k];
+}
+
 VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progress_line)
-    : impl_(std::make_unique<Impl>(Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}})) {
+    : impl_(new Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}}) {
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   i.cell = select_cell(i.m, s.spec.cell_id);
@@ -99,122 +265,27 @@ std::vector<double> VmLab::stored(const std::string& commit, const std::string& 
   return impl_->db.samples(impl_->session.id, commit, purpose);
 }
 
+
 std::vector<bisect::Measurement> VmLab::measure(const std::vector<LabRequest>& requests,
                                                 const std::string& purpose) {
   auto& i = *impl_;
   auto& st = i.db.store();
-  const std::size_t n = requests.size();
-  std::vector<bisect::Measurement> out(n);
-  if (n == 0) return out;
-  std::vector<matrix::Cell> cells;
-  std::string names;
-  for (const auto& r : requests) {
-    cells.push_back(cell_at(i.cell, i.session.spec.tree, r.commit));
-    names += (names.empty() ? "" : " ") + r.commit.substr(0, 12);
-  }
-  store::NewRun nr{i.session.spec.matrix_path, i.session.spec.matrix_text, i.m.seed, "bisect",
-                   fmt::format("bisect session {} {}: {}", i.session.id,
-                               purpose == kEndsPurpose ? std::string("ends") : "step " + purpose.substr(0, 12),
-                               names)};
-  const store::RunId run = st.create_run(nr);
-  const util::FileLock owner = run::own_run(st.path(), run);  // a kill leaves it for the next sweep
-  for (std::size_t k = 0; k < n; ++k) {
-    st.add_cells(run, {cells[k]}, static_cast<unsigned>(requests[k].runs));
-    i.db.add_batch(i.session.id, requests[k].commit, run, purpose);
-  }
-  const auto boots = st.boots(run);
-  auto boot_of = [&](std::size_t k, unsigned repeat) {
-    for (const auto& b : boots)
-      if (b.cell_id == cells[k].id && b.repeat == repeat) return b;
-    throw std::logic_error("bisect lab: no boot " + cells[k].id + " r" + std::to_string(repeat));
-  };
-
+  std::vector<bisect::Measurement> out(requests.size());
+  if (requests.empty()) return out;
+  Batch batch = i.open_batch(requests, purpose);
+  const util::FileLock owner = run::own_run(st.path(), batch.run);  // a kill leaves it for the next sweep
   // Every kernel first (each commit is built once; a cached one costs a lookup), so that no
   // boot is spent when one of them does not build.
-  const fs::path agent = i.agent.empty() ? image::default_agent_binary() : i.agent;
-  std::vector<image::GuestImages> images(n);
-  bool built = true;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::string sha = requests[k].commit.substr(0, 12);
-    try {
-      const auto t0 = std::chrono::steady_clock::now();
-      images[k] = run::guest_images(i.m, cells[k].kernel, agent, [&](std::string_view ph, std::string_view d) {
-        i.say(fmt::format("{}: {} {}", sha, ph, d));
-      });
-      i.say(fmt::format("{}: kernel ready in {:.0f} s", sha,
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
-    } catch (const std::exception& e) {
-      out[k].failure = "build: " + brief_build_failure(e.what());
-      for (unsigned r = 0; r < requests[k].runs; ++r) st.record_failure(boot_of(k, r).id, store::FailurePhase::build, e.what(), "");
-      spdlog::warn("{}: kernel build failed", sha);
-      built = false;
-    }
-  }
-  if (!built) {
-    st.finish_run(run, store::RunStatus::failed);
+  std::vector<image::GuestImages> images = i.build_kernels(requests, batch, out);
+  if (images.empty()) {
+    st.finish_run(batch.run, store::RunStatus::failed);
     return out;
   }
-  if (!i.host) {
-    // The first host that can run the cell (a mixed matrix's TCG host cannot run its KVM cells).
-    i.host = std::make_unique<run::LabHost>(run::open_first_host_for(i.m.hosts, i.m.guest, cells));
-    // Guests of a bisection or night killed outright would hold CPUs and names.
-    const auto swept = run::sweep_dead_runs(st, {i.host.get()});
-    if (!swept.runs.empty())
-      i.say(fmt::format("{} dead runs swept ({} guests destroyed)", swept.runs.size(), swept.domains));
-  }
-  // A commit whose cell this host cannot run is refused before its boots (UsageError).
-  run::refuse_unrunnable(cells, {i.host.get()}, {});
-  run::RunDir dir(st.path(), run, i.host->config.files == matrix::HostFiles::kPaths
-                                      ? i.host->conn->qemu_owner()
-                                      : std::nullopt);
-  std::vector<image::GuestImages> staged;
-  for (const auto& img : images) staged.push_back(dir.stage(img));
-  // Boots run one at a time here: the budget to pin for is the largest cell.
-  unsigned largest = 0;
-  for (const auto& c : cells) largest = std::max(largest, c.vcpus);
-  const auto pool = run::pin_pool(i.m.guest.pinning, *i.host, largest, largest);
-
-  // Interleaved: round r boots every commit that still needs one, starting from request r mod n.
-  std::size_t rounds = 0, total = 0, order = 0;
-  for (const auto& r : requests) {
-    rounds = std::max(rounds, r.runs);
-    total += r.runs;
-  }
-  std::vector<std::string> last_failure(n);
-  for (unsigned r = 0; r < rounds; ++r) {
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::size_t k = (j + r) % n;
-      if (r >= requests[k].runs) continue;
-      const auto b = boot_of(k, r);
-      st.set_boot_order(b.id, static_cast<int>(order++));
-      const run::BootJob job = run::make_boot_job(cells[k], r, b.id, run::run_label(run, st.path()), staged[k], dir,
-                                                  *i.host, i.m.guest.pinning, pool.get());
-      auto o = run::run_boot(job, *i.host->guest, *i.host->conn, st);
-      if (pool) pool->release(job.pinned_cpus);
-      const std::string sha = requests[k].commit.substr(0, 12);
-      if (run::Interrupts::instance().stopped()) {
-        // Not an answer about the commits: leave the step unanswered so a resume redoes it.
-        st.finish_run(run, store::RunStatus::interrupted);
-        throw Interrupted(fmt::format("{}: interrupted while measuring", sha));
-      }
-      if (o.ok) {
-        out[k].samples.push_back(o.score);
-        i.say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", sha, r + 1,
-                          requests[k].runs, order, total, o.score, o.wall_s));
-      } else {
-        last_failure[k] = fmt::format("{}: {}", store::to_string(o.phase), o.message);
-        i.say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, r + 1, requests[k].runs,
-                          store::to_string(o.phase), o.message));
-      }
-    }
-  }
+  i.boot_all(requests, batch, images, out);
   bool all = true;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (out[k].samples.size() >= requests[k].runs) continue;
-    all = false;
-    out[k].failure = "boot: " + last_failure[k];
-  }
-  st.finish_run(run, all ? store::RunStatus::done : store::RunStatus::failed);
+  for (std::size_t k = 0; k < requests.size(); ++k)
+    if (!out[k].failure.empty()) all = false;
+  st.finish_run(batch.run, all ? store::RunStatus::done : store::RunStatus::failed);
   return out;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The real Lab: a commit of the session's tree is built with the cell's page size, config
 // fragments and patches (image::ensure_guest_images: ccache, content-addressed cache), then
-// booted `runs` times through run::run_boot on the matrix's first libvirt host, one boot at a
-// time. Every batch is an ordinary store run (kind "bisect") with one cell whose kernel is the
+// booted `runs` times through run::run_boot on the matrix's first libvirt host that can run the
+// cell, interleaved, as many boots at once as the host's vCPU budget holds (run::schedule),
+// pinned as the matrix says (run::make_boot_job). Every batch is an ordinary store run (kind "bisect") with one cell whose kernel is the
 // commit, so `rlab results` and `rlab compare` read it like any other run.
 #include "bisect_driver/lab.hpp"
 #include "bisect_driver/session.hpp"

@@ -44,16 +44,10 @@ int compare_main(const CompareArgs& a) {
     spdlog::error("rlab compare: --kernels compares two kernels inside one run; give one run id");
     return kUsage;
   }
-  std::filesystem::path path;
-  try {
-    path = matrix::store_path(a.db, a.matrix);
-  } catch (...) {
-    return exit_code_of_current_exception();
-  }
-  if (!std::filesystem::exists(path)) {
-    spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
-    return kUsage;
-  }
+  int code = kOk;
+  const auto found = existing_store(a.db, a.matrix, &code);
+  if (!found) return code;
+  const std::filesystem::path& path = *found;
   compare::ComparisonTable rep;
   try {
     const auto db = store::Store::open_read_only(path);

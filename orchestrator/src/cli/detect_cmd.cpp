@@ -109,16 +109,10 @@ int detect_main(const DetectArgs& a) {
   opt.method.permutations = a.permutations;
   opt.method.min_segment = a.min_segment;
   opt.min_effect = a.min_effect;
-  std::filesystem::path path;
-  try {
-    path = matrix::store_path(a.db, a.matrix);
-  } catch (...) {
-    return exit_code_of_current_exception();
-  }
-  if (!std::filesystem::exists(path)) {
-    spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
-    return kUsage;
-  }
+  int code = kOk;
+  const auto found = existing_store(a.db, a.matrix, &code);
+  if (!found) return code;
+  const std::filesystem::path& path = *found;
   std::vector<changepoint::CellDetection> cells;
   try {
     cells = changepoint::detect(*store::Store::open_read_only(path), opt);

@@ -59,4 +59,21 @@ int exit_code_of_failed_run() {
   return run::Interrupts::instance().stopped() ? kInterrupted : code;
 }
 
+std::optional<std::filesystem::path> existing_store(const std::filesystem::path& db,
+                                                    const std::filesystem::path& matrix, int* code) {
+  std::filesystem::path path;
+  try {
+    path = matrix::store_path(db, matrix);
+  } catch (...) {
+    *code = exit_code_of_current_exception();
+    return std::nullopt;
+  }
+  if (!std::filesystem::exists(path)) {
+    spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
+    *code = kUsage;
+    return std::nullopt;
+  }
+  return path;
+}
+
 }  // namespace rlab::cli

@@ -2,6 +2,8 @@
 // One mapping from an exception to a subcommand's exit code, shared by the subcommands that
 // read or write the store (run, nightly, noise, compare, detect, bisect), so that the same input error gets
 // the same code everywhere.
+#include <filesystem>
+#include <optional>
 #include <string_view>
 
 namespace rlab::cli {
@@ -23,5 +25,11 @@ int exit_code_of_current_exception(std::string_view prefix = {});
 /// error it also destroys this run's domains, and answers kInterrupted (130) when Ctrl-C or
 /// SIGTERM caused the failure. Must be called inside a catch block.
 int exit_code_of_failed_run();
+
+/// The results store a reading subcommand (results, compare, detect) opens:
+/// matrix::store_path(db, matrix), which must exist. Otherwise logs why ("no results store
+/// here", or the matrix's error) and returns nullopt with `*code` set to the exit code.
+std::optional<std::filesystem::path> existing_store(const std::filesystem::path& db,
+                                                    const std::filesystem::path& matrix, int* code);
 
 }  // namespace rlab::cli

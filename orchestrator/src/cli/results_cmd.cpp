@@ -1,5 +1,6 @@
 // `rlab results [run-id]`: prints a stored run's table again (text or --json), or lists runs.
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
 #include "report/results_table.hpp"
 #include "store/store.hpp"
@@ -36,17 +37,10 @@ void list_runs(const store::Store& st) {
 }
 
 int results(const ResultsArgs& a) {
-  std::filesystem::path path;
-  try {
-    path = matrix::store_path(a.db, a.matrix);
-  } catch (const matrix::MatrixError& e) {
-    spdlog::error("{}", e.what());
-    return kUsage;
-  }
-  if (!std::filesystem::exists(path)) {
-    spdlog::error("{}: no results store here (run `rlab run` first, or pass --db)", path.string());
-    return kUsage;
-  }
+  int code = kOk;
+  const auto found = existing_store(a.db, a.matrix, &code);
+  if (!found) return code;
+  const std::filesystem::path& path = *found;
   try {
     auto st = store::Store::open(path);
     if (a.list) {

@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 #include <libvirt/libvirt.h>
 #include <spdlog/spdlog.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <condition_variable>
 #include <mutex>
 #include <system_error>
@@ -19,19 +23,17 @@ namespace rlab::vm {
 struct StreamBridge::State {
   std::unique_ptr<ByteStream> stream;
   std::string name;
-  int fd = -1;  ///< the bridge's end of the socketpair
+  int fd = -1;    ///< the bridge's end of the socketpair
+  int wake = -1;  ///< eventfd: close() wakes the thread
   std::atomic<bool> closing{false};
-  std::atomic<bool> aborted{false};
   std::mutex mu;
   std::condition_variable cv;
-  int running = 0;    ///< pump threads not finished yet (guarded by mu)
-  std::string error;  ///< why the stream ended (guarded by mu)
+  bool running = false;  ///< the thread has not finished (guarded by mu)
+  std::string error;     ///< why the stream ended (guarded by mu)
 
   ~State() {
-    if (fd >= 0) ::close(fd);
-  }
-  void abort_stream() {
-    if (!aborted.exchange(true)) stream->abort();
+    for (int f : {fd, wake})
+      if (f >= 0) ::close(f);
   }
   void fail(const std::string& why) {
     if (closing) return;  // an error caused by close() is not the stream's
@@ -40,7 +42,7 @@ struct StreamBridge::State {
   }
   void finished() {
     std::lock_guard lk(mu);
-    --running;
+    running = false;
     cv.notify_all();
   }
 };
@@ -60,72 +62,108 @@ bool write_all(int fd, const char* p, std::size_t n) {
   return true;
 }
 
-// Stream -> socket. The stream's end (or error) shuts the socket down both ways: the session
-// reads end-of-file and the other thread's read returns.
-void pump_from_stream(const std::shared_ptr<StreamBridge::State>& s) {
-  std::vector<char> buf(kChunk);
-  for (;;) {
-    long n = s->stream->recv(buf.data(), buf.size());
-    if (n < 0) s->fail(s->stream->error());
-    if (n <= 0) break;
-    if (!write_all(s->fd, buf.data(), static_cast<std::size_t>(n))) break;  // the session closed
+void drain(int fd) {
+  std::uint64_t v;
+  while (::read(fd, &v, sizeof v) > 0) {
   }
-  ::shutdown(s->fd, SHUT_RDWR);
-  s->finished();
 }
 
-// Socket -> stream. The session closing its end aborts the stream, which ends the other thread.
-void pump_to_stream(const std::shared_ptr<StreamBridge::State>& s) {
-  std::vector<char> buf(kChunk);
+/// How one pass of the pump ended.
+enum class Pass { idle, moved, ended };
+
+/// Stream -> socket: everything the stream has now.
+Pass from_stream(StreamBridge::State& s, std::vector<char>& buf) {
+  Pass p = Pass::idle;
   for (;;) {
-    ssize_t n = ::read(s->fd, buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    if (!s->stream->send(buf.data(), static_cast<std::size_t>(n))) {
-      s->fail(s->stream->error());
-      break;
-    }
+    const long n = s.stream->recv(buf.data(), buf.size());
+    if (n == ByteStream::kAgain) return p;
+    if (n < 0) s.fail(s.stream->error());
+    if (n <= 0) return Pass::ended;  // the stream's end or error
+    if (!write_all(s.fd, buf.data(), static_cast<std::size_t>(n))) return Pass::ended;  // the session closed
+    p = Pass::moved;
   }
-  s->abort_stream();
-  s->finished();
 }
 
-/// A blocking libvirt stream (virStreamNew without VIR_STREAM_NONBLOCK).
+/// Socket -> stream: what is pending first, then what the session wrote.
+Pass to_stream(StreamBridge::State& s, std::vector<char>& buf, std::string& pending) {
+  if (pending.empty()) {
+    const ssize_t r = ::recv(s.fd, buf.data(), buf.size(), MSG_DONTWAIT);
+    if (r == 0) return Pass::ended;  // the session closed its end
+    if (r < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? Pass::idle : Pass::ended;
+    pending.assign(buf.data(), static_cast<std::size_t>(r));
+  }
+  const long n = s.stream->send(pending.data(), pending.size());
+  if (n == ByteStream::kAgain) return Pass::moved;  // read from the session, the stream is full
+  if (n < 0) {
+    s.fail(s.stream->error());
+    return Pass::ended;
+  }
+  pending.erase(0, static_cast<std::size_t>(n));
+  return Pass::moved;
+}
+
+// The bridge's thread: both directions until either side ends or close() asks, then the
+// stream is aborted and the socket shut down (the session reads end-of-file).
+void pump(const std::shared_ptr<StreamBridge::State>& sp) {
+  auto& s = *sp;
+  std::vector<char> in(kChunk), out(kChunk);
+  std::string pending;  ///< read from the session, not yet taken by the stream
+  while (!s.closing) {
+    const Pass a = from_stream(s, in);
+    if (a == Pass::ended) break;
+    const Pass b = to_stream(s, out, pending);
+    if (b == Pass::ended) break;
+    if (a == Pass::moved || (b == Pass::moved && pending.empty())) continue;
+    const int ready = s.stream->wake_fd();
+    pollfd fds[3] = {{s.fd, static_cast<short>(pending.empty() ? POLLIN : 0), 0}, {s.wake, POLLIN, 0}, {ready, POLLIN, 0}};
+    const int n = ready >= 0 ? 3 : 2;
+    ::poll(fds, static_cast<nfds_t>(n), ready >= 0 && pending.empty() ? 1000 : 20);
+    if (fds[1].revents & POLLIN) drain(s.wake);
+  }
+  s.stream->abort();
+  ::shutdown(s.fd, SHUT_RDWR);
+  s.finished();
+}
+
+/// A non-blocking libvirt stream on a connection of its own. libvirt's event loop thread reads
+/// what arrives into the stream's buffer; the bridge looks every 20 ms (no stream event
+/// callback: one fewer object shared with that thread, and nothing it could leave behind).
 class LibvirtStream final : public ByteStream {
  public:
-  explicit LibvirtStream(virStreamPtr st) : st_(st) {}
-  ~LibvirtStream() override { virStreamFree(st_); }
+  /// Takes `st` (created with VIR_STREAM_NONBLOCK on `conn`).
+  LibvirtStream(std::shared_ptr<Connection> conn, virStreamPtr st) : conn_(std::move(conn)), st_(st) {}
+  ~LibvirtStream() override {
+    abort();
+    virStreamFree(st_);
+  }
   long recv(char* buf, std::size_t n) override {
-    int r = virStreamRecv(st_, buf, n);
+    const int r = virStreamRecv(st_, buf, n);
+    if (r == -2) return kAgain;
     if (r < 0) set_error();
     return r;
   }
-  bool send(const char* buf, std::size_t n) override {
-    while (n > 0) {
-      int r = virStreamSend(st_, buf, n);
-      if (r < 0) {
-        set_error();
-        return false;
-      }
-      buf += r;
-      n -= static_cast<std::size_t>(r);
-    }
-    return true;
+  long send(const char* buf, std::size_t n) override {
+    const int r = virStreamSend(st_, buf, n);
+    if (r == -2) return kAgain;
+    if (r < 0) set_error();
+    return r;
   }
-  void abort() override { virStreamAbort(st_); }  // fails harmlessly on a stream already ended
-  std::string error() const override {
-    std::lock_guard lk(mu_);
-    return error_;
+  void abort() override {
+    if (aborted_) return;
+    aborted_ = true;
+    virStreamAbort(st_);  // fails harmlessly on a stream already ended
   }
+  int wake_fd() const override { return -1; }
+  std::string error() const override { return error_; }
 
  private:
   void set_error() {
-    std::string e = last_libvirt_error();
-    std::lock_guard lk(mu_);
+    const std::string e = last_libvirt_error();
     error_ = e.empty() ? "libvirt stream error" : e;
   }
+  std::shared_ptr<Connection> conn_;  ///< the stream's own connection, closed after it
   virStreamPtr st_;
-  mutable std::mutex mu_;
+  bool aborted_ = false;
   std::string error_;
 };
 
@@ -140,14 +178,17 @@ StreamBridge::StreamBridge(std::unique_ptr<ByteStream> stream, std::string name)
   state_->name = std::move(name);
   state_->fd = sv[0];
   session_fd_ = sv[1];
-  state_->running = 2;
+  state_->wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (state_->wake < 0) {
+    const int e = errno;
+    ::close(session_fd_);
+    throw std::system_error(e, std::generic_category(), "agent channel: eventfd");
+  }
+  state_->running = true;
   try {
-    from_stream_ = std::thread(pump_from_stream, state_);
-    to_stream_ = std::thread(pump_to_stream, state_);
+    pump_ = std::thread(pump, state_);
   } catch (...) {
-    if (!to_stream_.joinable()) state_->finished();
-    if (!from_stream_.joinable()) state_->finished();
-    close();
+    state_->running = false;
     ::close(session_fd_);
     throw;
   }
@@ -166,23 +207,22 @@ int StreamBridge::take_session_fd() {
 
 void StreamBridge::close(std::chrono::milliseconds grace) {
   auto& s = *state_;
-  if (!from_stream_.joinable() && !to_stream_.joinable()) return;  // closed before
+  if (!pump_.joinable()) return;  // closed before
   if (!s.closing.exchange(true)) {
-    ::shutdown(s.fd, SHUT_RDWR);
-    s.abort_stream();
+    const std::uint64_t one = 1;
+    [[maybe_unused]] auto w = ::write(s.wake, &one, sizeof one);
   }
   std::unique_lock lk(s.mu);
-  const bool ended = s.cv.wait_for(lk, grace, [&] { return s.running == 0; });
+  const bool ended = s.cv.wait_for(lk, grace, [&] { return !s.running; });
   lk.unlock();
-  for (std::thread* t : {&from_stream_, &to_stream_}) {
-    if (!t->joinable()) continue;
-    if (ended) t->join();
-    else t->detach();  // it holds the state (stream, socket) and releases it when it ends
+  if (ended) {
+    pump_.join();
+    return;
   }
-  if (!ended)
-    spdlog::warn("{}: the agent channel's libvirt stream did not end within {} ms after it was "
-                 "aborted (host unreachable?); it is released when it does",
-                 s.name, grace.count());
+  pump_.detach();  // it holds the state (stream, socket) and releases it when it ends
+  spdlog::warn("{}: the agent channel's libvirt stream did not end within {} ms after it was "
+               "aborted (host unreachable?); it is released when it does",
+               s.name, grace.count());
 }
 
 std::string StreamBridge::stream_error() const {
@@ -192,12 +232,13 @@ std::string StreamBridge::stream_error() const {
 
 std::unique_ptr<StreamBridge> open_channel(Connection& conn, const std::string& domain_name,
                                            const std::string& channel) {
-  auto c = static_cast<virConnectPtr>(conn.raw());
+  auto own = std::make_shared<Connection>(conn.uri());
+  auto c = static_cast<virConnectPtr>(own->raw());
   virDomainPtr d = virDomainLookupByName(c, domain_name.c_str());
   if (!d)
     throw LibvirtError(fmt::format("libvirt ({}): no domain '{}' to open channel {} of: {}",
                                    conn.uri(), domain_name, channel, last_libvirt_error()));
-  virStreamPtr st = virStreamNew(c, 0);
+  virStreamPtr st = virStreamNew(c, VIR_STREAM_NONBLOCK);
   int r = st ? virDomainOpenChannel(d, channel.c_str(), st, 0) : -1;
   const std::string err = r < 0 ? last_libvirt_error() : "";
   virDomainFree(d);
@@ -206,7 +247,7 @@ std::unique_ptr<StreamBridge> open_channel(Connection& conn, const std::string& 
     throw LibvirtError(fmt::format("libvirt ({}): cannot open channel {} of domain '{}': {}",
                                    conn.uri(), channel, domain_name, err));
   }
-  return std::make_unique<StreamBridge>(std::make_unique<LibvirtStream>(st), domain_name);
+  return std::make_unique<StreamBridge>(std::make_unique<LibvirtStream>(std::move(own), st), domain_name);
 }
 
 }  // namespace rlab::vm

@@ -15,6 +15,8 @@
 #include "real_lab.hpp"
 
 #include <gtest/gtest.h>
+
+#include <iostream>
 #include <unistd.h>
 
 #include <atomic>
@@ -46,6 +48,16 @@ std::size_t count_entries(const char* dir) {
 }
 
 /// Waits up to 10 s for /proc/self/`what` to hold `n` entries; returns the last count.
+/// What this process's descriptors are (readlink of each), for a failure message.
+std::string fd_targets() {
+  std::string out;
+  for (const auto& e : fs::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    out += " " + e.path().filename().string() + "->" + fs::read_symlink(e.path(), ec).string();
+  }
+  return out;
+}
+
 std::size_t settle(const char* what, std::size_t n) {
   std::size_t now = count_entries(what);
   for (auto until = std::chrono::steady_clock::now() + 10s; now != n && std::chrono::steady_clock::now() < until;
@@ -190,7 +202,10 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
     job.agent_link = rlab::matrix::AgentLink::kLibvirt;
     // Counted from the second boot on: the first one's lazily made state (libvirt's, the
     // store's) stays for the process.
-    if (i == 1) fds0 = count_entries("/proc/self/fd"), threads0 = count_entries("/proc/self/task");
+    if (i == 1) {
+      fds0 = count_entries("/proc/self/fd"), threads0 = count_entries("/proc/self/task");
+      std::cerr << "descriptors before the second boot:" << fd_targets() << "\n";
+    }
     auto out = rlab::run::run_boot(job, g, conn, *st);
     EXPECT_FALSE(out.ok);
     EXPECT_EQ(out.phase, rlab::store::FailurePhase::hello_timeout) << out.message << " (the channel opened, the agent never spoke)";
@@ -201,7 +216,7 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
     EXPECT_FALSE(fs::exists(job.dir / "fs.raw")) << "the scratch disk is removed";
   }
   EXPECT_EQ(settle("/proc/self/task", threads0), threads0) << "the channel's pump threads ended";
-  EXPECT_EQ(settle("/proc/self/fd", fds0), fds0) << "no socket or stream fd left open";
+  EXPECT_EQ(settle("/proc/self/fd", fds0), fds0) << "no socket or stream fd left open:" << fd_targets();
   auto results = st->boot_results(run);
   ASSERT_EQ(results.size(), 2u);
   for (const auto& b : results) {

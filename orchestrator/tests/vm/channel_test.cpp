@@ -24,32 +24,29 @@ namespace proto = rlab::protocol;
 
 namespace {
 
-/// A stream over one end of a socketpair; the test holds the other end (the "guest").
+/// A non-blocking stream over one end of a socketpair; the test holds the other end (the
+/// "guest"). The socket itself is the wake-up descriptor (readable when data arrives).
 class SocketStream final : public ByteStream {
  public:
   SocketStream(int fd, std::shared_ptr<std::atomic<int>> aborts) : fd_(fd), aborts_(std::move(aborts)) {}
   ~SocketStream() override { ::close(fd_); }
   long recv(char* b, std::size_t n) override {
-    ssize_t r = ::read(fd_, b, n);
+    ssize_t r = ::recv(fd_, b, n, MSG_DONTWAIT);
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return kAgain;
     if (r < 0) error_ = "read failed";
     return r;
   }
-  bool send(const char* b, std::size_t n) override {
-    while (n > 0) {
-      ssize_t w = ::send(fd_, b, n, MSG_NOSIGNAL);
-      if (w <= 0) {
-        error_ = "write failed";
-        return false;
-      }
-      b += w;
-      n -= static_cast<std::size_t>(w);
-    }
-    return true;
+  long send(const char* b, std::size_t n) override {
+    ssize_t w = ::send(fd_, b, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return kAgain;
+    if (w <= 0) error_ = "write failed";
+    return w <= 0 ? -1 : w;
   }
   void abort() override {
     ++*aborts_;
     ::shutdown(fd_, SHUT_RDWR);
   }
+  int wake_fd() const override { return fd_; }
   std::string error() const override { return error_; }
 
  private:
@@ -62,27 +59,33 @@ class SocketStream final : public ByteStream {
 class FailingStream final : public ByteStream {
  public:
   long recv(char*, std::size_t) override { return -1; }
-  bool send(const char*, std::size_t) override { return true; }
+  long send(const char*, std::size_t n) override { return static_cast<long>(n); }
   void abort() override {}
+  int wake_fd() const override { return -1; }
   std::string error() const override { return "End of file while reading data: Input/output error"; }
 };
 
-/// A stream whose receive ignores abort() until released (a host that vanished silently).
+/// A stream whose receive blocks until released (a libvirt call to a host that vanished
+/// silently).
 class HungStream final : public ByteStream {
  public:
   struct Gate {
     std::mutex mu;
     std::condition_variable cv;
     bool open = false;
+    bool entered = false;  ///< the bridge is blocked in recv()
   };
   explicit HungStream(std::shared_ptr<Gate> g) : gate_(std::move(g)) {}
   long recv(char*, std::size_t) override {
     std::unique_lock lk(gate_->mu);
+    gate_->entered = true;
+    gate_->cv.notify_all();
     gate_->cv.wait(lk, [&] { return gate_->open; });
     return 0;
   }
-  bool send(const char*, std::size_t) override { return true; }
+  long send(const char*, std::size_t n) override { return static_cast<long>(n); }
   void abort() override {}
+  int wake_fd() const override { return -1; }
   std::string error() const override { return ""; }
 
  private:
@@ -246,7 +249,7 @@ TEST(StreamBridge, CloseLeavesNoThreadOrFd) {
     s.attach(p.bridge->take_session_fd());
     write_line(p.guest, hello_line());
     s.wait_hello(5s);
-    EXPECT_EQ(threads(), threads0 + 2) << "two pump threads per bridge";
+    EXPECT_EQ(threads(), threads0 + 1) << "one thread per bridge";
     p.bridge->close();
     p.bridge->close();  // idempotent
     EXPECT_EQ(*p.aborts, 1);
@@ -275,6 +278,10 @@ TEST(StreamBridge, StreamThatIgnoresAbortIsLeftToEndOnItsOwn) {
   auto gate = std::make_shared<HungStream::Gate>();
   auto bridge = std::make_unique<StreamBridge>(std::make_unique<HungStream>(gate), "hung");
   const int fd = bridge->take_session_fd();
+  {
+    std::unique_lock lk(gate->mu);
+    gate->cv.wait(lk, [&] { return gate->entered; });
+  }
   const auto t0 = std::chrono::steady_clock::now();
   bridge->close(200ms);
   const auto waited = std::chrono::steady_clock::now() - t0;
@@ -282,7 +289,7 @@ TEST(StreamBridge, StreamThatIgnoresAbortIsLeftToEndOnItsOwn) {
   EXPECT_LT(waited, 2s) << "close() is bounded";
   bridge.reset();
   ::close(fd);
-  EXPECT_TRUE(threads_back_to(threads0 + 1)) << "the blocked receiver is still there";
+  EXPECT_TRUE(threads_back_to(threads0 + 1)) << "the blocked bridge thread is still there";
   {
     std::lock_guard lk(gate->mu);
     gate->open = true;  // the stream finally ends
