@@ -45,7 +45,7 @@ std::vector<HostCpu> parse_topology(const std::string& xml) {
 }
 
 std::vector<HostCpu> host_topology(vm::Connection& conn) {
-  char* caps = virConnectGetCapabilities(static_cast<virConnectPtr>(conn.raw()));
+  char* caps = virConnectGetCapabilities(static_cast<virConnectPtr>(conn.handle().get()));
   if (!caps)
     throw vm::LibvirtError(conn.uri() + ": cannot read the host capabilities: " +
                            vm::last_libvirt_error());

@@ -9,7 +9,8 @@ namespace rlab::run {
 
 std::optional<std::uint64_t> vcpu_time_ns(vm::Connection& conn, const std::string& domain) {
   try {
-    virDomainPtr dom = virDomainLookupByName(static_cast<virConnectPtr>(conn.raw()), domain.c_str());
+    const auto h = conn.handle();  // held for every call below
+    virDomainPtr dom = virDomainLookupByName(static_cast<virConnectPtr>(h.get()), domain.c_str());
     if (!dom) {
       spdlog::debug("{}: vCPU time: no domain {}: {}", conn.uri(), domain, vm::last_libvirt_error());
       return std::nullopt;

@@ -148,12 +148,29 @@ bool Connection::alive_after_failure(void* conn) {
   return alive(conn);
 }
 
-std::shared_ptr<void> Connection::handle() {
+void* Connection::raw() {
   auto h = [&] {
     std::lock_guard lock(mu_);
     return conn_;
   }();
-  return alive(h.get()) ? h : reopen(h.get());
+  return (alive(h.get()) ? h : reopen(h.get())).get();
+}
+
+std::shared_ptr<void> Connection::handle() {
+  std::unique_lock lease(calls_);
+  auto h = [&] {
+    std::lock_guard lock(mu_);
+    return conn_;
+  }();
+  if (!alive(h.get())) h = reopen(h.get());
+  // The handle and the lease live and die together (aliasing: the caller sees the handle).
+  struct Held {
+    std::shared_ptr<void> conn;
+    std::unique_lock<std::recursive_mutex> lease;
+  };
+  auto held = std::make_shared<Held>(Held{std::move(h), std::move(lease)});
+  void* const c = held->conn.get();
+  return std::shared_ptr<void>(std::move(held), c);
 }
 
 unsigned Connection::reopens() const {

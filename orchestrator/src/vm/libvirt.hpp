@@ -36,6 +36,10 @@ struct QemuOwner {
 /// `reopen_grace` fail at once and later ones try a single time, so a host that is gone costs
 /// one grace, not one per call. Thread-safe: one Connection is shared by the
 /// boots of a host; a reopen happens once however many threads find the connection closed.
+/// Its libvirt calls are made one thread at a time (handle() is a lease): libvirt 9.0's RPC
+/// client, when one thread's call wakes another's wait on the same connection, leaves a
+/// socket watch pointing into the waiting thread's stack, which a third call can later fire
+/// (rlab crashed so in virNetClientIOEventFD under concurrent boots on a remote host).
 class Connection {
  public:
   /// Opens `uri`; throws LibvirtError naming the URI (and, for a local URI, hinting at
@@ -66,13 +70,15 @@ class Connection {
   std::optional<QemuOwner> qemu_owner();
 
   /// The current libvirt handle (virConnectPtr), reopened first if the daemon closed it; the
-  /// shared_ptr keeps it valid while held even if another thread reopens the connection.
-  /// For callers that need more of the C API.
+  /// shared_ptr keeps it valid while held even if another thread reopens the connection, and
+  /// is a lease: while any copy is held, other threads' handle() calls wait (the holding
+  /// thread may take more). Hold it for a sequence of C API calls; release it on the thread
+  /// that took it, and never while waiting for another thread that needs this connection.
   std::shared_ptr<void> handle();
 
-  /// The current raw handle (virConnectPtr); valid until the connection is next reopened —
-  /// prefer handle() where a reopen may happen meanwhile (calls from several threads).
-  void* raw() { return handle().get(); }
+  /// The current raw handle (virConnectPtr), without a lease: only for a connection that one
+  /// thread uses (a channel's own).
+  void* raw();
 
   /// How many times the connection was reopened since it was constructed.
   unsigned reopens() const;
@@ -99,6 +105,7 @@ class Connection {
 
   std::string uri_;
   std::chrono::seconds grace_;
+  std::recursive_mutex calls_;  ///< held by handle()'s leases
   mutable std::mutex mu_;
   std::shared_ptr<void> conn_;
   unsigned reopens_ = 0;
