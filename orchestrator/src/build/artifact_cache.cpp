@@ -1,5 +1,8 @@
 #include "build/artifact_cache.hpp"
 
+#include <signal.h>
+#include <cerrno>
+
 #include "util/hash.hpp"
 #include "util/paths.hpp"
 
@@ -36,6 +39,25 @@ fs::path entry_dir(const fs::path& cache_root, const std::string& kind, const st
   throw std::invalid_argument("unknown cache entry kind '" + kind + "'");
 }
 
+fs::path fresh_staging(const fs::path& final_dir) {
+  const std::string prefix = final_dir.filename().string() + ".partial-";
+  std::error_code ec;
+  if (fs::is_directory(final_dir.parent_path(), ec))
+    for (const auto& e : fs::directory_iterator(final_dir.parent_path(), ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind(prefix, 0) != 0) continue;
+      const std::string pid = name.substr(prefix.size());
+      if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      // Gone: no such process (ESRCH). One that runs (or is not ours to signal) keeps its folder.
+      if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+    }
+  fs::path staging = final_dir;
+  staging += ".partial-" + std::to_string(::getpid());
+  fs::remove_all(staging);
+  fs::create_directories(staging);
+  return staging;
+}
+
 std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, const std::string& kind,
                                        const std::string& key,
                                        const std::function<nlohmann::json(const fs::path&)>& make) {
@@ -43,10 +65,7 @@ std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, const std::st
   if (entry_complete(dir)) return {dir, true};
   CacheLock lock(cache_root, kind + "-" + key);
   if (entry_complete(dir)) return {dir, true};
-  fs::path staging = dir;
-  staging += ".partial-" + std::to_string(::getpid());
-  fs::remove_all(staging);
-  fs::create_directories(staging);
+  const fs::path staging = fresh_staging(dir);
   try {
     nlohmann::json manifest = make(staging);
     util::write_file_atomic(staging / "manifest.json", manifest.dump(2) + "\n");

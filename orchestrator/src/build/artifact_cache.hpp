@@ -74,6 +74,12 @@ class CacheLock {
 };
 
 /// Makes the entry (`kind`, `key`) unless it is complete; the one writer of cache entries.
+/// A fresh, empty `<final>.partial-<this pid>` folder to fill before renaming it to `final`.
+/// `<final>.partial-<pid>` folders of processes that are gone (killed mid-build, mid-unpack)
+/// are removed first, so an interrupted night leaves no partial entry behind for long.
+/// Throws std::filesystem::filesystem_error.
+std::filesystem::path fresh_staging(const std::filesystem::path& final_dir);
+
 /// Under the key's CacheLock, `make(staging)` fills a fresh `<dir>.partial-<pid>` folder
 /// and returns the manifest, which is written last (so an entry with a manifest is whole);
 /// the folder is then renamed into place. When `make` throws, the partial folder is removed

@@ -55,9 +55,9 @@ fs::path prepared_tree(const SourceTree& tree, const KernelSpec& spec, const fs:
                        const Progress& progress) {
   auto dir = build_root / "src";
   if (fs::exists(dir / "Makefile")) return dir;
-  auto staging = build_root / ("src.partial-" + std::to_string(::getpid()));
-  fs::remove_all(staging);
   fs::create_directories(build_root);
+  auto staging = fresh_staging(dir);
+  fs::remove(staging);  // `cp -al` makes it
   report(progress, "patch", "linking " + tree.dir.filename().string() + " into " + dir.string());
   util::run_checked({"cp", "-al", tree.dir.string(), staging.string()},
                     run_options(std::chrono::seconds(1800)));

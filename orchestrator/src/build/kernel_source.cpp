@@ -16,13 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Unpacks into `<final>.partial-<pid>` and renames, so an interrupted unpack never looks done.
-fs::path staging_for(const fs::path& final_dir) {
-  auto tmp = final_dir;
-  tmp += ".partial-" + std::to_string(::getpid());
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
-  return tmp;
-}
+fs::path staging_for(const fs::path& final_dir) { return fresh_staging(final_dir); }
 
 SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
                         const Progress& progress) {
