@@ -27,35 +27,16 @@ namespace {
 
 /// One cell: 6.12 64K, XFS, 1 vCPU, one 10 s pass, under KVM on the host named by
 /// RLAB_KVM_HOST_URI, pinned, with the emulated host's hello timeout.
-const char* kMatrix = R"(kernels:
-  "6.12":
-    source: {debian: "6.12", suite: trixie}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem:
-    - fs: xfs
-  vcpus: [1]
-  workload:
-    - type: shell1
-      copies: vcpus
-      passes: 1
-      duration_s: 10
-  repeats: 1
-guest:
-  memory_mib: 512
-  cpu: host
-  accel: kvm
-  clock: realtime
-  disk_gib: 1
-  host_page_size: 64k
-  pinning: {vcpus: auto, emulator: vcpus}
-hosts:
-  - uri: "${RLAB_KVM_HOST_URI}"
-    vcpus: 2
-    hello_timeout_s: 600
-results: rlab.db
-)";
+std::string kvm_matrix() {
+  rlab::testing::SmallMatrix m;
+  m.duration_s = 10;
+  m.guest = "{memory_mib: 512, cpu: host, accel: kvm, clock: realtime, disk_gib: 1, host_page_size: 64k, "
+            "pinning: {vcpus: auto, emulator: vcpus}}";
+  m.hosts = {{"${RLAB_KVM_HOST_URI}", 2, ""}};
+  m.remote_files = "volumes";
+  m.hello_timeout_s = 600;
+  return rlab::testing::small_matrix(m);
+}
 
 }  // namespace
 
@@ -76,7 +57,7 @@ TEST(RealKvmBisect, BisectsUnderKvmToTheInjectedInodegcDelay) {
   series.push_back(tree.comment("fs/xfs/xfs_log.c", "xfs: comment 3 after night 1"));
   const std::string& good = series.front();
   const std::string& culprit = series[2];
-  run.write(kMatrix);
+  run.write(kvm_matrix());
   const fs::path& matrix = run.matrix;
 
   rlab::util::ProcessOptions o;

@@ -77,6 +77,10 @@ struct SmallMatrix {
   /// `files:` of every host item whose URI is not local: "paths" (a second libvirtd of this
   /// machine sees rlab's paths) or "volumes" (one that shares no filesystem).
   std::string remote_files = "paths";
+  /// `hello_timeout_s:` of every host item; 0: not set (the default).
+  unsigned hello_timeout_s = 0;
+  /// The `guest:` mapping, flow style.
+  std::string guest = "{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}";
 };
 
 /// The YAML text of `m`.
@@ -86,13 +90,13 @@ inline std::string small_matrix(const SmallMatrix& m) {
   for (const auto& fs : m.filesystems) t += "    - fs: " + fs + "\n";
   t += "  vcpus: [" + std::to_string(m.vcpus) + "]\n  workload:\n"
        "    - {type: shell1, copies: vcpus, passes: 1, duration_s: " + std::to_string(m.duration_s) +
-       "}\n  repeats: 1\nguest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}\n"
-       "results: rlab.db\nseed: " + std::to_string(m.seed) + "\n";
+       "}\n  repeats: 1\nguest: " + m.guest + "\nresults: rlab.db\nseed: " + std::to_string(m.seed) + "\n";
   if (!m.hosts.empty()) t += "hosts:\n";
   for (const auto& [uri, budget, link] : m.hosts)
     t += "  - {uri: \"" + uri + "\", vcpus: " + std::to_string(budget) +
          (link.empty() ? "" : ", agent_link: " + link) +
-         (uri.find(":///") == std::string::npos ? ", files: " + m.remote_files : "") + "}\n";
+         (uri.find(":///") == std::string::npos ? ", files: " + m.remote_files : "") +
+         (m.hello_timeout_s ? ", hello_timeout_s: " + std::to_string(m.hello_timeout_s) : "") + "}\n";
   return t;
 }
 
