@@ -28,6 +28,22 @@ struct Race {
   bool timed_out = false;
 };
 
+/// Arms `timer` for `timeout`: if it fires before the race is finished, the race is marked
+/// timed out and `socket`'s pending operations are cancelled (their handlers see the timeout).
+/// Both must outlive the operation (the session owns them).
+template <class Timer, class Socket>
+std::shared_ptr<Race> arm(Timer& timer, Socket& socket, Duration timeout) {
+  auto race = std::make_shared<Race>();
+  timer.expires_after(timeout);
+  timer.async_wait([&socket, race](boost::system::error_code ec) {
+    if (ec || race->finished) return;
+    race->timed_out = true;
+    boost::system::error_code ignored;
+    socket.cancel(ignored);
+  });
+  return race;
+}
+
 Duration left(Clock::time_point deadline) {
   auto d = std::chrono::duration_cast<Duration>(deadline - Clock::now());
   return d.count() > 0 ? d : Duration{0};
@@ -89,14 +105,7 @@ void AgentSession::async_connect(const std::filesystem::path& path, Duration tim
 void AgentSession::async_send(const protocol::HostMessage& msg, Duration timeout,
                               Handler handler) {
   auto line = std::make_shared<std::string>(protocol::encode(msg));
-  auto race = std::make_shared<Race>();
-  timer_.expires_after(timeout);
-  timer_.async_wait([this, race](boost::system::error_code ec) {
-    if (ec || race->finished) return;
-    race->timed_out = true;
-    boost::system::error_code ignored;
-    socket_.cancel(ignored);
-  });
+  auto race = arm(timer_, socket_, timeout);
   asio::async_write(socket_, asio::buffer(*line),
                     [this, line, race, handler](boost::system::error_code ec, std::size_t) {
                       race->finished = true;
@@ -124,14 +133,7 @@ void AgentSession::async_receive(Duration timeout, ReceiveHandler handler) {
     return;
   }
   auto deadline = Clock::now() + timeout;
-  auto race = std::make_shared<Race>();
-  timer_.expires_after(timeout);
-  timer_.async_wait([this, race](boost::system::error_code ec) {
-    if (ec || race->finished) return;
-    race->timed_out = true;
-    boost::system::error_code ignored;
-    socket_.cancel(ignored);
-  });
+  auto race = arm(timer_, socket_, timeout);
   socket_.async_read_some(
       asio::buffer(rbuf_), [this, race, handler, deadline](boost::system::error_code ec,
                                                            std::size_t n) {
