@@ -25,15 +25,6 @@ void ensure_libvirtd() {
   ASSERT_TRUE(r.ok()) << r.output;
 }
 
-/// UnixBench's directory: $RLAB_UNIXBENCH, else the reference copy beside the checkout; ""
-/// when neither holds src/looper.c.
-fs::path unixbench_dir() {
-  for (const char* c : {std::getenv("RLAB_UNIXBENCH")})
-    if (c && *c && fs::exists(fs::path(c) / "src" / "looper.c")) return c;
-  const fs::path ref = fs::path(RLAB_SOURCE_DIR) / ".." / "shared" / "reference" / "byte-unixbench" / "UnixBench";
-  return fs::exists(ref / "src" / "looper.c") ? fs::canonical(ref) : fs::path();
-}
-
 /// Mean inode AGs per pass and the AG count of every scored boot of the store's last run,
 /// by workload name.
 std::map<std::string, std::pair<double, unsigned>> placement(const fs::path& db) {
@@ -79,7 +70,7 @@ seed: 3
 }
 
 TEST(RealLoad, FidelityBenchmarkShortPass) {
-  const fs::path ub = unixbench_dir();
+  const fs::path ub = rlab::testing::unixbench_dir();
   ASSERT_FALSE(ub.empty()) << "no UnixBench directory: set RLAB_UNIXBENCH (src/, pgms/, testdir/), or keep "
                               "shared/reference/byte-unixbench beside the checkout";
   ensure_libvirtd();

@@ -64,6 +64,17 @@ struct RunDir {
   void write(const std::string& text) const { std::ofstream(matrix) << text; }
 };
 
+/// UnixBench's directory (src/, pgms/, testdir/): $RLAB_UNIXBENCH, else the reference copy
+/// beside the checkout (../shared/reference/byte-unixbench/UnixBench); "" when neither holds
+/// src/looper.c.
+inline std::filesystem::path unixbench_dir() {
+  namespace fs = std::filesystem;
+  if (const char* c = std::getenv("RLAB_UNIXBENCH"); c && *c && fs::exists(fs::path(c) / "src" / "looper.c"))
+    return c;
+  const fs::path ref = fs::path(RLAB_SOURCE_DIR) / ".." / "shared" / "reference" / "byte-unixbench" / "UnixBench";
+  return fs::exists(ref / "src" / "looper.c") ? fs::canonical(ref) : fs::path();
+}
+
 /// The shape of a small matrix of the cached 64K 6.12 kernel (TCG, 1 GiB, 2 GiB disk): one
 /// shell1 pass of `duration_s` per boot, one repeat, `results: rlab.db` beside the file.
 struct SmallMatrix {
