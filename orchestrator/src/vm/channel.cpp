@@ -209,6 +209,8 @@ void StreamBridge::close(std::chrono::milliseconds grace) {
   auto& s = *state_;
   if (!pump_.joinable()) return;  // closed before
   if (!s.closing.exchange(true)) {
+    // Wakes the thread from poll, and from a send to a session that stopped reading.
+    ::shutdown(s.fd, SHUT_RDWR);
     const std::uint64_t one = 1;
     [[maybe_unused]] auto w = ::write(s.wake, &one, sizeof one);
   }
