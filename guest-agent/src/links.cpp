@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 namespace rlab::agent {
 namespace asio = boost::asio;
@@ -159,8 +161,38 @@ DeviceServer::DeviceServer(asio::io_context& io, std::string path, Agent& agent)
 void DeviceServer::send(std::string line) { queue_.push(std::move(line)); }
 void DeviceServer::flush_then(std::function<void()> cb) { queue_.flush_then(io_, std::move(cb)); }
 
+std::string virtio_port_device(const std::string& sys_class, const std::string& name) {
+  std::error_code ec;
+  for (const auto& port : std::filesystem::directory_iterator(sys_class, ec)) {
+    std::ifstream in(port.path() / "name");
+    std::string line;
+    if (std::getline(in, line) && line == name) return port.path().filename().string();
+  }
+  return {};
+}
+
+namespace {
+constexpr std::string_view kPortLinks = "/dev/virtio-ports/";
+}
+
+/// Opens path_; a /dev/virtio-ports/<name> link /init could not make yet (the port's name had
+/// not arrived) is made here from sysfs, as udev would.
+int DeviceServer::open_port() {
+  constexpr int kFlags = O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
+  int fd = ::open(path_.c_str(), kFlags);
+  if (fd >= 0 || errno != ENOENT || !path_.starts_with(kPortLinks)) return fd;
+  const std::string node = virtio_port_device("/sys/class/virtio-ports", path_.substr(kPortLinks.size()));
+  if (node.empty()) {
+    errno = ENOENT;
+    return -1;
+  }
+  if (::symlink(("../" + node).c_str(), path_.c_str()) != 0 && errno != EEXIST)
+    std::fprintf(stderr, "rlab-agent: link %s: %s\n", path_.c_str(), std::strerror(errno));
+  return ::open(("/dev/" + node).c_str(), kFlags);
+}
+
 void DeviceServer::open() {
-  int fd = ::open(path_.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  int fd = open_port();
   if (fd < 0) {
     if (!warned_) std::fprintf(stderr, "rlab-agent: open %s: %s (retrying)\n", path_.c_str(), std::strerror(errno));
     warned_ = true;

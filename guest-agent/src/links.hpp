@@ -58,6 +58,12 @@ class UnixServer {
 /// Serves on a character device (virtio-serial port, pty). Opens it O_RDWR (retrying until it
 /// exists), switches ttys to raw mode, and treats POLLHUP / EOF as "no host connected": it then
 /// polls every 250 ms and sends hello again when a host (re)connects.
+/// The character device of the virtio-serial port named `name` ("org.rlab.agent.0"): scans
+/// `<sys_class>/*/name` (sysfs, one line each) and returns the port's node name ("vport1p1",
+/// under /dev), or "" when no port has that name yet. The name reaches the guest in a control
+/// message from QEMU after the port is probed, so it may appear after /init has looked.
+std::string virtio_port_device(const std::string& sys_class, const std::string& name);
+
 class DeviceServer : public Link {
  public:
   DeviceServer(boost::asio::io_context& io, std::string path, Agent& agent);
@@ -66,6 +72,7 @@ class DeviceServer : public Link {
 
  private:
   void open();
+  int open_port();
   void wait_host();
   void read();
   boost::asio::io_context& io_;
