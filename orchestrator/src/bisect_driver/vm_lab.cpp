@@ -1,5 +1,6 @@
 #include "bisect_driver/vm_lab.hpp"
 
+#include "build/cache_budget.hpp"
 #include "run/boot_job.hpp"
 #include "build/kernel_build.hpp"
 
@@ -165,6 +166,8 @@ std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<Lab
   const fs::path agent_binary = agent.empty() ? image::default_agent_binary() : agent;
   std::vector<image::GuestImages> images(requests.size());
   bool built = true;
+  build::apply_matrix_budget(m.cache_max_gib, m.path.string(),
+                             [&](std::string_view, std::string_view d) { say("cache: " + std::string(d)); });
   for (std::size_t k = 0; k < requests.size(); ++k) {
     const std::string sha = requests[k].commit.substr(0, 12);
     try {

@@ -1,4 +1,5 @@
 #include "build/artifact_cache.hpp"
+#include "build/cache_budget.hpp"
 
 #include <signal.h>
 #include <cerrno>
@@ -39,18 +40,25 @@ fs::path entry_dir(const fs::path& cache_root, const std::string& kind, const st
   throw std::invalid_argument("unknown cache entry kind '" + kind + "'");
 }
 
-fs::path fresh_staging(const fs::path& final_dir) {
-  const std::string prefix = final_dir.filename().string() + ".partial-";
+void sweep_dead_partials(const fs::path& parent, const std::string& name_prefix) {
+  constexpr std::string_view kPartial = ".partial-";
   std::error_code ec;
-  if (fs::is_directory(final_dir.parent_path(), ec))
-    for (const auto& e : fs::directory_iterator(final_dir.parent_path(), ec)) {
-      const std::string name = e.path().filename().string();
-      if (name.rfind(prefix, 0) != 0) continue;
-      const std::string pid = name.substr(prefix.size());
-      if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-      // Gone: no such process (ESRCH). One that runs (or is not ours to signal) keeps its folder.
-      if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
-    }
+  if (!fs::is_directory(parent, ec)) return;
+  for (const auto& e : fs::directory_iterator(parent, ec)) {
+    const std::string name = e.path().filename().string();
+    const auto at = name.rfind(kPartial);
+    if (at == std::string::npos || (!name_prefix.empty() && at + kPartial.size() != name_prefix.size()) ||
+        name.rfind(name_prefix, 0) != 0)
+      continue;
+    const std::string pid = name.substr(at + kPartial.size());
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    // Gone: no such process (ESRCH). One that runs (or is not ours to signal) keeps its folder.
+    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+  }
+}
+
+fs::path fresh_staging(const fs::path& final_dir) {
+  sweep_dead_partials(final_dir.parent_path(), final_dir.filename().string() + ".partial-");
   fs::path staging = final_dir;
   staging += ".partial-" + std::to_string(::getpid());
   fs::remove_all(staging);
@@ -62,9 +70,13 @@ std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, const std::st
                                        const std::string& key,
                                        const std::function<nlohmann::json(const fs::path&)>& make) {
   const fs::path dir = entry_dir(cache_root, kind, key);
-  if (entry_complete(dir)) return {dir, true};
+  // Under the lock even for a hit: eviction (cache_budget.hpp) takes it too, so a hit is
+  // marked used before eviction can look at it, and is never half renamed away.
   CacheLock lock(cache_root, kind + "-" + key);
-  if (entry_complete(dir)) return {dir, true};
+  if (entry_complete(dir)) {
+    touch_used(dir);
+    return {dir, true};
+  }
   const fs::path staging = fresh_staging(dir);
   try {
     nlohmann::json manifest = make(staging);

@@ -73,7 +73,11 @@ class CacheLock {
   util::FileLock lock_;
 };
 
-/// Makes the entry (`kind`, `key`) unless it is complete; the one writer of cache entries.
+/// Removes the `<name>.partial-<pid>` folders directly under `parent` whose process is gone
+/// (killed mid-build, mid-unpack, mid-eviction); with a non-empty `name_prefix`
+/// ("<name>.partial-") only that name's. Never throws.
+void sweep_dead_partials(const std::filesystem::path& parent, const std::string& name_prefix = {});
+
 /// A fresh, empty `<final>.partial-<this pid>` folder to fill before renaming it to `final`.
 /// `<final>.partial-<pid>` folders of processes that are gone (killed mid-build, mid-unpack)
 /// are removed first, so an interrupted night leaves no partial entry behind for long.

@@ -1,4 +1,5 @@
 #include "build/kernel_build.hpp"
+#include "build/cache_budget.hpp"
 
 #include "build/apt_source.hpp"
 #include "build/artifact_cache.hpp"
@@ -184,6 +185,7 @@ MakeSetup make_setup(const fs::path& cache_root) {
            // file in another tree (a patched copy) or build directory still hits.
            {"CCACHE_BASEDIR", cache_root.string()},
            {"CCACHE_NOHASHDIR", "1"},
+           {"CCACHE_MAXSIZE", std::to_string(ccache_max_bytes(cache_budget(cache_root).bytes) >> 20) + "M"},
            {"KBUILD_BUILD_TIMESTAMP", "1970-01-01 00:00:00 UTC"},
            {"KBUILD_BUILD_USER", "rlab"},
            {"KBUILD_BUILD_HOST", "rlab"},
@@ -275,6 +277,8 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
   const std::string key = kernel_key(in);
   bool built = false;
   auto [dir, hit] = ensure_entry(cache_root, "kernel", key, [&](const fs::path& staging) {
+    keep_within_budget(cache_root, progress);  // room for the build tree first
+    touch_used(cache_root / "kbuild" / key);
     auto src = prepared_tree(tree, spec, cache_root / "kbuild" / key, progress);
     auto obj = cache_root / "kbuild" / key / "obj";
     const MakeSetup ms = make_setup(cache_root);
@@ -287,6 +291,7 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
     return store_kernel(staging, obj, spec, in, key, made);
   });
   if (hit) report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
+  else keep_within_budget(cache_root, progress);
   return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), !built);
 }
 

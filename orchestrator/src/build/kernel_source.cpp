@@ -1,4 +1,5 @@
 #include "build/kernel_source.hpp"
+#include "build/cache_budget.hpp"
 
 #include "build/apt_source.hpp"
 #include "build/artifact_cache.hpp"
@@ -100,9 +101,10 @@ SourceTree fetch_kernel_source(const KernelSource& source, const fs::path& cache
                                const Progress& progress) {
   // One fetch at a time per cache: the private apt state and unpacking are not concurrent-safe.
   CacheLock lock(cache_root, "source-fetch");
-  if (source.kind == KernelSource::Kind::kDebianPackage)
-    return fetch_debian(source, cache_root, progress);
-  return fetch_git(source, cache_root, progress);
+  SourceTree tree = source.kind == KernelSource::Kind::kDebianPackage ? fetch_debian(source, cache_root, progress)
+                                                                       : fetch_git(source, cache_root, progress);
+  touch_used(tree.dir);
+  return tree;
 }
 
 }  // namespace rlab::build

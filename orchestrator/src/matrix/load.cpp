@@ -463,7 +463,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   const YAML::Node root = detail::load_one_document(text, path);
   if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
   ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control",
-                                "nightly"});
+                                "nightly", "cache"});
 
   Matrix m;
   m.path = fs::absolute(path).lexically_normal();
@@ -508,6 +508,10 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   }
   if (root["nightly"]) {
     parse_nightly(ck, root["nightly"], base_dir, opt.check_paths, m.nightly);
+  }
+  if (root["cache"]) {
+    ck.check_map(root["cache"], "cache", {"max_gib"});
+    if (root["cache"]["max_gib"]) m.cache_max_gib = ck.number(root["cache"]["max_gib"], "cache.max_gib", 0, 1e6);
   }
   if (root["seed"]) {
     m.seed = static_cast<std::uint64_t>(ck.integer(root["seed"], "seed", 0, INT64_MAX));

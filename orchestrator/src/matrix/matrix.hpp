@@ -250,6 +250,9 @@ struct Matrix {
   /// interleaves with when no --control is given.
   std::optional<std::string> control;
   Nightly nightly;              ///< `nightly:` (what `rlab nightly` does around the run)
+  /// `cache.max_gib`: the artifact cache's disk budget in GiB, (0, 1e6]; nullopt -> half the
+  /// cache's filesystem ($RLAB_CACHE_MAX_GIB overrides both; build/cache_budget.hpp).
+  std::optional<double> cache_max_gib;
 };
 
 /// One cell: a point of kernel x filesystem variant x vCPUs x workload. Repeats of a cell are

@@ -1,5 +1,6 @@
 #include "run/run.hpp"
 
+#include "build/cache_budget.hpp"
 #include "run/boot_job.hpp"
 
 #include "image/guest_images.hpp"
@@ -276,6 +277,8 @@ struct Images {
 Images build_images(const Plan& p, const RunOptions& o, const RunDir& dir, Progress& progress) {
   Images out;
   fs::path agent = o.agent_binary;
+  build::apply_matrix_budget(p.m.cache_max_gib, p.m.path.string(),
+                             [](std::string_view, std::string_view d) { spdlog::info("cache: {}", d); });
   for (const auto& job : p.order) {
     const auto& k = p.cells[job.cell].kernel;
     if (out.staged.count(k.name) || out.failed.count(k.name) || Interrupts::instance().stopped()) continue;

@@ -99,7 +99,9 @@ TEST(LoadMatrix, DefaultsForOptionalSections) {
   EXPECT_FALSE(m.seed_from_file);
   EXPECT_EQ(m.workload_axis[0].passes, 1u);
   EXPECT_DOUBLE_EQ(m.workload_axis[0].duration_s, 60.0);
+  EXPECT_FALSE(m.cache_max_gib.has_value());
 }
+
 
 TEST(ExpandCells, CrossProductWithStableIds) {
   const Matrix m = load_matrix(kData / "good.yaml");
@@ -247,4 +249,9 @@ hosts:
   // A string tag stays a string.
   EXPECT_THROW(parse_matrix(std::string(text).replace(text.find("!!int 2]"), 8, "!!str 2]"), kData / "inline.yaml", {}),
                MatrixError);
+}
+
+TEST(LoadMatrix, CacheBudgetInGiB) {
+  const std::string text = std::string(kOneCellThenHosts) + "  - {uri: \"qemu:///system\", vcpus: 2}\ncache: {max_gib: 0.5}\n";
+  EXPECT_DOUBLE_EQ(parse_matrix(text, kData / "inline.yaml", {}).cache_max_gib.value_or(0), 0.5);
 }

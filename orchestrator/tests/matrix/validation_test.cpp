@@ -110,7 +110,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"nightly_tree_nul", 9, 9, "nightly.tree: contains a NUL byte"},
         BadCase{"nightly_tree_missing", 9, 9, "nightly.tree: "},
         BadCase{"nightly_unknown_key", 10, 3, "nightly: unknown key 'fecth'"},
-        BadCase{"nightly_bisect_minutes_huge", 9, 19, "nightly.bisect_minutes: 99999 is out of range [0, 1440]"}),
+        BadCase{"nightly_bisect_minutes_huge", 9, 19, "nightly.bisect_minutes: 99999 is out of range [0, 1440]"},
+        BadCase{"cache_max_gib_zero", 9, 12, "cache.max_gib: 0 is out of range"},
+        BadCase{"cache_unknown_key", 9, 3, "cache: unknown key 'max_gb'"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 
 TEST(BadMatrix, UnreadableFileNamesThePath) {

@@ -1,0 +1,107 @@
+#pragma once
+// Keeping the artifact cache (artifact_cache.hpp) under a disk budget, least recently used
+// first (docs/operations.md "Disk").
+//
+// What may be freed, in this order: build trees (kbuild/<key>: the exported source and the
+// objects of one kernel, ~1.5 GB each, only needed to rebuild that kernel), then unpacked
+// kernel sources (sources/<tree>: fetched again on demand), then cache entries (kernels,
+// initramfs, UnixBench's programs, KVM host disks: rebuilt from their recipe on the next
+// miss). Within a kind the least recently used goes first. Never freed: an item whose lock a
+// live process holds (a build in progress), an item used in the last kInUseGrace (between
+// being looked up and being opened; a file already opened stays readable after removal, so a
+// running QEMU or an upload keeps working), and ccache (bounded by ccache itself at
+// ccache_max_bytes()).
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "build/progress.hpp"
+
+namespace rlab::build {
+
+/// Items used more recently than this are never freed (a lookup's file is opened within it).
+inline constexpr std::chrono::minutes kInUseGrace{15};
+
+/// One thing the cache holds that is freed as a whole.
+struct CacheItem {
+  /// "build-tree" (kbuild/<key>), "source" (sources/<tree>), or an entry kind of
+  /// artifact_cache.hpp: "kernel", "image", "image-with", "unixbench", "host-disk".
+  std::string kind;
+  std::string key;                 ///< its directory's name
+  std::filesystem::path dir;
+  /// Disk bytes (allocated blocks) of its regular files that no item scanned before it holds
+  /// too (hard links count once: sources are scanned first, so a build tree's linked copy of
+  /// one costs nothing).
+  std::uintmax_t bytes = 0;
+  /// Last use: the mtime of the entry's manifest.json (entries) or of the directory itself
+  /// (build trees, sources), which touch_used() sets on every use.
+  std::filesystem::file_time_type last_used{};
+};
+
+/// Marks `dir` (an entry, build tree or source) as used now. Never throws.
+void touch_used(const std::filesystem::path& dir);
+
+/// Every freeable item under `cache_root`: sources, build trees, then entries by kind.
+/// Leftover `.partial-<pid>` folders are not items (fresh_staging sweeps them).
+std::vector<CacheItem> cache_items(const std::filesystem::path& cache_root);
+
+/// Disk bytes (allocated blocks) of the regular files under `dir` (0 when it does not exist);
+/// hard links once.
+std::uintmax_t tree_bytes(const std::filesystem::path& dir);
+
+/// The cache's disk budget in bytes and where it came from.
+struct CacheBudget {
+  std::uintmax_t bytes = 0;
+  std::string from;  ///< "RLAB_CACHE_MAX_GIB", "cache.max_gib of <matrix>", or "half of <fs size>"
+};
+
+/// Sets the budget a matrix asks for (`cache.max_gib`, GiB > 0), used by cache_budget() from
+/// then on in this process; nullopt forgets it. Called by the commands that load a matrix.
+void set_matrix_cache_gib(std::optional<double> gib, const std::string& matrix_path = {});
+
+/// The budget in force: $RLAB_CACHE_MAX_GIB (a positive number of GiB), else the matrix's
+/// `cache.max_gib`, else half the size of the filesystem holding `cache_root`. Throws
+/// std::runtime_error naming the variable when RLAB_CACHE_MAX_GIB is not a positive number.
+CacheBudget cache_budget(const std::filesystem::path& cache_root);
+
+/// ccache's own size limit (CCACHE_MAXSIZE) under a budget: a fifth of it, within [1, 20] GiB.
+std::uintmax_t ccache_max_bytes(std::uintmax_t budget_bytes);
+
+/// The items to free so that `items` total at most `target` bytes: build trees, then
+/// sources, then entries, each kind least recently used first, skipping items used after
+/// `protect_after`. Pure; may fall short of the target when too much is protected.
+std::vector<CacheItem> eviction_plan(std::vector<CacheItem> items, std::uintmax_t target,
+                                     std::filesystem::file_time_type protect_after);
+
+/// What enforce_budget() did (or, dry run, would do).
+struct FreedReport {
+  std::uintmax_t budget = 0;          ///< bytes allowed for the whole cache
+  std::uintmax_t before = 0;          ///< bytes the cache held (items + everything else)
+  std::uintmax_t after = 0;           ///< bytes it holds now (dry run: would hold)
+  std::vector<CacheItem> freed;       ///< removed (dry run: would be removed)
+  std::vector<CacheItem> busy;        ///< planned but locked by a live process, kept
+  bool dry_run = false;
+};
+
+/// Frees items of `cache_root` (eviction_plan, protecting kInUseGrace) until the whole cache
+/// (items, ccache and the rest) is within `budget` bytes. An item whose lock another process
+/// holds is kept and listed as busy. Dry run: nothing is removed. Throws
+/// std::filesystem::filesystem_error when a removal fails.
+FreedReport enforce_budget(const std::filesystem::path& cache_root, std::uintmax_t budget,
+                           bool dry_run = false);
+
+/// enforce_budget(cache_root, cache_budget(cache_root)), reporting under phase "cache" what
+/// was freed and whether the cache is still over its budget (nothing when nothing happened).
+/// Called before and after every kernel build and at the start of every run, night and
+/// bisection step. Throws as enforce_budget() and cache_budget() do.
+FreedReport keep_within_budget(const std::filesystem::path& cache_root, const Progress& progress);
+
+/// set_matrix_cache_gib(gib, matrix_path), then keep_within_budget() of the cache in use
+/// (util::cache_dir()).
+FreedReport apply_matrix_budget(std::optional<double> gib, const std::string& matrix_path,
+                                const Progress& progress);
+
+}  // namespace rlab::build

@@ -1,0 +1,189 @@
+// The cache's disk budget: what goes first, what is never freed (locked, just used), hard
+// links counted once, dry runs, the budget's sources; and `rlab cache` through the binary.
+#include "build/artifact_cache.hpp"
+#include "build/cache_budget.hpp"
+#include "util/file_lock.hpp"
+#include "util/paths.hpp"
+#include "util/process.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace rlab::build;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr std::uintmax_t kMiB = 1u << 20;
+
+// A file of `mib` MiB of real (non-sparse) blocks.
+void file_of(const fs::path& p, std::uintmax_t mib) {
+  fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  const std::string block(kMiB, 'x');
+  for (std::uintmax_t i = 0; i < mib; ++i) out << block;
+}
+
+void age(const fs::path& p, std::chrono::hours h) { fs::last_write_time(p, fs::file_time_type::clock::now() - h); }
+
+struct TempCache {
+  fs::path root = fs::temp_directory_path() / ("rlab-budget-" + std::to_string(::getpid()));
+  TempCache() { fs::remove_all(root); }
+  ~TempCache() { fs::remove_all(root); }
+  // A complete entry of `kind` holding `mib` MiB, last used `hours` ago.
+  fs::path entry(const std::string& kind, const std::string& key, std::uintmax_t mib, int hours) {
+    auto [dir, hit] = ensure_entry(root, kind, key, [&](const fs::path& staging) {
+      file_of(staging / "blob", mib);
+      return nlohmann::json{{"kind", kind}};
+    });
+    age(dir / "manifest.json", std::chrono::hours(hours));
+    return dir;
+  }
+  fs::path folder(const std::string& sub, const std::string& name, std::uintmax_t mib, int hours) {
+    const fs::path d = root / sub / name;
+    file_of(d / "blob", mib);
+    age(d, std::chrono::hours(hours));
+    return d;
+  }
+};
+
+CacheItem item(std::string kind, std::string key, std::uintmax_t mib, int hours_ago) {
+  return {std::move(kind), key, "/c/" + key, mib * kMiB, fs::file_time_type::clock::now() - std::chrono::hours(hours_ago)};
+}
+
+std::vector<std::string> keys(const std::vector<CacheItem>& v) {
+  std::vector<std::string> out;
+  for (const auto& i : v) out.push_back(i.key);
+  return out;
+}
+
+}  // namespace
+
+TEST(EvictionPlan, BuildTreesThenSourcesThenEntriesEachLeastRecentlyUsedFirst) {
+  const auto protect_after = fs::file_time_type::clock::now() - kInUseGrace;
+  std::vector<CacheItem> items{item("kernel", "k-old", 100, 90), item("build-tree", "t-new", 100, 2),
+                               item("source", "s", 100, 50), item("build-tree", "t-old", 100, 5),
+                               item("host-disk", "h", 100, 10)};
+  EXPECT_EQ(keys(eviction_plan(items, 500 * kMiB, protect_after)), std::vector<std::string>{}) << "within budget";
+  EXPECT_EQ(keys(eviction_plan(items, 250 * kMiB, protect_after)), (std::vector<std::string>{"t-old", "t-new", "s"}));
+  EXPECT_EQ(keys(eviction_plan(items, 0, protect_after)),
+            (std::vector<std::string>{"t-old", "t-new", "s", "k-old", "h"}));
+}
+
+TEST(EvictionPlan, AnItemUsedWithinTheGraceIsNeverPlanned) {
+  const auto now = fs::file_time_type::clock::now();
+  std::vector<CacheItem> items{item("build-tree", "busy", 100, 0), item("kernel", "k", 100, 3)};
+  items[0].last_used = now - 1min;
+  const auto plan = eviction_plan(items, 0, now - kInUseGrace);
+  EXPECT_EQ(keys(plan), std::vector<std::string>{"k"}) << "falls short of the target rather than take it";
+}
+
+TEST(CacheBudget, FreesOnDiskLeastRecentlyUsedAndKeepsWhatIsLockedOrJustUsed) {
+  TempCache c;
+  const fs::path old_tree = c.folder("kbuild", "aaa", 8, 48);
+  const fs::path locked_tree = c.folder("kbuild", "bbb", 8, 40);
+  const fs::path fresh_tree = c.folder("kbuild", "ccc", 8, 0);
+  const fs::path old_kernel = c.entry("kernel", "k1", 8, 30);
+  const fs::path new_kernel = c.entry("kernel", "k2", 8, 2);
+  rlab::util::FileLock building(c.root / "locks" / "kernel-bbb.lock");  // a build of bbb runs
+
+  const auto dry = enforce_budget(c.root, 20 * kMiB, true);
+  EXPECT_TRUE(dry.dry_run);
+  EXPECT_EQ(keys(dry.freed), (std::vector<std::string>{"aaa", "k1"}));
+  EXPECT_EQ(keys(dry.busy), std::vector<std::string>{"bbb"});
+  for (const auto& d : {old_tree, locked_tree, fresh_tree, old_kernel, new_kernel}) EXPECT_TRUE(fs::exists(d)) << d;
+
+  const auto r = enforce_budget(c.root, 20 * kMiB);
+  EXPECT_GE(r.before, 40 * kMiB);
+  EXPECT_FALSE(fs::exists(old_tree));
+  EXPECT_FALSE(fs::exists(old_kernel));
+  EXPECT_TRUE(fs::exists(locked_tree)) << "a live build's tree is never freed";
+  EXPECT_TRUE(fs::exists(fresh_tree)) << "used within the grace";
+  EXPECT_TRUE(entry_complete(new_kernel));
+  EXPECT_LT(r.after, r.before - 15 * kMiB);
+  for (const auto& e : fs::directory_iterator(c.root / "kernels"))
+    EXPECT_EQ(e.path().filename().string().find(".partial-"), std::string::npos) << e.path();
+}
+
+TEST(CacheBudget, AHitMarksTheEntryUsedSoItOutlivesOlderOnes) {
+  TempCache c;
+  c.entry("kernel", "k1", 4, 30);
+  c.entry("kernel", "k2", 4, 20);
+  auto [dir, hit] = ensure_entry(c.root, "kernel", "k1", [](const fs::path&) -> nlohmann::json {
+    throw std::logic_error("a hit does not build");
+  });
+  EXPECT_TRUE(hit);
+  age(dir / "manifest.json", 1h);  // used an hour ago: past the grace, but after k2
+  enforce_budget(c.root, 6 * kMiB);
+  EXPECT_TRUE(entry_complete(c.root / "kernels/k1"));
+  EXPECT_FALSE(fs::exists(c.root / "kernels/k2"));
+}
+
+TEST(CacheBudget, HardLinksBetweenASourceAndItsBuildTreeCountOnce) {
+  TempCache c;
+  const fs::path src = c.folder("sources", "linux", 10, 5);
+  fs::create_directories(c.root / "kbuild/k/src");
+  fs::create_hard_link(src / "blob", c.root / "kbuild/k/src/blob");
+  file_of(c.root / "kbuild/k/obj/vmlinux", 2);
+  const auto items = cache_items(c.root);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].kind, "source");
+  EXPECT_GE(items[0].bytes, 10 * kMiB);
+  EXPECT_EQ(items[1].kind, "build-tree");
+  EXPECT_LT(items[1].bytes, 3 * kMiB) << "the linked copy of the source costs nothing";
+  EXPECT_LT(tree_bytes(c.root), 13 * kMiB);
+}
+
+TEST(CacheBudget, TheBudgetComesFromTheEnvironmentThenTheMatrixThenTheDisk) {
+  ::unsetenv("RLAB_CACHE_MAX_GIB");
+  set_matrix_cache_gib(std::nullopt);
+  const auto disk = cache_budget(fs::temp_directory_path());
+  EXPECT_NE(disk.from.find("half of its filesystem"), std::string::npos) << disk.from;
+  EXPECT_GT(disk.bytes, 0u);
+  set_matrix_cache_gib(2.5, "/m.yaml");
+  EXPECT_EQ(cache_budget("/nowhere").bytes, std::uintmax_t{5} << 29);
+  EXPECT_EQ(cache_budget("/nowhere").from, "cache.max_gib of /m.yaml");
+  ::setenv("RLAB_CACHE_MAX_GIB", "1", 1);
+  EXPECT_EQ(cache_budget("/nowhere").bytes, std::uintmax_t{1} << 30);
+  for (const char* bad : {"0", "-3", "lots", "2x"}) {
+    ::setenv("RLAB_CACHE_MAX_GIB", bad, 1);
+    EXPECT_THROW(cache_budget("/nowhere"), std::runtime_error) << bad;
+  }
+  ::unsetenv("RLAB_CACHE_MAX_GIB");
+  set_matrix_cache_gib(std::nullopt);
+  EXPECT_EQ(ccache_max_bytes(std::uintmax_t{500} << 30), std::uintmax_t{20} << 30);
+  EXPECT_EQ(ccache_max_bytes(std::uintmax_t{2} << 30), std::uintmax_t{1} << 30);
+}
+
+TEST(CacheCli, ShowsKindsAndFreesOnRequestDryRunFirst) {
+  TempCache c;
+  c.folder("kbuild", "aaaa", 3, 48);
+  c.entry("kernel", "k1", 1, 30);
+  auto rlab = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), std::string(RLAB_BINARY_DIR) + "/orchestrator/rlab");
+    rlab::util::ProcessOptions o;
+    o.env["RLAB_CACHE_DIR"] = c.root.string();
+    o.env["RLAB_CACHE_MAX_GIB"] = "1";
+    return rlab::util::run(args, o);
+  };
+  auto show = rlab({"cache", "--matrix", ""});
+  ASSERT_EQ(show.exit_code, 0) << show.output;
+  EXPECT_NE(show.output.find("build-tree"), std::string::npos) << show.output;
+  EXPECT_NE(show.output.find("of a 1.0 GiB budget (RLAB_CACHE_MAX_GIB)"), std::string::npos) << show.output;
+  auto dry = rlab({"cache", "--matrix", "", "free", "--to-gib", "0.001", "--dry-run"});
+  EXPECT_NE(dry.output.find("would free build-tree aaaa"), std::string::npos) << dry.output;
+  EXPECT_TRUE(fs::exists(c.root / "kbuild/aaaa"));
+  auto freed = rlab({"cache", "--matrix", "", "free", "--to-gib", "0"});
+  EXPECT_EQ(freed.exit_code, 0) << freed.output;
+  EXPECT_FALSE(fs::exists(c.root / "kbuild/aaaa"));
+  EXPECT_FALSE(fs::exists(c.root / "kernels/k1"));
+  auto bad = rlab({"cache", "--matrix", "", "free", "--to-gib", "-1"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
