@@ -10,6 +10,8 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <ctime>
+#include <nlohmann/json.hpp>
 
 #include "build/artifact_cache.hpp"
 #include "util/paths.hpp"
@@ -28,8 +30,9 @@ std::string g_matrix_path;
 bool is_partial(const std::string& name) { return name.find(".partial-") != std::string::npos; }
 
 // Disk bytes (allocated blocks: sparse disk images count what they use) of the regular files
-// under `dir` whose inode `seen` does not hold yet (then added).
-std::uintmax_t unseen_bytes(const fs::path& dir, std::set<std::pair<dev_t, ino_t>>& seen) {
+// under `dir`, a file with n hard links counting 1/n (a build tree and the source it links
+// share the source's files), so the items add up to what the disk holds.
+std::uintmax_t walk_bytes(const fs::path& dir) {
   std::uintmax_t total = 0;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
@@ -37,7 +40,7 @@ std::uintmax_t unseen_bytes(const fs::path& dir, std::set<std::pair<dev_t, ino_t
     if (ec) break;
     struct stat st {};
     if (::lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    if (seen.insert({st.st_dev, st.st_ino}).second) total += static_cast<std::uintmax_t>(st.st_blocks) * 512;
+    total += static_cast<std::uintmax_t>(st.st_blocks) * 512 / std::max<nlink_t>(st.st_nlink, 1);
   }
   return total;
 }
@@ -84,20 +87,102 @@ void touch_used(const fs::path& dir) {
   fs::last_write_time(fs::is_regular_file(manifest, ec) ? manifest : dir, fs::file_time_type::clock::now(), ec);
 }
 
-std::uintmax_t tree_bytes(const fs::path& dir) {
-  std::set<std::pair<dev_t, ino_t>> seen;
-  return unseen_bytes(dir, seen);
+std::uintmax_t CacheUsage::total() const {
+  std::uintmax_t t = ccache + other;
+  for (const auto& i : items) t += i.bytes;
+  return t;
 }
 
-std::vector<CacheItem> cache_items(const fs::path& cache_root) {
-  std::vector<CacheItem> out;
-  std::set<std::pair<dev_t, ino_t>> seen;
+namespace {
+
+// Sizes measured earlier, in <cache>/sizes.json: {"<dir under the cache>": {"stamp": <last-use
+// stamp, ns>, "bytes": N, "at": <unix s>}}. Walking source trees takes seconds per tree, and
+// an item only changes when it is used (which moves its stamp).
+class SizeMemo {
+ public:
+  explicit SizeMemo(fs::path root) : root_(std::move(root)) {
+    try {
+      memo_ = nlohmann::json::parse(util::read_file(root_ / "sizes.json"));
+    } catch (const std::exception&) {
+      memo_ = nlohmann::json::object();
+    }
+    if (!memo_.is_object()) memo_ = nlohmann::json::object();
+  }
+  /// The bytes of `dir`: remembered for `max_age`, and while `stamp` (when given: the item
+  /// changes in place) is unchanged.
+  std::uintmax_t bytes(const fs::path& dir, std::optional<fs::file_time_type> stamp, std::chrono::seconds max_age) {
+    const std::string rel = dir.lexically_relative(root_).string();
+    const auto stamp_ns = stamp ? static_cast<long long>(stamp->time_since_epoch().count()) : 0LL;
+    const auto now = static_cast<long long>(std::time(nullptr));
+    if (auto it = memo_.find(rel); it != memo_.end() && it->is_object() && it->value("stamp", -1LL) == stamp_ns &&
+                                   now - it->value("at", 0LL) < max_age.count())
+      return it->value("bytes", std::uintmax_t{0});
+    const std::uintmax_t b = walk_bytes(dir);
+    memo_[rel] = {{"stamp", stamp_ns}, {"bytes", b}, {"at", now}};
+    seen_.insert(rel);
+    changed_ = true;
+    return b;
+  }
+  void keep(const fs::path& dir) { seen_.insert(dir.lexically_relative(root_).string()); }
+  /// Writes the memo back without the items that are gone. A full disk only costs a walk next time.
+  ~SizeMemo() {
+    for (auto it = memo_.begin(); it != memo_.end();)
+      if (!seen_.count(it.key())) it = memo_.erase(it), changed_ = true;
+      else ++it;
+    if (!changed_) return;
+    try {
+      util::write_file_atomic(root_ / "sizes.json", memo_.dump() + "\n");
+    } catch (const std::exception&) {
+    }
+  }
+
+ private:
+  fs::path root_;
+  nlohmann::json memo_;
+  std::set<std::string> seen_;
+  bool changed_ = false;
+};
+
+constexpr std::chrono::seconds kItemSizeMaxAge{24 * 3600};
+constexpr std::chrono::seconds kOtherSizeMaxAge{600};
+
+}  // namespace
+
+CacheUsage cache_usage(const fs::path& cache_root) {
+  CacheUsage u;
+  SizeMemo memo(cache_root);
+  const auto add = [&](const std::string& kind, const fs::path& dir) {
+    const auto stamp = mtime_or_epoch(use_stamp(kind, dir));
+    memo.keep(dir);
+    // Sources and entries never change once made; a build tree is rebuilt in place.
+    const auto changes_with = kind == "build-tree" ? std::optional(stamp) : std::nullopt;
+    u.items.push_back({kind, dir.filename().string(), dir,
+                       memo.bytes(dir, changes_with, kItemSizeMaxAge), stamp});
+  };
   for (auto [kind, sub] : {std::pair{"source", "sources"}, std::pair{"build-tree", "kbuild"}})
-    for (const auto& d : folders(cache_root / sub))
-      out.push_back({kind, d.filename().string(), d, unseen_bytes(d, seen), mtime_or_epoch(use_stamp(kind, d))});
-  for (const auto& e : list_cache(cache_root))
-    out.push_back({e.kind, e.key, e.dir, unseen_bytes(e.dir, seen), mtime_or_epoch(use_stamp(e.kind, e.dir))});
-  return out;
+    for (const auto& d : folders(cache_root / sub)) add(kind, d);
+  for (const auto& e : list_cache(cache_root)) add(e.kind, e.dir);
+  // The rest, top level: ccache, apt lists, locks, partial folders, files.
+  static const std::set<std::string> kItemDirs{"sources", "kbuild", "kernels", "images", "images-with",
+                                               "unixbench", "host-disks"};
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(cache_root, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool is_dir = e.is_directory(ec);
+    if (kItemDirs.count(name)) {
+      for (const auto& p : fs::directory_iterator(e.path(), ec))  // partial folders
+        if (is_partial(p.path().filename().string())) u.other += walk_bytes(p.path());
+      continue;
+    }
+    if (!is_dir) {
+      struct stat st {};
+      if (::lstat(e.path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) u.other += static_cast<std::uintmax_t>(st.st_blocks) * 512;
+      continue;
+    }
+    memo.keep(e.path());
+    (name == "ccache" ? u.ccache : u.other) += memo.bytes(e.path(), std::nullopt, kOtherSizeMaxAge);
+  }
+  return u;
 }
 
 void set_matrix_cache_gib(std::optional<double> gib, const std::string& matrix_path) {
@@ -158,16 +243,14 @@ FreedReport enforce_budget(const fs::path& cache_root, std::uintmax_t budget, bo
   if (!fs::is_directory(cache_root)) return r;
   for (const char* sub : {"sources", "kbuild", "kernels", "images", "images-with", "unixbench", "host-disks"})
     sweep_dead_partials(cache_root / sub);
-  auto items = cache_items(cache_root);
-  std::uintmax_t in_items = 0;
-  for (const auto& i : items) in_items += i.bytes;
-  r.before = tree_bytes(cache_root);
+  CacheUsage usage = cache_usage(cache_root);
+  r.before = usage.total();
   // ccache, apt lists, locks and the rest stay; the items share what is left of the budget.
-  const std::uintmax_t other = r.before > in_items ? r.before - in_items : 0;
+  const std::uintmax_t other = usage.ccache + usage.other;
   const std::uintmax_t target = budget > other ? budget - other : 0;
   const auto protect_after = fs::file_time_type::clock::now() - kInUseGrace;
   std::uintmax_t freed = 0;
-  for (auto& i : eviction_plan(std::move(items), target, protect_after)) {
+  for (auto& i : eviction_plan(usage.items, target, protect_after)) {
     auto lock = util::FileLock::try_lock(cache_root / "locks" / (lock_name(i) + ".lock"));
     if (!lock) {
       r.busy.push_back(std::move(i));
@@ -185,7 +268,10 @@ FreedReport enforce_budget(const fs::path& cache_root, std::uintmax_t budget, bo
     freed += i.bytes;
     r.freed.push_back(std::move(i));
   }
-  r.after = dry_run ? r.before - std::min(freed, r.before) : tree_bytes(cache_root);
+  r.after = r.before - std::min(freed, r.before);
+  for (const auto& i : usage.items) r.kept_recent += i.last_used > protect_after;
+  // Removing a tree changes the link counts of what it shared: measure afresh next time.
+  if (!dry_run && !r.freed.empty()) fs::remove(cache_root / "sizes.json");
   return r;
 }
 

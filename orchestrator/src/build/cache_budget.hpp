@@ -32,9 +32,8 @@ struct CacheItem {
   std::string kind;
   std::string key;                 ///< its directory's name
   std::filesystem::path dir;
-  /// Disk bytes (allocated blocks) of its regular files that no item scanned before it holds
-  /// too (hard links count once: sources are scanned first, so a build tree's linked copy of
-  /// one costs nothing).
+  /// Disk bytes (allocated blocks) of its regular files, a file with n hard links counting
+  /// 1/n (a build tree and the source it links share the source's files).
   std::uintmax_t bytes = 0;
   /// Last use: the mtime of the entry's manifest.json (entries) or of the directory itself
   /// (build trees, sources), which touch_used() sets on every use.
@@ -44,13 +43,22 @@ struct CacheItem {
 /// Marks `dir` (an entry, build tree or source) as used now. Never throws.
 void touch_used(const std::filesystem::path& dir);
 
-/// Every freeable item under `cache_root`: sources, build trees, then entries by kind.
-/// Leftover `.partial-<pid>` folders are not items (fresh_staging sweeps them).
-std::vector<CacheItem> cache_items(const std::filesystem::path& cache_root);
+/// What the cache holds: its freeable items and the rest.
+struct CacheUsage {
+  std::vector<CacheItem> items;  ///< sources, build trees, then entries by kind (partial folders are not items)
+  std::uintmax_t ccache = 0;     ///< disk bytes under ccache/
+  std::uintmax_t other = 0;      ///< disk bytes of everything else: apt lists, locks, partial folders
+  std::uintmax_t total() const;  ///< all of it
+};
 
-/// Disk bytes (allocated blocks) of the regular files under `dir` (0 when it does not exist);
-/// hard links once.
-std::uintmax_t tree_bytes(const std::filesystem::path& dir);
+/// Measures the cache at `cache_root`. A source tree takes seconds to walk, so sizes are kept
+/// in `<cache_root>/sizes.json` and reused for a day (sources and entries never change once
+/// made; a build tree's is reused only while its last-use stamp has not moved), ccache's and
+/// the rest's for 10 minutes; an eviction forgets them all (link counts changed). A file with
+/// n hard links counts 1/n in each, so the items add up to what the disk holds; freeing a
+/// build tree frees less than its share while its source stays (the next check measures
+/// again). Never throws for unreadable parts (they count 0).
+CacheUsage cache_usage(const std::filesystem::path& cache_root);
 
 /// The cache's disk budget in bytes and where it came from.
 struct CacheBudget {
@@ -83,6 +91,7 @@ struct FreedReport {
   std::uintmax_t after = 0;           ///< bytes it holds now (dry run: would hold)
   std::vector<CacheItem> freed;       ///< removed (dry run: would be removed)
   std::vector<CacheItem> busy;        ///< planned but locked by a live process, kept
+  std::size_t kept_recent = 0;        ///< items kept because they were used within kInUseGrace
   bool dry_run = false;
 };
 

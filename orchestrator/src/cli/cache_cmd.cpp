@@ -52,19 +52,16 @@ struct KindTotal {
 int show(bool as_json) {
   const fs::path root = util::cache_dir();
   const auto budget = build::cache_budget(root);
-  const auto items = build::cache_items(root);
+  const auto usage = build::cache_usage(root);
   std::map<std::string, KindTotal> kinds;
-  std::uintmax_t in_items = 0;
-  for (const auto& i : items) {
+  for (const auto& i : usage.items) {
     auto& k = kinds[i.kind];
     ++k.items;
     k.bytes += i.bytes;
     k.oldest = std::min(k.oldest, i.last_used);
     k.newest = std::max(k.newest, i.last_used);
-    in_items += i.bytes;
   }
-  const std::uintmax_t total = build::tree_bytes(root);
-  const std::uintmax_t ccache = build::tree_bytes(root / "ccache");
+  const std::uintmax_t total = usage.total(), ccache = usage.ccache;
   if (as_json) {
     nlohmann::json out{{"cache", root.string()}, {"budget_bytes", budget.bytes}, {"budget_from", budget.from},
                        {"total_bytes", total}, {"ccache_bytes", ccache}, {"kinds", nlohmann::json::object()}};
@@ -80,8 +77,7 @@ int show(bool as_json) {
                              when(k.newest));
   std::cout << fmt::format("{:<11} {:>5} {:>6.1f} GiB  (bounded by ccache at {:.1f} GiB)\n", "ccache", "", gib(ccache),
                            gib(build::ccache_max_bytes(budget.bytes)));
-  std::cout << fmt::format("{:<11} {:>5} {:>6.1f} GiB\n", "other", "",
-                           gib(total - std::min(total, in_items + ccache)));
+  std::cout << fmt::format("{:<11} {:>5} {:>6.1f} GiB\n", "other", "", gib(usage.other));
   std::cout << fmt::format("cache {}: {:.1f} GiB of a {:.1f} GiB budget ({})\n", root.string(), gib(total),
                            gib(budget.bytes), budget.from);
   return kOk;
@@ -102,7 +98,8 @@ int free_cache(std::optional<double> to_gib, bool dry_run) {
   std::cout << fmt::format("{:.1f} GiB -> {:.1f} GiB{} (target {:.1f} GiB: {}); items used in the last {} min are kept\n",
                            gib(r.before), gib(r.after), dry_run ? " (dry run: nothing removed)" : "", gib(target),
                            to_gib ? "--to-gib" : budget.from, build::kInUseGrace.count());
-  return r.after <= target ? kOk : kFailure;
+  // Over the target with nothing left that may go now (in use, just used): say so in the code.
+  return r.after <= target || (r.busy.empty() && r.kept_recent == 0) ? kOk : kFailure;
 }
 
 Registrar cache_registrar(32, [](CLI::App& app, int* exit_code) {

@@ -1,8 +1,10 @@
 // Pushgateway pushes of a run (see push.hpp).
 #include "metrics/push.hpp"
 
+#include "metrics/cache_families.hpp"
 #include "metrics/families.hpp"
 #include "metrics/store_reader.hpp"
+#include "util/paths.hpp"
 
 #include <curl/curl.h>
 #include <fmt/format.h>
@@ -174,6 +176,7 @@ PushOutcome push_run(const store::Store& store, store::RunId run, const std::str
   Snapshot progress;
   progress.runs = s.runs;
   add_snapshot(*reg, progress);
+  add_cache_families(*reg, util::cache_dir());
   const double now = now_s();
   prometheus::BuildGauge().Name("rlab_run_last_push_timestamp_seconds")
       .Help("Unix time of the last push of a run of this kind").Register(*reg).Add({}).Set(now);

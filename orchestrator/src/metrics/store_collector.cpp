@@ -1,12 +1,15 @@
 // Per-scrape export of the store (see store_collector.hpp).
 #include "metrics/store_collector.hpp"
 
+#include "metrics/cache_families.hpp"
 #include "metrics/families.hpp"
 #include "metrics/noise_families.hpp"
 
 #include <prometheus/gauge.h>
 #include <prometheus/registry.h>
 #include <spdlog/spdlog.h>
+
+#include "util/paths.hpp"
 
 namespace rlab::metrics {
 
@@ -24,6 +27,7 @@ std::vector<prometheus::MetricFamily> StoreCollector::Collect() const {
     spdlog::error("metrics: {}", e.what());
     up.Add({}).Set(0);
   }
+  add_cache_families(reg, util::cache_dir());
   return reg.Collect();
 }
 

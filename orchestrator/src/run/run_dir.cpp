@@ -39,6 +39,12 @@ RunDir::RunDir(const fs::path& results_db, long long run_id, std::optional<vm::Q
     fs::permissions(p, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
 }
 
+RunDir::~RunDir() {
+  std::error_code ec;
+  fs::remove_all(root_ / "images", ec);
+  if (ec) spdlog::warn("run directory {}: cannot remove the staged images: {}", root_.string(), ec.message());
+}
+
 fs::path RunDir::boot_dir(long long boot_id) const {
   fs::path d = root_ / fmt::format("b{}", boot_id);
   fs::remove_all(d);

@@ -26,6 +26,11 @@ class RunDir {
   /// (and we are root), per-cell directories are handed to it.
   RunDir(const std::filesystem::path& results_db, long long run_id,
          std::optional<vm::QemuOwner> owner);
+  /// Removes "<run>/images": the staged copies (20–30 MB a kernel) are only needed while this
+  /// run's guests boot, and a resumed run stages them again. Consoles and logs stay. Never throws.
+  ~RunDir();
+  RunDir(const RunDir&) = delete;
+  RunDir& operator=(const RunDir&) = delete;
 
   const std::filesystem::path& path() const { return root_; }
 

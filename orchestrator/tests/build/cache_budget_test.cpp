@@ -126,19 +126,21 @@ TEST(CacheBudget, AHitMarksTheEntryUsedSoItOutlivesOlderOnes) {
   EXPECT_FALSE(fs::exists(c.root / "kernels/k2"));
 }
 
-TEST(CacheBudget, HardLinksBetweenASourceAndItsBuildTreeCountOnce) {
+TEST(CacheBudget, HardLinksBetweenASourceAndItsBuildTreeAreSharedAndCountOnce) {
   TempCache c;
   const fs::path src = c.folder("sources", "linux", 10, 5);
   fs::create_directories(c.root / "kbuild/k/src");
   fs::create_hard_link(src / "blob", c.root / "kbuild/k/src/blob");
   file_of(c.root / "kbuild/k/obj/vmlinux", 2);
-  const auto items = cache_items(c.root);
+  const auto usage = cache_usage(c.root);
+  const auto& items = usage.items;
   ASSERT_EQ(items.size(), 2u);
   EXPECT_EQ(items[0].kind, "source");
-  EXPECT_GE(items[0].bytes, 10 * kMiB);
+  EXPECT_EQ(items[0].bytes, 5 * kMiB) << "the linked file is shared";
   EXPECT_EQ(items[1].kind, "build-tree");
-  EXPECT_LT(items[1].bytes, 3 * kMiB) << "the linked copy of the source costs nothing";
-  EXPECT_LT(tree_bytes(c.root), 13 * kMiB);
+  EXPECT_EQ(items[1].bytes, 7 * kMiB);
+  EXPECT_LT(usage.total(), 12 * kMiB + 64 * 1024) << "what the disk holds, once";
+  EXPECT_TRUE(fs::exists(c.root / "sizes.json")) << "sizes are kept for the next scan";
 }
 
 TEST(CacheBudget, TheBudgetComesFromTheEnvironmentThenTheMatrixThenTheDisk) {
@@ -186,4 +188,19 @@ TEST(CacheCli, ShowsKindsAndFreesOnRequestDryRunFirst) {
   EXPECT_FALSE(fs::exists(c.root / "kernels/k1"));
   auto bad = rlab({"cache", "--matrix", "", "free", "--to-gib", "-1"});
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
+TEST(CacheBudget, SizesAreRememberedUntilABuildTreeIsUsedAgain) {
+  TempCache c;
+  const fs::path tree = c.folder("kbuild", "k", 2, 5);
+  ASSERT_EQ(cache_usage(c.root).items.at(0).bytes, 2 * kMiB);
+  const auto stamp = fs::last_write_time(tree);
+  file_of(tree / "obj/more", 3);
+  fs::last_write_time(tree, stamp);  // the same stamp as measured: the remembered size stands
+  EXPECT_EQ(cache_usage(c.root).items.at(0).bytes, 2 * kMiB);
+  touch_used(tree);  // a rebuild marks it used: measured again
+  EXPECT_EQ(cache_usage(c.root).items.at(0).bytes, 5 * kMiB);
+  fs::remove_all(tree);
+  EXPECT_TRUE(cache_usage(c.root).items.empty());
+  EXPECT_EQ(rlab::util::read_file(c.root / "sizes.json").find("kbuild/k"), std::string::npos) << "gone items are forgotten";
 }

@@ -56,6 +56,31 @@ TEST(RunDir, BootDirIsFreshShortAndStagedImagesAreCopies) {
   fs::remove_all(root);
 }
 
+TEST(RunDir, TheStagedImagesGoWhenTheRunIsOverAndTheConsolesStay) {
+  fs::path root = fs::path("/var/tmp") / ("rlab-rundir-end-" + std::to_string(getpid()));
+  fs::create_directories(root);
+  fs::permissions(root, fs::perms::owner_all | fs::perms::others_exec);
+  std::ofstream(root / "Image") << std::string(1000, 'k');
+  std::ofstream(root / "initramfs.cpio.zst") << std::string(500, 'i');
+  rlab::image::GuestImages img{};
+  img.kernel_image = root / "Image";
+  img.initramfs = root / "initramfs.cpio.zst";
+  img.kernel_key = std::string(64, '1');
+  img.image_key = std::string(64, '2');
+  fs::path run, staged, console;
+  {
+    RunDir d(root / "rlab.db", 3, std::nullopt);
+    run = d.path();
+    staged = d.stage(img).kernel_image;
+    console = d.boot_dir(1) / "console.log";
+    std::ofstream(console) << "boot log";
+    ASSERT_TRUE(fs::exists(staged));
+  }
+  EXPECT_FALSE(fs::exists(run / "images"));
+  EXPECT_TRUE(fs::exists(console));
+  fs::remove_all(root);
+}
+
 TEST(RunDir, RunsOfTwoStoresInOneDirectoryGetTheirOwnDirectories) {
   // Run ids count per store: run 1 of a.db and run 1 of b.db side by side must not share boot
   // directories (one would wipe or hold the other's console log).
