@@ -404,7 +404,7 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   for (std::size_t i = 0; i < h.size(); ++i) {
     const std::string what = "hosts[" + std::to_string(i) + "]";
     const YAML::Node& e = h[i];
-    ck.check_map(e, what, {"uri", "vcpus", "agent_link", "files", "pool", "hello_timeout_s"});
+    ck.check_map(e, what, {"uri", "vcpus", "agent_link", "files", "pool", "hello_timeout_s", "hello_retries"});
     Host host;
     const YAML::Node u = ck.required(e, what, "uri");
     host.uri = ck.string(u, what + ".uri");
@@ -428,6 +428,8 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
     }
     if (e["hello_timeout_s"])
       host.hello_timeout_s = static_cast<double>(ck.integer(e["hello_timeout_s"], what + ".hello_timeout_s", 10, 3600));
+    if (e["hello_retries"])
+      host.hello_retries = static_cast<unsigned>(ck.integer(e["hello_retries"], what + ".hello_retries", 0, 5));
     parse_host_files(ck, e, what, host);
     out.push_back(std::move(host));
   }
@@ -436,7 +438,9 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
 
 void parse_nightly(const Checker& ck, const YAML::Node& n, const fs::path& base_dir, bool check,
                    Nightly& out) {
-  ck.check_map(n, "nightly", {"tree", "fetch", "remeasure_minutes", "bisect_minutes"});
+  ck.check_map(n, "nightly", {"tree", "fetch", "remeasure_minutes", "bisect_minutes", "keep_reports"});
+  if (n["keep_reports"])
+    out.keep_reports = static_cast<unsigned>(ck.integer(n["keep_reports"], "nightly.keep_reports", 1, 100000));
   for (auto [key, into] : {std::pair{"remeasure_minutes", &out.remeasure_minutes},
                            std::pair{"bisect_minutes", &out.bisect_minutes}})
     if (n[key]) *into = static_cast<double>(ck.integer(n[key], std::string("nightly.") + key, 0, 24 * 60));

@@ -206,6 +206,11 @@ struct Host {
   /// fails (hello-timeout), 10..3600; default kDefaultHelloTimeoutS. Raise it for hosts whose
   /// guests boot slowly: an emulated host whose KVM guests are themselves emulated.
   double hello_timeout_s = kDefaultHelloTimeoutS;
+  /// `hello_retries`: how often a boot that got no hello (a guest that hung or was never
+  /// scheduled before its agent started) is booted again on this host, 0..5; default 0. Each
+  /// attempt's failure stays stored as history (as with `--retry-failed`). For hosts whose
+  /// nested guests now and then hang in early boot: an emulated KVM host.
+  unsigned hello_retries = 0;
 };
 
 
@@ -225,6 +230,9 @@ struct Nightly {
   /// `nightly.bisect_minutes`: wall minutes the night's bisections may take; a bisection still
   /// running then stops between steps and the next night resumes it. 0 -> no limit.
   double bisect_minutes = 0;
+  /// `nightly.keep_reports`: the newest night report directories kept under the reports
+  /// directory, [1, 100000]; older ones are removed after each night's reports are written.
+  unsigned keep_reports = 400;
 };
 
 /// A loaded, validated matrix file. Relative paths in the file are resolved against the

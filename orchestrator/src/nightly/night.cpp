@@ -124,6 +124,7 @@ struct Setup {
   std::string push_url;             ///< --push, else push: ("" none)
   AnalyseOptions analyse;           ///< with --control, else the matrix's control:
   double bisect_minutes = 0;        ///< nightly.bisect_minutes (0: no limit)
+  unsigned keep_reports = 400;      ///< nightly.keep_reports
 };
 
 /// Loads and checks everything a night needs before anything boots. Throws UsageError,
@@ -138,6 +139,7 @@ Setup setup(const NightOptions& o) {
   const matrix::Matrix m = matrix::load_matrix(o.matrix, lo);
   if (s.tree.empty()) s.tree = m.nightly.tree;
   s.bisect_minutes = m.nightly.bisect_minutes;
+  s.keep_reports = m.nightly.keep_reports;
   s.db = matrix::store_path(o.db, o.matrix);
   if (o.report_only) {
     if (!fs::exists(s.db)) throw UsageError(s.db.string() + ": no results store");
@@ -268,6 +270,8 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
     start_bisects(out, s.tree, s.bisect_minutes, o, say);
     write_reports(out.analysis, root);  // now with the bisections' outcome
   }
+  if (const auto n = prune_reports(root, s.keep_reports))
+    say(fmt::format("removed the {} oldest night reports in {} (nightly.keep_reports {})", n, root.string(), s.keep_reports));
   return out;
 }
 

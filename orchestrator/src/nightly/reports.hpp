@@ -43,4 +43,10 @@ std::string render_junit(const NightAnalysis& r);
 /// std::runtime_error naming the file that could not be written.
 std::filesystem::path write_reports(const NightAnalysis& r, const std::filesystem::path& out_dir);
 
+/// Removes the oldest night directories ("<YYYY-MM-DD>-run<id>", by date then run id) under
+/// `out_dir` beyond the newest `keep` (`nightly.keep_reports`); anything else there is left
+/// alone. Returns how many were removed. Never throws (a directory that cannot be removed
+/// stays, and is tried again the next night).
+std::size_t prune_reports(const std::filesystem::path& out_dir, unsigned keep);
+
 }  // namespace rlab::nightly

@@ -415,8 +415,11 @@ std::optional<HostSnapshot> host_now(vm::Connection& conn) {
 
 }  // namespace
 
-BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection& conn,
-                     store::Store& st, const PhaseFn& phase_fn) {
+namespace {
+
+// One attempt of run_boot.
+BootOutcome boot_once(const BootJob& job, const GuestSettings& g, vm::Connection& conn, store::Store& st,
+                      const PhaseFn& phase_fn) {
   const auto t0 = Clock::now();
   const std::optional<HostSnapshot> host0 = host_now(conn);
   BootRun boot(job, g, conn, st, phase_fn);
@@ -438,6 +441,24 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection&
   if (host0) boot.record_host(*host0);
   boot.outcome().wall_s = since(t0);
   return boot.outcome();
+}
+
+}  // namespace
+
+BootOutcome run_boot(const BootJob& job, const GuestSettings& g, vm::Connection& conn, store::Store& st,
+                     const PhaseFn& phase_fn) {
+  const auto t0 = Clock::now();
+  for (unsigned attempt = 0;; ++attempt) {
+    BootOutcome out = boot_once(job, g, conn, st, phase_fn);
+    if (out.ok || out.phase != store::FailurePhase::hello_timeout || attempt >= g.timeouts.hello_retries ||
+        Interrupts::instance().stopped()) {
+      out.wall_s = since(t0);
+      return out;
+    }
+    spdlog::warn("boot {}: {} (attempt {} of {}); booting it again (hosts[].hello_retries)", job.boot, out.message,
+                 attempt + 1, g.timeouts.hello_retries + 1);
+    if (phase_fn) phase_fn("no hello, booting again");
+  }
 }
 
 }  // namespace rlab::run

@@ -27,6 +27,8 @@ struct BootTimeouts {
   double quiet_s = 30;      ///< silence during the load before a liveness probe
   double probe_s = 30;      ///< the probe's deadline
   double shutdown_s = 60;   ///< `shutdown` -> guest powered off
+  /// Boots of the same job after one that got no hello (`hosts[].hello_retries`), 0..5.
+  unsigned hello_retries = 0;
 };
 
 /// The guest side of every boot of a run.

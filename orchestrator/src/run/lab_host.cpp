@@ -23,6 +23,7 @@ LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest) {
   if (fit.accel) {
     out.guest = guest_settings(guest, *fit.accel);
     out.guest->timeouts.hello_s = h.hello_timeout_s;
+    out.guest->timeouts.hello_retries = h.hello_retries;
   } else out.refusal = fit.refusal;
   try {
     out.files = boot_files(h, *out.conn);

@@ -1,6 +1,8 @@
 #include "util/paths.hpp"
 
 #include <cstdlib>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -47,11 +49,15 @@ std::string read_file(const std::filesystem::path& p) {
 void write_file_atomic(const std::filesystem::path& p, std::string_view data) {
   auto tmp = p;
   tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    out.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  if (out) out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  // A full disk often shows only when the buffer is written out: close before judging.
+  if (out.is_open()) out.close();
+  if (!out) {
+    const int err = errno;
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(err ? err : EIO));
   }
   std::filesystem::rename(tmp, p);
 }

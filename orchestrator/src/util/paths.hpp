@@ -21,7 +21,9 @@ std::filesystem::path source_dir();
 /// Reads a whole file; throws std::runtime_error naming the path when it cannot.
 std::string read_file(const std::filesystem::path& p);
 
-/// Writes `data` to `p` atomically (temporary file in the same directory + rename).
+/// Writes `data` to `p` atomically (temporary file in the same directory + rename): `p` is
+/// either what it was or all of `data`. Throws std::runtime_error naming `p` and the cause
+/// ("No space left on device") when the data cannot be written; the temporary is removed.
 void write_file_atomic(const std::filesystem::path& p, std::string_view data);
 
 }  // namespace rlab::util

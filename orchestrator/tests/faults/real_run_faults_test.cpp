@@ -3,6 +3,7 @@
 // disk filling up mid-run, and kernels that cannot be built (a patch that does not apply, a
 // patch that breaks the compile).
 #include "fault_lab.hpp"
+#include "small_disk.hpp"
 
 #include "util/process.hpp"
 
@@ -16,6 +17,7 @@
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using namespace rlab::faults;
+using rlab::testing::SmallDisk;
 
 namespace {
 
@@ -26,26 +28,6 @@ constexpr const char* kXfsExt4 =
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-/// A tmpfs of `mib` MiB mounted on `dir` for the test's lifetime.
-struct SmallDisk {
-  fs::path dir;
-  SmallDisk(const fs::path& d, unsigned mib) : dir(d) {
-    fs::create_directories(dir);
-    auto r = rlab::util::run({"mount", "-t", "tmpfs", "-o",
-                              "size=" + std::to_string(mib) + "m,mode=0755", "rlab-fault-full",
-                              dir.string()});
-    if (!r.ok()) throw std::runtime_error("mount tmpfs on " + dir.string() + ": " + r.output);
-  }
-  ~SmallDisk() { rlab::util::run({"umount", "-l", dir.string()}); }
-  /// Writes `name` until the file system has no space left.
-  void fill(const std::string& name) const {
-    std::ofstream out(dir / name, std::ios::binary);
-    const std::string mib(1 << 20, 'x');
-    while (out.write(mib.data(), static_cast<std::streamsize>(mib.size())) && out.flush()) {
-    }
-  }
-};
 
 }  // namespace
 

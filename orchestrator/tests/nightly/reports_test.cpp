@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <regex>
 
 namespace {
@@ -337,4 +338,22 @@ TEST(NightlyHtml, TheRatioChartDrawsIntervalsAndMarksRatiosOfTooFewBoots) {
   EXPECT_NE(svg.find(R"(fill="white")"), std::string::npos) << "the 2-vCPU ratio is hollow";
   EXPECT_NE(svg.find("98% interval ["), std::string::npos) << svg;
   EXPECT_NE(svg.find("<path d=\"M"), std::string::npos) << "the 1-vCPU ratio has its interval bar";
+}
+
+TEST(PruneReports, KeepsTheNewestNightsAndLeavesEverythingElse) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("rlab-prune-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  for (const char* n : {"2026-11-30-run9", "2026-12-01-run10", "2026-12-01-run11", "2026-12-02-run12", "notes",
+                        "2026-12-02-run12.bak"})
+    fs::create_directories(dir / n);
+  std::ofstream(dir / "2026-12-01-run10" / "summary.txt") << "x";
+  EXPECT_EQ(rlab::nightly::prune_reports(dir, 10), 0u);
+  EXPECT_EQ(rlab::nightly::prune_reports(dir, 2), 2u);
+  EXPECT_FALSE(fs::exists(dir / "2026-11-30-run9"));
+  EXPECT_FALSE(fs::exists(dir / "2026-12-01-run10"));
+  for (const char* n : {"2026-12-01-run11", "2026-12-02-run12", "notes", "2026-12-02-run12.bak"})
+    EXPECT_TRUE(fs::exists(dir / n)) << n;
+  EXPECT_EQ(rlab::nightly::prune_reports(dir / "missing", 1), 0u);
+  fs::remove_all(dir);
 }

@@ -206,10 +206,11 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
       fds0 = count_entries("/proc/self/fd"), threads0 = count_entries("/proc/self/task");
       std::cerr << "descriptors before the second boot:" << fd_targets() << "\n";
     }
+    g.timeouts.hello_retries = static_cast<unsigned>(i);  // the second is booted twice
     auto out = rlab::run::run_boot(job, g, conn, *st);
     EXPECT_FALSE(out.ok);
     EXPECT_EQ(out.phase, rlab::store::FailurePhase::hello_timeout) << out.message << " (the channel opened, the agent never spoke)";
-    EXPECT_GE(out.wall_s, 3.0);
+    EXPECT_GE(out.wall_s, 3.0 * (1 + i));
     EXPECT_LT(out.wall_s, 60.0);
     EXPECT_TRUE(conn.active_domains(job.domain_name).empty()) << "the silent guest was destroyed";
     EXPECT_FALSE(fs::exists(job.dir / "agent.sock"));
@@ -217,6 +218,9 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
   }
   EXPECT_EQ(settle("/proc/self/task", threads0), threads0) << "the channel's pump threads ended";
   EXPECT_EQ(settle("/proc/self/fd", fds0), fds0) << "no socket or stream fd left open:" << fd_targets();
+  const auto after = st->boots(run);
+  EXPECT_EQ(after.at(0).attempts, 1u);
+  EXPECT_EQ(after.at(1).attempts, 2u) << "hello_retries 1: booted once more";
   auto results = st->boot_results(run);
   ASSERT_EQ(results.size(), 2u);
   for (const auto& b : results) {

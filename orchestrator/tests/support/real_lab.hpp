@@ -90,6 +90,8 @@ struct SmallMatrix {
   std::string remote_files = "paths";
   /// `hello_timeout_s:` of every host item; 0: not set (the default).
   unsigned hello_timeout_s = 0;
+  /// `hello_retries:` of every host item; 0: not set (the default, none).
+  unsigned hello_retries = 0;
   /// The `guest:` mapping, flow style.
   std::string guest = "{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}";
 };
@@ -107,7 +109,8 @@ inline std::string small_matrix(const SmallMatrix& m) {
     t += "  - {uri: \"" + uri + "\", vcpus: " + std::to_string(budget) +
          (link.empty() ? "" : ", agent_link: " + link) +
          (uri.find(":///") == std::string::npos ? ", files: " + m.remote_files : "") +
-         (m.hello_timeout_s ? ", hello_timeout_s: " + std::to_string(m.hello_timeout_s) : "") + "}\n";
+         (m.hello_timeout_s ? ", hello_timeout_s: " + std::to_string(m.hello_timeout_s) : "") +
+         (m.hello_retries ? ", hello_retries: " + std::to_string(m.hello_retries) : "") + "}\n";
   return t;
 }
 

@@ -1,0 +1,62 @@
+// A full disk under the cache and under the reports, on a real (tmpfs) file system: the write
+// fails with a message, nothing half-written is left under an entry's or a report's name, and
+// what was there before is kept.
+#include "build/artifact_cache.hpp"
+#include "build/cache_budget.hpp"
+#include "small_disk.hpp"
+#include "util/paths.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+namespace fs = std::filesystem;
+using rlab::testing::SmallDisk;
+
+namespace {
+fs::path scratch(const std::string& name) {
+  return fs::temp_directory_path() / ("rlab-" + name + "-" + std::to_string(::getpid()));
+}
+}  // namespace
+
+TEST(DiskFull, ACacheEntryThatDoesNotFitLeavesNoPartialAndTheNextOneIsMade) {
+  SmallDisk disk(scratch("full-cache"), 8);
+  const fs::path root = disk.dir / "cache";
+  const auto write_mib = [](const fs::path& f, int mib) {
+    std::ofstream out(f, std::ios::binary);
+    const std::string block(1 << 20, 'k');
+    for (int i = 0; i < mib; ++i)
+      if (!out.write(block.data(), static_cast<std::streamsize>(block.size())) || !out.flush())
+        throw std::runtime_error("writing " + f.string() + ": " + std::strerror(errno));
+  };
+  try {
+    rlab::build::ensure_entry(root, "kernel", "big", [&](const fs::path& staging) {
+      write_mib(staging / "Image", 16);  // twice the disk
+      return nlohmann::json{{"kind", "kernel"}};
+    });
+    FAIL() << "a 16 MiB entry fitted on an 8 MiB disk";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+  }
+  for (const auto& e : fs::directory_iterator(root / "kernels"))
+    ADD_FAILURE() << "left behind: " << e.path();
+  auto [dir, hit] = rlab::build::ensure_entry(root, "kernel", "small", [&](const fs::path& staging) {
+    write_mib(staging / "Image", 2);
+    return nlohmann::json{{"kind", "kernel"}};
+  });
+  EXPECT_FALSE(hit);
+  EXPECT_TRUE(rlab::build::entry_complete(dir)) << "the space the failed entry took is free again";
+}
+
+TEST(DiskFull, AFileThatDoesNotFitKeepsTheOneBeforeIt) {
+  SmallDisk disk(scratch("full-report"), 4);
+  const fs::path report = disk.dir / "2026-12-03-run7" / "report.html";
+  fs::create_directories(report.parent_path());
+  rlab::util::write_file_atomic(report, "last night's report\n");
+  disk.fill("filler");
+  EXPECT_THROW(rlab::util::write_file_atomic(report, std::string(1 << 20, 'r')), std::exception);
+  EXPECT_EQ(rlab::util::read_file(report), "last night's report\n");
+  for (const auto& e : fs::directory_iterator(report.parent_path()))
+    EXPECT_EQ(e.path(), report) << "a temporary file was left behind";
+}
