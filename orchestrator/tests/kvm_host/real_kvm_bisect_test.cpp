@@ -34,7 +34,7 @@ std::string kvm_matrix() {
             "pinning: {vcpus: auto, emulator: vcpus}}";
   m.hosts = {{"${RLAB_KVM_HOST_URI}", 2, ""}};
   m.remote_files = "volumes";
-  m.hello_timeout_s = 600;
+  m.hello_timeout_s = 300;
   m.hello_retries = 1;
   return rlab::testing::small_matrix(m);
 }

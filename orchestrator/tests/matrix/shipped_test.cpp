@@ -91,7 +91,7 @@ TEST(ShippedMatrix, KvmHostScalesTheNightlyCellsDown) {
   EXPECT_EQ(m.hosts[0].uri, "qemu+libssh://root@127.0.0.1:2222/system?keyfile=/k");
   EXPECT_EQ(m.hosts[0].agent_link, AgentLink::kLibvirt);
   EXPECT_EQ(m.hosts[0].files, HostFiles::kVolumes);
-  EXPECT_EQ(m.hosts[0].hello_timeout_s, 600);  // guests emulated twice over boot slowly
+  EXPECT_EQ(m.hosts[0].hello_timeout_s, 300);  // guests emulated twice over boot slowly
   EXPECT_EQ(m.hosts[0].hello_retries, 1u);      // and now and then hang in early boot
   std::set<unsigned> vcpus;
   std::set<std::string> fs;
