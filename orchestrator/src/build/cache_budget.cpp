@@ -27,6 +27,9 @@ std::mutex g_matrix_mutex;
 std::optional<double> g_matrix_gib;
 std::string g_matrix_path;
 
+// The folders under the cache root whose subfolders are items (artifact_cache.hpp's layout).
+const std::set<std::string> kItemDirs{"sources", "kbuild", "kernels", "images", "images-with", "unixbench", "host-disks"};
+
 bool is_partial(const std::string& name) { return name.find(".partial-") != std::string::npos; }
 
 // Disk bytes (allocated blocks: sparse disk images count what they use) of the regular files
@@ -163,8 +166,6 @@ CacheUsage cache_usage(const fs::path& cache_root) {
     for (const auto& d : folders(cache_root / sub)) add(kind, d);
   for (const auto& e : list_cache(cache_root)) add(e.kind, e.dir);
   // The rest, top level: ccache, apt lists, locks, partial folders, files.
-  static const std::set<std::string> kItemDirs{"sources", "kbuild", "kernels", "images", "images-with",
-                                               "unixbench", "host-disks"};
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(cache_root, ec)) {
     const std::string name = e.path().filename().string();
@@ -241,8 +242,7 @@ FreedReport enforce_budget(const fs::path& cache_root, std::uintmax_t budget, bo
   r.budget = budget;
   r.dry_run = dry_run;
   if (!fs::is_directory(cache_root)) return r;
-  for (const char* sub : {"sources", "kbuild", "kernels", "images", "images-with", "unixbench", "host-disks"})
-    sweep_dead_partials(cache_root / sub);
+  for (const auto& sub : kItemDirs) sweep_dead_partials(cache_root / sub);
   CacheUsage usage = cache_usage(cache_root);
   r.before = usage.total();
   // ccache, apt lists, locks and the rest stay; the items share what is left of the budget.
