@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace rlab::build {
@@ -71,8 +72,15 @@ std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, const std::st
                                        const std::function<nlohmann::json(const fs::path&)>& make) {
   const fs::path dir = entry_dir(cache_root, kind, key);
   // Under the lock even for a hit: eviction (cache_budget.hpp) takes it too, so a hit is
-  // marked used before eviction can look at it, and is never half renamed away.
-  CacheLock lock(cache_root, kind + "-" + key);
+  // marked used before eviction can look at it, and is never half renamed away. A cache this
+  // user may read but not lock (shared, read-only) still serves its hits.
+  std::optional<CacheLock> lock;
+  try {
+    lock.emplace(cache_root, kind + "-" + key);
+  } catch (const std::runtime_error&) {
+    if (!entry_complete(dir)) throw;
+    return {dir, true};
+  }
   if (entry_complete(dir)) {
     touch_used(dir);
     return {dir, true};

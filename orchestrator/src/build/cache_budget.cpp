@@ -276,13 +276,22 @@ FreedReport enforce_budget(const fs::path& cache_root, std::uintmax_t budget, bo
 }
 
 FreedReport keep_within_budget(const fs::path& cache_root, const Progress& progress) {
-  const auto budget = cache_budget(cache_root);
-  auto r = enforce_budget(cache_root, budget.bytes);
+  FreedReport r;
+  std::string from;
+  try {
+    const auto budget = cache_budget(cache_root);
+    from = budget.from;
+    r = enforce_budget(cache_root, budget.bytes);
+  } catch (const std::exception& e) {
+    // The budget is housekeeping: a night goes on without it (and says why).
+    report(progress, "cache", std::string("cannot keep the cache within its budget: ") + e.what());
+    return r;
+  }
   if (r.freed.empty() && r.after <= r.budget) return r;
   const auto gib = [](std::uintmax_t b) { return static_cast<double>(b) / kGiB; };
   report(progress, "cache",
          fmt::format("freed {} items ({:.1f} GiB) for the budget of {:.1f} GiB ({}): {:.1f} GiB held{}", r.freed.size(),
-                     gib(r.before - std::min(r.before, r.after)), gib(r.budget), budget.from, gib(r.after),
+                     gib(r.before - std::min(r.before, r.after)), gib(r.budget), from, gib(r.after),
                      r.after > r.budget ? "; still over: the rest is being built or was used in the last 15 min" : ""));
   return r;
 }

@@ -105,7 +105,9 @@ FreedReport enforce_budget(const std::filesystem::path& cache_root, std::uintmax
 /// enforce_budget(cache_root, cache_budget(cache_root)), reporting under phase "cache" what
 /// was freed and whether the cache is still over its budget (nothing when nothing happened).
 /// Called before and after every kernel build and at the start of every run, night and
-/// bisection step. Throws as enforce_budget() and cache_budget() do.
+/// bisection step. Never throws: a budget that cannot be read or kept (a bad
+/// $RLAB_CACHE_MAX_GIB, an item that cannot be removed) is reported the same way and the job
+/// goes on.
 FreedReport keep_within_budget(const std::filesystem::path& cache_root, const Progress& progress);
 
 /// set_matrix_cache_gib(gib, matrix_path), then keep_within_budget() of the cache in use

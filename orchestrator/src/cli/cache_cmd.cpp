@@ -122,6 +122,13 @@ Registrar cache_registrar(32, [](CLI::App& app, int* exit_code) {
       *exit_code = kUsage;
       return;
     }
+    try {
+      build::cache_budget(util::cache_dir());
+    } catch (const std::runtime_error& e) {  // a bad RLAB_CACHE_MAX_GIB
+      std::cerr << "rlab cache: " << e.what() << "\n";
+      *exit_code = kUsage;
+      return;
+    }
     *exit_code = fr->parsed() ? free_cache(*to_gib >= 0 ? std::optional(*to_gib) : std::nullopt, *dry_run)
                               : show(*as_json);
   });

@@ -204,3 +204,30 @@ TEST(CacheBudget, SizesAreRememberedUntilABuildTreeIsUsedAgain) {
   EXPECT_TRUE(cache_usage(c.root).items.empty());
   EXPECT_EQ(rlab::util::read_file(c.root / "sizes.json").find("kbuild/k"), std::string::npos) << "gone items are forgotten";
 }
+
+TEST(CacheBudget, ACacheThatCannotBeLockedStillServesItsHits) {
+  TempCache c;
+  c.entry("kernel", "k1", 1, 2);
+  fs::remove_all(c.root / "locks");
+  std::ofstream(c.root / "locks") << "not a directory";  // no lock file can be made
+  auto [dir, hit] = ensure_entry(c.root, "kernel", "k1", [](const fs::path&) -> nlohmann::json {
+    throw std::logic_error("a hit does not build");
+  });
+  EXPECT_TRUE(hit);
+  EXPECT_TRUE(entry_complete(dir));
+  EXPECT_THROW(ensure_entry(c.root, "kernel", "k2", [](const fs::path&) { return nlohmann::json::object(); }),
+               std::runtime_error)
+      << "a miss needs the lock";
+}
+
+TEST(CacheBudget, KeepingTheBudgetNeverThrowsAndSaysWhy) {
+  TempCache c;
+  c.folder("kbuild", "k", 1, 48);
+  ::setenv("RLAB_CACHE_MAX_GIB", "lots", 1);
+  std::string said;
+  const auto r = keep_within_budget(c.root, [&](std::string_view, std::string_view d) { said += d; });
+  ::unsetenv("RLAB_CACHE_MAX_GIB");
+  EXPECT_TRUE(r.freed.empty());
+  EXPECT_NE(said.find("RLAB_CACHE_MAX_GIB='lots'"), std::string::npos) << said;
+  EXPECT_TRUE(fs::exists(c.root / "kbuild/k"));
+}
