@@ -111,11 +111,11 @@ class SizeMemo {
     }
     if (!memo_.is_object()) memo_ = nlohmann::json::object();
   }
-  /// The bytes of `dir`: remembered for `max_age`, and while `stamp` (when given: the item
-  /// changes in place) is unchanged.
-  std::uintmax_t bytes(const fs::path& dir, std::optional<fs::file_time_type> stamp, std::chrono::seconds max_age) {
+  /// The bytes of `dir`: remembered for `max_age`, and while `stamp` is unchanged (the
+  /// epoch for items that never change in place).
+  std::uintmax_t bytes(const fs::path& dir, fs::file_time_type stamp, std::chrono::seconds max_age) {
     const std::string rel = dir.lexically_relative(root_).string();
-    const auto stamp_ns = stamp ? static_cast<long long>(stamp->time_since_epoch().count()) : 0LL;
+    const auto stamp_ns = static_cast<long long>(stamp.time_since_epoch().count());
     const auto now = static_cast<long long>(std::time(nullptr));
     if (auto it = memo_.find(rel); it != memo_.end() && it->is_object() && it->value("stamp", -1LL) == stamp_ns &&
                                    now - it->value("at", 0LL) < max_age.count())
@@ -158,7 +158,7 @@ CacheUsage cache_usage(const fs::path& cache_root) {
     const auto stamp = mtime_or_epoch(use_stamp(kind, dir));
     memo.keep(dir);
     // Sources and entries never change once made; a build tree is rebuilt in place.
-    const auto changes_with = kind == "build-tree" ? std::optional(stamp) : std::nullopt;
+    const auto changes_with = kind == "build-tree" ? stamp : fs::file_time_type{};
     u.items.push_back({kind, dir.filename().string(), dir,
                        memo.bytes(dir, changes_with, kItemSizeMaxAge), stamp});
   };
@@ -181,7 +181,7 @@ CacheUsage cache_usage(const fs::path& cache_root) {
       continue;
     }
     memo.keep(e.path());
-    (name == "ccache" ? u.ccache : u.other) += memo.bytes(e.path(), std::nullopt, kOtherSizeMaxAge);
+    (name == "ccache" ? u.ccache : u.other) += memo.bytes(e.path(), fs::file_time_type{}, kOtherSizeMaxAge);
   }
   return u;
 }
