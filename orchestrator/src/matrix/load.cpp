@@ -438,9 +438,12 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
 
 void parse_nightly(const Checker& ck, const YAML::Node& n, const fs::path& base_dir, bool check,
                    Nightly& out) {
-  ck.check_map(n, "nightly", {"tree", "fetch", "remeasure_minutes", "bisect_minutes", "keep_reports"});
+  ck.check_map(n, "nightly", {"tree", "fetch", "remeasure_minutes", "bisect_minutes", "keep_reports",
+                            "thin_after_days"});
   if (n["keep_reports"])
     out.keep_reports = static_cast<unsigned>(ck.integer(n["keep_reports"], "nightly.keep_reports", 1, 100000));
+  if (n["thin_after_days"])
+    out.thin_after_days = static_cast<unsigned>(ck.integer(n["thin_after_days"], "nightly.thin_after_days", 1, 36500));
   for (auto [key, into] : {std::pair{"remeasure_minutes", &out.remeasure_minutes},
                            std::pair{"bisect_minutes", &out.bisect_minutes}})
     if (n[key]) *into = static_cast<double>(ck.integer(n[key], std::string("nightly.") + key, 0, 24 * 60));

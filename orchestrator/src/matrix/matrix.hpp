@@ -233,6 +233,11 @@ struct Nightly {
   /// `nightly.keep_reports`: the newest night report directories kept under the reports
   /// directory, [1, 100000]; older ones are removed after each night's reports are written.
   unsigned keep_reports = 400;
+  /// `nightly.thin_after_days`: days, [1, 36500], after which a finished run's samples (the
+  /// agent's periodic readings) and run directory (consoles, logs) are removed, after each
+  /// night; its boots, passes, scores, failures (with their console tails), verdicts and
+  /// bisections stay for good.
+  unsigned thin_after_days = 90;
 };
 
 /// A loaded, validated matrix file. Relative paths in the file are resolved against the

@@ -12,9 +12,11 @@
 #include "run/boot.hpp"
 #include "run/estimate.hpp"
 #include "run/interrupts.hpp"
+#include "run/run_dir.hpp"
 #include "util/process.hpp"
 #include "util/usage_error.hpp"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -125,6 +127,7 @@ struct Setup {
   AnalyseOptions analyse;           ///< with --control, else the matrix's control:
   double bisect_minutes = 0;        ///< nightly.bisect_minutes (0: no limit)
   unsigned keep_reports = 400;      ///< nightly.keep_reports
+  unsigned thin_after_days = 90;    ///< nightly.thin_after_days
 };
 
 /// Loads and checks everything a night needs before anything boots. Throws UsageError,
@@ -140,6 +143,7 @@ Setup setup(const NightOptions& o) {
   if (s.tree.empty()) s.tree = m.nightly.tree;
   s.bisect_minutes = m.nightly.bisect_minutes;
   s.keep_reports = m.nightly.keep_reports;
+  s.thin_after_days = m.nightly.thin_after_days;
   s.db = matrix::store_path(o.db, o.matrix);
   if (o.report_only) {
     if (!fs::exists(s.db)) throw UsageError(s.db.string() + ": no results store");
@@ -227,6 +231,27 @@ void push(NightOutcome& out, const fs::path& db, store::RunId run, const std::st
   }
 }
 
+/// Thins the runs of `db` that finished more than `days` days ago: their samples (Store::thin,
+/// with VACUUM) and run directories (run::remove_run_dirs). Says what went. Never throws: a
+/// night's results are in by now, and what is not thinned tonight is thinned the next night.
+void thin_old_runs(const fs::path& db, unsigned days, const Say& say) {
+  try {
+    const auto cutoff = std::chrono::system_clock::now() - std::chrono::hours(24) * days;
+    const auto iso = fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(cutoff)));
+    const auto t = store::Store::open(db)->thin(iso);
+    const auto dirs = run::remove_run_dirs(db, t.old_runs);
+    if (t.samples_deleted > 0 || dirs > 0)
+      say(fmt::format("thinned the runs finished before {} (nightly.thin_after_days {}): {} samples deleted{}, "
+                      "{} run directories removed",
+                      iso, days, t.samples_deleted, t.vacuumed ? " and the store vacuumed" : "", dirs));
+    if (!t.vacuum_error.empty())
+      say(fmt::format("{}: VACUUM after thinning failed: {} (the samples are gone; the file shrinks at the next "
+                      "night's VACUUM)", db.string(), t.vacuum_error));
+  } catch (const std::exception& e) {
+    say(fmt::format("thinning {}: {} (nothing thinned tonight)", db.string(), e.what()));
+  }
+}
+
 }  // namespace
 
 NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say& say_in) {
@@ -272,6 +297,7 @@ NightOutcome run_night(const NightOptions& o, run::Progress& progress, const Say
   }
   if (const auto n = prune_reports(root, s.keep_reports))
     say(fmt::format("removed the {} oldest night reports in {} (nightly.keep_reports {})", n, root.string(), s.keep_reports));
+  thin_old_runs(s.db, s.thin_after_days, say);
   return out;
 }
 

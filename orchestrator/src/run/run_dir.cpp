@@ -45,6 +45,22 @@ RunDir::~RunDir() {
   if (ec) spdlog::warn("run directory {}: cannot remove the staged images: {}", root_.string(), ec.message());
 }
 
+std::size_t remove_run_dirs(const fs::path& db, const std::vector<std::int64_t>& runs) {
+  std::size_t removed = 0;
+  for (const auto run : runs)
+    for (const fs::path& base : {fs::absolute(db).parent_path(), fs::path("/var/tmp/rlab")}) {
+      const fs::path dir = base / "runs" / run_label(run, db);
+      std::error_code ec;
+      if (!fs::exists(dir, ec)) continue;
+      fs::remove_all(dir, ec);
+      if (ec)
+        spdlog::warn("run directory {}: cannot remove it: {}", dir.string(), ec.message());
+      else
+        ++removed;
+    }
+  return removed;
+}
+
 fs::path RunDir::boot_dir(long long boot_id) const {
   fs::path d = root_ / fmt::format("b{}", boot_id);
   fs::remove_all(d);

@@ -7,9 +7,11 @@
 #include "image/guest_images.hpp"
 #include "vm/libvirt.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rlab::run {
 
@@ -46,6 +48,11 @@ class RunDir {
   std::filesystem::path root_;
   std::optional<vm::QemuOwner> owner_;
 };
+
+/// Removes the directories of runs `runs` of store `db`, wherever RunDir put them (beside the
+/// store, or under /var/tmp/rlab): their consoles, logs and leftovers. Returns how many were
+/// there and went; one that cannot be removed is logged and skipped. Never throws.
+std::size_t remove_run_dirs(const std::filesystem::path& db, const std::vector<std::int64_t>& runs);
 
 /// Whether every directory from / to `dir` lets others search it (mode o+x), i.e. QEMU's
 /// user can reach files below it.

@@ -47,4 +47,38 @@ std::vector<Sample> Store::samples(BootId boot) const {
   return out;
 }
 
+Thinning Store::thin(const std::string& before_iso) {
+  Lock l(mu_);
+  Thinning out;
+  {
+    detail::Tx tx(db_);
+    Stmt runs(db_,
+              "SELECT id FROM runs WHERE status <> 'running' AND finished_at IS NOT NULL"
+              " AND finished_at < ? ORDER BY id");
+    runs.bind(1, before_iso);
+    while (runs.step()) out.old_runs.push_back(runs.i64(0));
+    Stmt del(db_,
+             "DELETE FROM samples WHERE boot_id IN (SELECT b.id FROM boots b JOIN cells c ON"
+             " c.id = b.cell_id JOIN runs r ON r.id = c.run_id WHERE r.status <> 'running'"
+             " AND r.finished_at IS NOT NULL AND r.finished_at < ?)");
+    del.bind(1, before_iso).run();
+    out.samples_deleted = static_cast<std::uint64_t>(sqlite3_changes(db_));
+    tx.commit();
+  }
+  // VACUUM when rows went now, or when an earlier VACUUM failed and left 8 MiB or more free.
+  auto pragma = [&](const char* sql) {
+    Stmt st(db_, sql);
+    return st.step() ? st.i64(0) : 0;
+  };
+  const bool free_space = pragma("PRAGMA freelist_count") * pragma("PRAGMA page_size") >= (8 << 20);
+  if (out.samples_deleted == 0 && !free_space) return out;
+  // In WAL mode VACUUM writes the new file into the WAL; the checkpoint moves it back and
+  // truncates the WAL, so both files end small.
+  if (sqlite3_exec(db_, "VACUUM; PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr) == SQLITE_OK)
+    out.vacuumed = true;
+  else
+    out.vacuum_error = sqlite3_errmsg(db_);
+  return out;
+}
+
 }  // namespace rlab::store

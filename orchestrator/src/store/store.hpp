@@ -285,6 +285,16 @@ struct NoiseReportRow {
   std::string report_json = "{}";  ///< the whole report (docs/noise.md)
 };
 
+/// What Store::thin() removed.
+struct Thinning {
+  /// Finished runs (done, failed, interrupted) that ended before the cutoff, oldest first:
+  /// every one of them, whether or not it still had samples (their run directories may go too).
+  std::vector<RunId> old_runs;
+  std::uint64_t samples_deleted = 0;  ///< rows of `samples` removed by this call
+  bool vacuumed = false;              ///< VACUUM ran after the deletion and succeeded
+  std::string vacuum_error;           ///< why VACUUM failed ("" when it ran or was not needed)
+};
+
 /// The SQLite store. Safe to call from several threads (one connection, serialised by a
 /// mutex). Opening the same file from several processes is fine (WAL, busy timeout 10 s).
 class Store {
@@ -357,6 +367,14 @@ class Store {
   void record_sample(BootId boot, const Sample& sample);
   /// A boot's samples by pass, then t_s (none for an unknown boot).
   std::vector<Sample> samples(BootId boot) const;
+  /// Deletes the samples (the agent's periodic readings, the bulk of a store) of every run
+  /// that finished before `before_iso` (ISO 8601 UTC, compared as text with runs.finished_at),
+  /// in one transaction, then VACUUMs the file when any row went (or 8 MiB or more of the file
+  /// are free pages, say from an earlier VACUUM that failed), so the disk gets the space back. Runs, cells, boots, passes, results, failures, verdicts and bisections stay; a
+  /// running run is never touched. A VACUUM that fails (e.g. the disk is full: it needs about
+  /// the file's size free) leaves the deletion in place and is reported in vacuum_error.
+  /// Throws StoreError when the deletion fails (nothing is deleted then).
+  Thinning thin(const std::string& before_iso);
   /// Records one pass; a pass with the same index replaces the earlier row.
   void record_pass(BootId boot, const Pass& pass);
   /// Records the result and its environment and marks the boot done.

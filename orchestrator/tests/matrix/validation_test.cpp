@@ -113,6 +113,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"nightly_unknown_key", 10, 3, "nightly: unknown key 'fecth'"},
         BadCase{"nightly_bisect_minutes_huge", 9, 19, "nightly.bisect_minutes: 99999 is out of range [0, 1440]"},
         BadCase{"nightly_keep_reports_zero", 9, 17, "nightly.keep_reports: 0 is out of range [1, 100000]"},
+        BadCase{"nightly_thin_after_days_zero", 9, 20, "nightly.thin_after_days: 0 is out of range [1, 36500]"},
         BadCase{"cache_max_gib_zero", 9, 12, "cache.max_gib: 0 is out of range"},
         BadCase{"cache_unknown_key", 9, 3, "cache: unknown key 'max_gb'"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });

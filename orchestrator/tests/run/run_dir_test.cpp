@@ -93,3 +93,22 @@ TEST(RunDir, RunsOfTwoStoresInOneDirectoryGetTheirOwnDirectories) {
   EXPECT_EQ(a.path().filename().string().rfind("1.", 0), 0u) << a.path();
   fs::remove_all(root);
 }
+
+TEST(RunDir, ThinningRemovesTheNamedRunsDirectoriesOnly) {
+  fs::path root = fs::path("/var/tmp") / ("rlab-rundir-thin-" + std::to_string(getpid()));
+  fs::create_directories(root);
+  fs::permissions(root, fs::perms::owner_all | fs::perms::others_exec);
+  fs::path one, two;
+  {
+    RunDir a(root / "rlab.db", 1, std::nullopt), b(root / "rlab.db", 2, std::nullopt);
+    std::ofstream(a.boot_dir(1) / "console.log") << "old boot";
+    std::ofstream(b.boot_dir(2) / "console.log") << "new boot";
+    one = a.path();
+    two = b.path();
+  }
+  EXPECT_EQ(remove_run_dirs(root / "rlab.db", {1, 99}), 1u) << "run 99 has no directory";
+  EXPECT_FALSE(fs::exists(one));
+  EXPECT_TRUE(fs::exists(two / "b2" / "console.log"));
+  EXPECT_EQ(remove_run_dirs(root / "rlab.db", {1}), 0u) << "already gone";
+  fs::remove_all(root);
+}

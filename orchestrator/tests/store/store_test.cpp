@@ -240,6 +240,53 @@ TEST_F(StoreTest, AFailedWriteLosesNothingAlreadyStored) {
   EXPECT_EQ(pragma(db_, "SELECT score FROM results"), "123.0");
 }
 
+// Thinning deletes the samples of runs finished before the cutoff (and only theirs), keeps
+// everything else of them, and gives the space back (VACUUM).
+TEST_F(StoreTest, ThinningDropsOldSamplesKeepsResultsAndShrinksTheFile) {
+  auto st = store::Store::open(db_);
+  const auto old_run = new_run(*st), running = new_run(*st);
+  const std::string filler(2000, 'x');  // samples large enough that the file visibly shrinks
+  for (const auto run : {old_run, running}) {
+    const auto b = st->boots(run).front().id;
+    complete(*st, b, 250.0, 1);
+    for (unsigned i = 0; i < 3000; ++i) st->record_sample(b, {0, 1.0 + i, i, 0, R"({"pad": ")" + filler + "\"}"});
+  }
+  st->finish_run(old_run, store::RunStatus::done);
+  const auto b_old = st->boots(old_run).front().id, b_running = st->boots(running).front().id;
+  // The store's bytes on disk: the file and its write-ahead log.
+  auto on_disk = [&] {
+    const fs::path wal = db_.string() + "-wal";
+    return fs::file_size(db_) + (fs::exists(wal) ? fs::file_size(wal) : 0);
+  };
+  const auto size_before = on_disk();
+
+  // A cutoff before the run finished thins nothing.
+  auto t = st->thin("2000-01-01T00:00:00Z");
+  EXPECT_TRUE(t.old_runs.empty());
+  EXPECT_EQ(t.samples_deleted, 0u);
+  EXPECT_FALSE(t.vacuumed);
+
+  t = st->thin("9999-01-01T00:00:00Z");
+  EXPECT_EQ(t.old_runs, std::vector<store::RunId>{old_run}) << "the running run is not old";
+  EXPECT_EQ(t.samples_deleted, 3002u);
+  EXPECT_TRUE(t.vacuumed) << t.vacuum_error;
+  EXPECT_TRUE(st->samples(b_old).empty());
+  EXPECT_EQ(st->samples(b_running).size(), 3002u);
+  EXPECT_LT(on_disk(), size_before * 6 / 10) << "VACUUM gave half the pages back (" << size_before << " bytes before)";
+  // What stays: the boot, its passes and its score.
+  const auto rows = st->boot_results(old_run);
+  ASSERT_FALSE(rows.empty());
+  ASSERT_TRUE(rows.front().score);
+  EXPECT_DOUBLE_EQ(*rows.front().score, 250.0);
+  EXPECT_EQ(rows.front().loops, 200u);
+
+  // Again: nothing more to delete, nothing to vacuum; the old run is still listed.
+  t = st->thin("9999-01-01T00:00:00Z");
+  EXPECT_EQ(t.samples_deleted, 0u);
+  EXPECT_FALSE(t.vacuumed);
+  EXPECT_EQ(t.old_runs.size(), 1u);
+}
+
 TEST_F(StoreTest, ConcurrentWritersFromTwoConnections) {
   auto a = store::Store::open(db_);
   auto b = store::Store::open(db_);
