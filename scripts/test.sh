@@ -10,8 +10,8 @@
 # RLAB_LONG_TESTS=1 also runs the long end-to-end tests (RealBisect.*: a real git bisect
 # over kernel builds and guest boots; RealNightlyBisect.*: two nights over a generated kernel
 # tree, the second finding, bisecting and checking a planted regression by itself;
-# RealKvmBisect.*: a bisection under KVM on the emulated arm64 KVM host; each up to an hour on
-# 2 cores); without it they are not run, so that this command stays well under an
+# RealKvmBisect.*: a bisection under KVM on the emulated arm64 KVM host; RealSoak.TenNights*:
+# ten unattended nights with faults on a small cache disk; each up to an hour on 2 cores); without it they are not run, so that this command stays well under an
 # hour. Their last passing runs are in docs/benchmarks.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +27,7 @@ cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSa
 
 bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
-long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect)\.')
+long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect)\.|^RealSoak\.TenNights')
 [[ "${RLAB_LONG_TESTS:-0}" == 1 ]] && long=()
 # Tests share the two cores with guests and kernel builds: run them one at a time.
 ctest --preset host --timeout 3600 "${long[@]}" "$@"

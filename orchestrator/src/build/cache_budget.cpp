@@ -69,6 +69,10 @@ fs::path use_stamp(const std::string& kind, const fs::path& dir) {
   return kind == "build-tree" || kind == "source" ? dir : dir / "manifest.json";
 }
 
+// Whether an item of `kind` may be read without its lock held, and so needs kInUseGrace: all
+// but build trees, which only a build (holding the tree's lock) ever opens.
+bool read_unlocked(const std::string& kind) { return kind != "build-tree"; }
+
 int kind_rank(const std::string& kind) {
   if (kind == "build-tree") return 0;
   if (kind == "source") return 1;
@@ -230,7 +234,7 @@ std::vector<CacheItem> eviction_plan(std::vector<CacheItem> items, std::uintmax_
   std::vector<CacheItem> out;
   for (auto& i : items) {
     if (total <= target) break;
-    if (i.last_used > protect_after) continue;
+    if (read_unlocked(i.kind) && i.last_used > protect_after) continue;
     total -= i.bytes;
     out.push_back(std::move(i));
   }
@@ -256,7 +260,7 @@ FreedReport enforce_budget(const fs::path& cache_root, std::uintmax_t budget, bo
       r.busy.push_back(std::move(i));
       continue;
     }
-    if (mtime_or_epoch(use_stamp(i.kind, i.dir)) > protect_after)
+    if (read_unlocked(i.kind) && mtime_or_epoch(use_stamp(i.kind, i.dir)) > protect_after)
       continue;  // used since it was listed
     if (!dry_run) {
       // Renamed first, so a reader never finds half an entry under its name.
@@ -269,7 +273,7 @@ FreedReport enforce_budget(const fs::path& cache_root, std::uintmax_t budget, bo
     r.freed.push_back(std::move(i));
   }
   r.after = r.before - std::min(freed, r.before);
-  for (const auto& i : usage.items) r.kept_recent += i.last_used > protect_after;
+  for (const auto& i : usage.items) r.kept_recent += read_unlocked(i.kind) && i.last_used > protect_after;
   // Removing a tree changes the link counts of what it shared: measure afresh next time.
   if (!dry_run && !r.freed.empty()) fs::remove(cache_root / "sizes.json");
   return r;

@@ -7,9 +7,11 @@
 // kernel sources (sources/<tree>: fetched again on demand), then cache entries (kernels,
 // initramfs, UnixBench's programs, KVM host disks: rebuilt from their recipe on the next
 // miss). Within a kind the least recently used goes first. Never freed: an item whose lock a
-// live process holds (a build in progress), an item used in the last kInUseGrace (between
-// being looked up and being opened; a file already opened stays readable after removal, so a
-// running QEMU or an upload keeps working), and ccache (bounded by ccache itself at
+// live process holds (a build in progress), an item other than a build tree used in the last
+// kInUseGrace (between being looked up and being opened; a file already opened stays readable
+// after removal, so a running QEMU or an upload keeps working; build trees are only opened by
+// the build that holds their lock, so a bisection's kernels do not pile up within the grace),
+// and ccache (bounded by ccache itself at
 // ccache_max_bytes()).
 #include <chrono>
 #include <cstdint>

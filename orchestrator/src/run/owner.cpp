@@ -54,6 +54,7 @@ Swept sweep_dead_runs(store::Store& st, const std::vector<LabHost*>& hosts) {
       if (const auto n = h->files->sweep(prefix))
         spdlog::warn("run {}: removed {} volumes it left on {}", r.id, n, h->uri());
     }
+    remove_staged_images(st.path(), r.id);  // `--resume` stages them again
     st.finish_run(r.id, store::RunStatus::interrupted);
     out.runs.push_back(r.id);
   }

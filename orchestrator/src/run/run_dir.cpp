@@ -45,11 +45,28 @@ RunDir::~RunDir() {
   if (ec) spdlog::warn("run directory {}: cannot remove the staged images: {}", root_.string(), ec.message());
 }
 
+namespace {
+// Where RunDir may have put run `run` of `db`: beside the store, or under /var/tmp/rlab.
+std::vector<fs::path> run_dir_places(const fs::path& db, std::int64_t run) {
+  std::vector<fs::path> out;
+  for (const fs::path& base : {fs::absolute(db).parent_path(), fs::path("/var/tmp/rlab")})
+    out.push_back(base / "runs" / run_label(run, db));
+  return out;
+}
+}  // namespace
+
+void remove_staged_images(const fs::path& db, std::int64_t run) {
+  for (const auto& dir : run_dir_places(db, run)) {
+    std::error_code ec;
+    fs::remove_all(dir / "images", ec);
+    if (ec) spdlog::warn("run directory {}: cannot remove the staged images: {}", dir.string(), ec.message());
+  }
+}
+
 std::size_t remove_run_dirs(const fs::path& db, const std::vector<std::int64_t>& runs) {
   std::size_t removed = 0;
   for (const auto run : runs)
-    for (const fs::path& base : {fs::absolute(db).parent_path(), fs::path("/var/tmp/rlab")}) {
-      const fs::path dir = base / "runs" / run_label(run, db);
+    for (const auto& dir : run_dir_places(db, run)) {
       std::error_code ec;
       if (!fs::exists(dir, ec)) continue;
       fs::remove_all(dir, ec);

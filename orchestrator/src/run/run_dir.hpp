@@ -49,6 +49,11 @@ class RunDir {
   std::optional<vm::QemuOwner> owner_;
 };
 
+/// Removes the staged Image and initramfs copies ("<run>/images") of run `run` of store `db`,
+/// wherever RunDir put them: what a run killed before its RunDir was destroyed leaves. Never
+/// throws.
+void remove_staged_images(const std::filesystem::path& db, std::int64_t run);
+
 /// Removes the directories of runs `runs` of store `db`, wherever RunDir put them (beside the
 /// store, or under /var/tmp/rlab): their consoles, logs and leftovers. Returns how many were
 /// there and went; one that cannot be removed is logged and skipped. Never throws.
