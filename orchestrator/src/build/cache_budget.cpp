@@ -202,6 +202,9 @@ CacheBudget cache_budget(const fs::path& cache_root) {
     const double gib = std::strtod(v, &end);
     if (*end != '\0' || !(gib > 0) || gib > 1e6)
       throw std::runtime_error(fmt::format("RLAB_CACHE_MAX_GIB='{}' is not a number of GiB in (0, 1e6]", v));
+    if (gib < kMinBudgetGiB)
+      throw std::runtime_error(fmt::format("RLAB_CACHE_MAX_GIB={} is below what one kernel build holds at once: "
+                                           "at least {:.0f} GiB", v, kMinBudgetGiB));
     return {static_cast<std::uintmax_t>(gib * kGiB), "RLAB_CACHE_MAX_GIB"};
   }
   {

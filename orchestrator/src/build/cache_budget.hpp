@@ -63,6 +63,11 @@ struct CacheUsage {
 CacheUsage cache_usage(const std::filesystem::path& cache_root);
 
 /// The cache's disk budget in bytes and where it came from.
+/// The smallest budget rlab accepts, GiB: what one kernel build holds at once — the exported
+/// git tree and its objects (~1.7 GiB for the 6.12 tree), ccache's floor (1 GiB, see
+/// ccache_max_bytes) and the Image and initramfs entries (~0.05 GiB), rounded up.
+inline constexpr double kMinBudgetGiB = 3.0;
+
 struct CacheBudget {
   std::uintmax_t bytes = 0;
   std::string from;  ///< "RLAB_CACHE_MAX_GIB", "cache.max_gib of <matrix>", or "half of <fs size>"
@@ -74,7 +79,8 @@ void set_matrix_cache_gib(std::optional<double> gib, const std::string& matrix_p
 
 /// The budget in force: $RLAB_CACHE_MAX_GIB (a positive number of GiB), else the matrix's
 /// `cache.max_gib`, else half the size of the filesystem holding `cache_root`. Throws
-/// std::runtime_error naming the variable when RLAB_CACHE_MAX_GIB is not a positive number.
+/// std::runtime_error naming the variable when RLAB_CACHE_MAX_GIB is not a number of GiB in
+/// [kMinBudgetGiB, 1e6].
 CacheBudget cache_budget(const std::filesystem::path& cache_root);
 
 /// ccache's own size limit (CCACHE_MAXSIZE) under a budget: a fifth of it, within [1, 20] GiB.

@@ -7,6 +7,8 @@
 #include "util/hash.hpp"
 #include "util/paths.hpp"
 #include "rlab/protocol/messages.hpp"
+#include "build/cache_budget.hpp"  // kMinBudgetGiB
+#include <fmt/format.h>
 #include "vm/domain_xml.hpp"  // kMaxVcpus
 #include "util/usage_error.hpp"
 
@@ -518,7 +520,13 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   }
   if (root["cache"]) {
     ck.check_map(root["cache"], "cache", {"max_gib"});
-    if (root["cache"]["max_gib"]) m.cache_max_gib = ck.number(root["cache"]["max_gib"], "cache.max_gib", 0, 1e6);
+    if (const auto g = root["cache"]["max_gib"]) {
+      m.cache_max_gib = ck.number(g, "cache.max_gib", 0, 1e6);
+      if (*m.cache_max_gib < build::kMinBudgetGiB)
+        ck.fail(g, fmt::format("cache.max_gib: {} GiB is below what one kernel build holds at once (its git "
+                               "tree and objects ~1.7 GiB, ccache's 1 GiB floor, the Image): at least {:.0f} GiB",
+                               *m.cache_max_gib, build::kMinBudgetGiB));
+    }
   }
   if (root["seed"]) {
     m.seed = static_cast<std::uint64_t>(ck.integer(root["seed"], "seed", 0, INT64_MAX));

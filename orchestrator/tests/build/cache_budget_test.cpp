@@ -155,11 +155,18 @@ TEST(CacheBudget, TheBudgetComesFromTheEnvironmentThenTheMatrixThenTheDisk) {
   set_matrix_cache_gib(2.5, "/m.yaml");
   EXPECT_EQ(cache_budget("/nowhere").bytes, std::uintmax_t{5} << 29);
   EXPECT_EQ(cache_budget("/nowhere").from, "cache.max_gib of /m.yaml");
-  ::setenv("RLAB_CACHE_MAX_GIB", "1", 1);
-  EXPECT_EQ(cache_budget("/nowhere").bytes, std::uintmax_t{1} << 30);
-  for (const char* bad : {"0", "-3", "lots", "2x"}) {
+  ::setenv("RLAB_CACHE_MAX_GIB", "4", 1);
+  EXPECT_EQ(cache_budget("/nowhere").bytes, std::uintmax_t{4} << 30);
+  for (const char* bad : {"0", "-3", "lots", "2x", "2"}) {
     ::setenv("RLAB_CACHE_MAX_GIB", bad, 1);
     EXPECT_THROW(cache_budget("/nowhere"), std::runtime_error) << bad;
+  }
+  ::setenv("RLAB_CACHE_MAX_GIB", "0.5", 1);
+  try {
+    cache_budget("/nowhere");
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("below what one kernel build holds at once: at least 3 GiB"),
+              std::string::npos) << e.what();
   }
   ::unsetenv("RLAB_CACHE_MAX_GIB");
   set_matrix_cache_gib(std::nullopt);
@@ -175,13 +182,13 @@ TEST(CacheCli, ShowsKindsAndFreesOnRequestDryRunFirst) {
     args.insert(args.begin(), std::string(RLAB_BINARY_DIR) + "/orchestrator/rlab");
     rlab::util::ProcessOptions o;
     o.env["RLAB_CACHE_DIR"] = c.root.string();
-    o.env["RLAB_CACHE_MAX_GIB"] = "1";
+    o.env["RLAB_CACHE_MAX_GIB"] = "4";
     return rlab::util::run(args, o);
   };
   auto show = rlab({"cache", "--matrix", ""});
   ASSERT_EQ(show.exit_code, 0) << show.output;
   EXPECT_NE(show.output.find("build-tree"), std::string::npos) << show.output;
-  EXPECT_NE(show.output.find("of a 1.0 GiB budget (RLAB_CACHE_MAX_GIB)"), std::string::npos) << show.output;
+  EXPECT_NE(show.output.find("of a 4.0 GiB budget (RLAB_CACHE_MAX_GIB)"), std::string::npos) << show.output;
   auto dry = rlab({"cache", "--matrix", "", "free", "--to-gib", "0.001", "--dry-run"});
   EXPECT_NE(dry.output.find("would free build-tree aaaa"), std::string::npos) << dry.output;
   EXPECT_TRUE(fs::exists(c.root / "kbuild/aaaa"));

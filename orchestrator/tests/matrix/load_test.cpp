@@ -252,6 +252,6 @@ hosts:
 }
 
 TEST(LoadMatrix, CacheBudgetInGiB) {
-  const std::string text = std::string(kOneCellThenHosts) + "  - {uri: \"qemu:///system\", vcpus: 2}\ncache: {max_gib: 0.5}\n";
-  EXPECT_DOUBLE_EQ(parse_matrix(text, kData / "inline.yaml", {}).cache_max_gib.value_or(0), 0.5);
+  const std::string text = std::string(kOneCellThenHosts) + "  - {uri: \"qemu:///system\", vcpus: 2}\ncache: {max_gib: 3.5}\n";
+  EXPECT_DOUBLE_EQ(parse_matrix(text, kData / "inline.yaml", {}).cache_max_gib.value_or(0), 3.5);
 }

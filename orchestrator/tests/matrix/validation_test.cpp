@@ -115,6 +115,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"nightly_keep_reports_zero", 9, 17, "nightly.keep_reports: 0 is out of range [1, 100000]"},
         BadCase{"nightly_thin_after_days_zero", 9, 20, "nightly.thin_after_days: 0 is out of range [1, 36500]"},
         BadCase{"cache_max_gib_zero", 9, 12, "cache.max_gib: 0 is out of range"},
+        BadCase{"cache_max_gib_small", 9, 12, "cache.max_gib: 1.5 GiB is below what one kernel build holds at once"},
         BadCase{"cache_unknown_key", 9, 3, "cache: unknown key 'max_gb'"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.file); });
 

@@ -18,7 +18,7 @@ TEST(CacheFamilies, BytesAndItemsPerKindAndTheBudget) {
   std::ofstream(root / "kbuild/k1/obj/vmlinux") << std::string(1 << 20, 'x');
   fs::create_directories(root / "ccache");
   std::ofstream(root / "ccache/o") << std::string(8192, 'c');
-  ::setenv("RLAB_CACHE_MAX_GIB", "2", 1);
+  ::setenv("RLAB_CACHE_MAX_GIB", "4", 1);
   prometheus::Registry reg;
   rlab::metrics::add_cache_families(reg, root, std::chrono::seconds(0));
   ::unsetenv("RLAB_CACHE_MAX_GIB");
@@ -27,5 +27,5 @@ TEST(CacheFamilies, BytesAndItemsPerKindAndTheBudget) {
   EXPECT_NE(text.find("rlab_cache_bytes{what=\"build-tree\"} 1048576"), std::string::npos) << text;
   EXPECT_NE(text.find("rlab_cache_items{what=\"build-tree\"} 1"), std::string::npos) << text;
   EXPECT_NE(text.find("rlab_cache_bytes{what=\"ccache\"} 8192"), std::string::npos) << text;
-  EXPECT_NE(text.find("rlab_cache_budget_bytes 2147483648"), std::string::npos) << text;
+  EXPECT_NE(text.find("rlab_cache_budget_bytes 4294967296"), std::string::npos) << text;
 }
