@@ -84,6 +84,24 @@ void sweep_dead_partials(const std::filesystem::path& parent, const std::string&
 /// Throws std::filesystem::filesystem_error.
 std::filesystem::path fresh_staging(const std::filesystem::path& final_dir);
 
+/// A fresh_staging() folder for the object's life: removed with everything in it when the
+/// object goes (a fetch, unpack or build that failed, e.g. on a full disk, gives its space back
+/// at once), a no-op once it was renamed into place. Never throws from the destructor.
+class Staging {
+ public:
+  explicit Staging(const std::filesystem::path& final_dir) : dir_(fresh_staging(final_dir)) {}
+  ~Staging() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+  const std::filesystem::path& path() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+};
+
 /// Under the key's CacheLock, `make(staging)` fills a fresh `<dir>.partial-<pid>` folder
 /// and returns the manifest, which is written last (so an entry with a manifest is whole);
 /// the folder is then renamed into place. When `make` throws, the partial folder is removed

@@ -57,18 +57,14 @@ fs::path prepared_tree(const SourceTree& tree, const KernelSpec& spec, const fs:
   auto dir = build_root / "src";
   if (fs::exists(dir / "Makefile")) return dir;
   fs::create_directories(build_root);
-  auto staging = fresh_staging(dir);
+  const Staging guard(dir);
+  const fs::path& staging = guard.path();
   fs::remove(staging);  // `cp -al` makes it
   report(progress, "patch", "linking " + tree.dir.filename().string() + " into " + dir.string());
   util::run_checked({"cp", "-al", tree.dir.string(), staging.string()},
                     run_options(std::chrono::seconds(1800)));
-  try {
-    for (const auto& p : spec.patches) report(progress, "patch", "applying " + p.filename().string());
-    apply_patches(staging, spec.patches);
-  } catch (...) {
-    fs::remove_all(staging);
-    throw;
-  }
+  for (const auto& p : spec.patches) report(progress, "patch", "applying " + p.filename().string());
+  apply_patches(staging, spec.patches);
   fs::rename(staging, dir);
   return dir;
 }

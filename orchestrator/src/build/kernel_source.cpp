@@ -16,9 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Unpacks into `<final>.partial-<pid>` and renames, so an interrupted unpack never looks done.
-fs::path staging_for(const fs::path& final_dir) { return fresh_staging(final_dir); }
-
 SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
                         const Progress& progress) {
   if (src.debian_version.empty())
@@ -37,7 +34,9 @@ SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
   if (fs::exists(tree.dir / "Makefile")) return tree;
 
   report(progress, "fetch", fmt::format("downloading {} {}", package, version));
-  auto staging = staging_for(tree.dir);
+  // Unpacked into `<final>.partial-<pid>` and renamed, so an interrupted unpack never looks done.
+  const Staging guard(tree.dir);
+  const fs::path& staging = guard.path();
   auto deb = apt.download(package, version, staging / "deb");
   util::run_checked({"dpkg-deb", "-x", deb.string(), (staging / "pkg").string()});
   fs::path tarball;
@@ -54,7 +53,6 @@ SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
     throw std::runtime_error(tarball.string() + " does not unpack to " + package + "/Makefile");
   fs::create_directories(tree.dir.parent_path());
   fs::rename(top, tree.dir);
-  fs::remove_all(staging);
   return tree;
 }
 
@@ -73,7 +71,8 @@ SourceTree fetch_git(const KernelSource& src, const fs::path& cache_root, const 
                   util::trim_end(rev.output)};
   if (fs::exists(tree.dir / "Makefile")) return tree;
   report(progress, "fetch", "exporting " + src.git_ref + " (" + tree.commit + ")");
-  auto staging = staging_for(tree.dir);
+  const Staging guard(tree.dir);
+  const fs::path& staging = guard.path();
   util::run_checked({"git", "-C", src.git_tree.string(), "archive", "--format=tar",
                      "-o", (staging / "src.tar").string(), tree.commit},
                     run_options(std::chrono::seconds(1800)));
@@ -85,7 +84,6 @@ SourceTree fetch_git(const KernelSource& src, const fs::path& cache_root, const 
                              " has no top-level Makefile: not a kernel tree");
   fs::create_directories(tree.dir.parent_path());
   fs::rename(staging / "tree", tree.dir);
-  fs::remove_all(staging);
   return tree;
 }
 
