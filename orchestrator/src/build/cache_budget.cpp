@@ -94,6 +94,13 @@ void touch_used(const fs::path& dir) {
   fs::last_write_time(fs::is_regular_file(manifest, ec) ? manifest : dir, fs::file_time_type::clock::now(), ec);
 }
 
+std::uintmax_t in_grace_bytes(const CacheUsage& u, fs::file_time_type now) {
+  std::uintmax_t b = 0;
+  for (const auto& i : u.items)
+    if (read_unlocked(i.kind) && i.last_used > now - kInUseGrace) b += i.bytes;
+  return b;
+}
+
 std::uintmax_t CacheUsage::total() const {
   std::uintmax_t t = ccache + other;
   for (const auto& i : items) t += i.bytes;

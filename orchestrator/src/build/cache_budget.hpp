@@ -53,6 +53,11 @@ struct CacheUsage {
   std::uintmax_t total() const;  ///< all of it
 };
 
+/// Bytes of the items in `u` the budget may not free now for their in-use grace: used within
+/// kInUseGrace before `now`, build trees excepted (enforce_budget's rule).
+std::uintmax_t in_grace_bytes(const CacheUsage& u,
+                              std::filesystem::file_time_type now = std::filesystem::file_time_type::clock::now());
+
 /// Measures the cache at `cache_root`. A source tree takes seconds to walk, so sizes are kept
 /// in `<cache_root>/sizes.json` and reused for a day (sources and entries never change once
 /// made; a build tree's is reused only while its last-use stamp has not moved), ccache's and

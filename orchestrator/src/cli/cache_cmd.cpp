@@ -64,7 +64,8 @@ int show(bool as_json) {
   const std::uintmax_t total = usage.total(), ccache = usage.ccache;
   if (as_json) {
     nlohmann::json out{{"cache", root.string()}, {"budget_bytes", budget.bytes}, {"budget_from", budget.from},
-                       {"total_bytes", total}, {"ccache_bytes", ccache}, {"kinds", nlohmann::json::object()}};
+                       {"total_bytes", total}, {"ccache_bytes", ccache},
+                       {"in_grace_bytes", build::in_grace_bytes(usage)}, {"kinds", nlohmann::json::object()}};
     for (const auto& [name, k] : kinds)
       out["kinds"][name] = {{"items", k.items}, {"bytes", k.bytes}, {"oldest_use", when(k.oldest)},
                             {"newest_use", when(k.newest)}};
@@ -78,8 +79,10 @@ int show(bool as_json) {
   std::cout << fmt::format("{:<11} {:>5} {:>6.1f} GiB  (bounded by ccache at {:.1f} GiB)\n", "ccache", "", gib(ccache),
                            gib(build::ccache_max_bytes(budget.bytes)));
   std::cout << fmt::format("{:<11} {:>5} {:>6.1f} GiB\n", "other", "", gib(usage.other));
-  std::cout << fmt::format("cache {}: {:.1f} GiB of a {:.1f} GiB budget ({})\n", root.string(), gib(total),
-                           gib(budget.bytes), budget.from);
+  std::cout << fmt::format("cache {}: {:.1f} GiB of a {:.1f} GiB budget ({}); {:.1f} GiB used in the last {} min "
+                           "(not freed before then)\n",
+                           root.string(), gib(total), gib(budget.bytes), budget.from, gib(build::in_grace_bytes(usage)),
+                           build::kInUseGrace.count());
   return kOk;
 }
 

@@ -88,6 +88,14 @@ TEST(EvictionPlan, AnItemUsedWithinTheGraceIsNeverPlannedUnlessItIsABuildTree) {
       << "falls short of the target rather than take the source; a build tree is only opened under its lock";
 }
 
+TEST(CacheBudget, InGraceBytesAreTheRecentlyUsedItemsButBuildTrees) {
+  CacheUsage u;
+  u.items = {item("kernel", "new", 3, 0), item("kernel", "old", 5, 2), item("build-tree", "t", 7, 0),
+             item("source", "s", 11, 0)};
+  u.ccache = 13 * kMiB;
+  EXPECT_EQ(in_grace_bytes(u), 14 * kMiB) << "the new kernel and the source; not the tree, the old kernel or ccache";
+}
+
 TEST(CacheBudget, FreesOnDiskLeastRecentlyUsedAndKeepsWhatIsLockedOrJustUsed) {
   TempCache c;
   const fs::path old_tree = c.folder("kbuild", "aaa", 8, 48);
