@@ -33,6 +33,7 @@ class PathFiles final : public BootFiles {
     remove_quietly(local.agent_socket);
   }
   std::size_t sweep(const std::string&) override { return 0; }  // in the run directory
+  std::size_t thin() override { return 0; }                     // the cache's budget
   std::string describe() const override { return "paths"; }
 };
 
@@ -73,6 +74,15 @@ class VolumeFiles final : public BootFiles {
       spdlog::warn("pool {}: {}", pool_.name(), e.what());
     }
     return n;
+  }
+
+  std::size_t thin() override {
+    try {
+      return pool_.thin(kContentKeep);
+    } catch (const std::exception& e) {
+      spdlog::warn("pool {}: {}", pool_.name(), e.what());
+      return 0;
+    }
   }
 
   std::string describe() const override {

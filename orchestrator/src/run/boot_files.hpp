@@ -6,11 +6,16 @@
 #include "vm/domain_xml.hpp"
 #include "vm/libvirt.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 namespace rlab::run {
+
+/// How long a host keeps an uploaded kernel or initramfs no run has used (14 days): a nightly
+/// lab that builds a kernel a night keeps two weeks of them (~30 MB each) on each remote host.
+inline constexpr std::chrono::hours kContentKeep{24 * 14};
 
 /// One host's way of placing boot files. Thread-safe: the boots of a host share it.
 class BootFiles {
@@ -28,6 +33,10 @@ class BootFiles {
   /// Removes host-side files of boots whose domain names start with `prefix` (a run killed
   /// outright leaves them); returns how many. Never throws.
   virtual std::size_t sweep(const std::string& prefix) = 0;
+  /// After a run: removes what the host keeps for later runs but nobody used for
+  /// kContentKeep (volumes: the uploaded kernels and initramfs, StoragePool::thin; paths:
+  /// nothing, the cache's budget covers them). Returns how many went. Never throws.
+  virtual std::size_t thin() = 0;
   /// "paths" or "volumes of pool <name>" for people.
   virtual std::string describe() const = 0;
 };

@@ -445,8 +445,12 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   progress.end();
 
-  // Nothing of this run may outlive it.
+  // Nothing of this run may outlive it; what earlier runs left unused for long goes too.
   sum.leftover_domains = destroy_domains(hosts.hosts, prefix);
+  for (auto& h : hosts.hosts)
+    if (const auto n = h.files ? h.files->thin() : 0)
+      spdlog::info("host {}: removed {} kernels and initramfs no run used for {} days", h.uri(), n,
+                   kContentKeep.count() / 24);
   for (const auto& d : sum.drained) spdlog::warn("host {} was drained: {}", d.uri, d.reason);
   sum.interrupted = intr.stopped();
   if (scheduled.all_drained && !sum.interrupted) {

@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cerrno>
 #include <memory>
+#include <optional>
 #include <system_error>
 
 namespace rlab::vm {
@@ -147,9 +148,13 @@ fs::path StoragePool::upload(const fs::path& file) {
   const util::FileLock across(locks / (util::sha256_hex(conn_.uri() + "\n" + name_ + "\n" + name).substr(0, 24) + ".lock"));
   auto h = conn_.handle();
   PoolPtr pool = pool_of(h.get(), conn_.uri(), name_);
+  used_.insert(name);
   if (auto v = lookup(pool.get(), name); v && lookup(pool.get(), done)) {
     virStorageVolInfo info{};
-    if (virStorageVolGetInfo(v.get(), &info) == 0 && info.capacity == size) return path_of(v.get());
+    if (virStorageVolGetInfo(v.get(), &info) == 0 && info.capacity == size) {
+      create_volume(pool.get(), conn_.uri(), done, 0);  // the marker's mtime is the last use (thin())
+      return path_of(v.get());
+    }
   }
   if (auto stale = lookup(pool.get(), done)) virStorageVolDelete(stale.get(), 0);
   VolPtr v = create_volume(pool.get(), conn_.uri(), name, size);
@@ -217,6 +222,56 @@ std::vector<std::string> StoragePool::volumes(std::string_view prefix) {
   }
   std::free(vols);
   return out;
+}
+
+namespace {
+
+// Whether `name` is a content volume (content_volume_name(): "rlab-" + 24 hex + "-" + file).
+bool is_content_volume(std::string_view name) {
+  if (!name.starts_with(kVolumePrefix) || name.ends_with(".ok")) return false;
+  name.remove_prefix(kVolumePrefix.size());
+  if (name.size() < 26 || name[24] != '-') return false;
+  for (char c : name.substr(0, 24))
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// The volume's <target><timestamps><mtime> (seconds since 1970, whole seconds) from its XML
+// description; nullopt when libvirt gives none (not a file-backed volume) or it cannot be read.
+std::optional<unsigned long long> volume_mtime(virStorageVolPtr v) {
+  try {
+    const XmlDoc doc(take_string(virStorageVolGetXMLDesc(v, 0)), "a volume's description");
+    return doc.number("substring-before(concat(/volume/target/timestamps/mtime, '.'), '.')");
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::size_t StoragePool::thin(std::chrono::seconds unused_for) {
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
+  const auto cutoff = static_cast<unsigned long long>((now - unused_for).count());
+  std::size_t removed = 0;
+  for (const auto& name : volumes(kVolumePrefix)) {
+    if (!is_content_volume(name)) continue;
+    {
+      std::lock_guard lock(mu_);
+      if (used_.count(name)) continue;
+    }
+    auto h = conn_.handle();
+    PoolPtr pool = pool_of(h.get(), conn_.uri(), name_);
+    VolPtr marker = lookup(pool.get(), name + ".ok");
+    const auto last_use = marker ? volume_mtime(marker.get()) : std::nullopt;
+    if (last_use && *last_use > cutoff) continue;  // no marker: an upload cut short, or gone
+    try {
+      remove(name + ".ok");
+      removed += remove(name) ? 1 : 0;
+    } catch (const LibvirtError& e) {
+      spdlog::warn("pool {}: {}", name_, e.what());
+    }
+  }
+  return removed;
 }
 
 std::uint64_t StoragePool::uploaded_bytes() const {

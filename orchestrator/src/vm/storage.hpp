@@ -8,9 +8,11 @@
 // what a dead run left.
 #include "vm/libvirt.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +58,13 @@ class StoragePool {
   /// Names of the pool's volumes starting with `prefix` (after a refresh of the pool).
   std::vector<std::string> volumes(std::string_view prefix);
 
+  /// Deletes the content volumes (upload()'s, each with its ".ok" marker) last used more than
+  /// `unused_for` ago — the marker's mtime on the host, renewed by every upload() that finds
+  /// the volume — except those this object uploaded or found. Returns how many content
+  /// volumes went. Throws LibvirtError when the pool cannot be listed; a volume that cannot
+  /// be deleted is logged and kept.
+  std::size_t thin(std::chrono::seconds unused_for);
+
   /// Bytes uploaded by this object so far (files found already uploaded count 0).
   std::uint64_t uploaded_bytes() const;
 
@@ -65,6 +74,7 @@ class StoragePool {
   std::filesystem::path dir_;
   mutable std::mutex mu_;
   std::uint64_t uploaded_ = 0;
+  std::set<std::string> used_;  ///< content volumes upload() returned
 };
 
 /// The volume name upload() gives `file`: "rlab-<24 hex of sha256(content)>-<file name>",

@@ -9,6 +9,8 @@
 #include <libvirt/libvirt.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -95,6 +97,40 @@ TEST(RealStorage, UploadsOncePerContentAndMovesScratchVolumes) {
   EXPECT_FALSE(pool.remove("rlab-9.abcdef-cell-r0-fs.raw"));
   EXPECT_FALSE(fs::exists(disk));
   EXPECT_THROW(pool.download("rlab-none", d.path / "x"), LibvirtError);
+}
+
+// What a remote host keeps between runs is bounded: content no run used for a while goes, the
+// content the thinning run used itself stays whatever its age, scratch volumes are not touched.
+TEST(RealStorage, ThinningDeletesContentNoRunUsedRecently) {
+  auto lv = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
+  ASSERT_TRUE(lv.ok()) << lv.output;
+  Dir d;
+  Connection conn("qemu:///system");
+  TestPool tp(conn, "rlab-test-thin-" + std::to_string(::getpid()), d.path / "pool");
+  std::ofstream(d.path / "Image") << std::string(4096, 'k');
+  std::ofstream(d.path / "initramfs.cpio.zst") << std::string(2048, 'i');
+  {
+    StoragePool last_week(conn, tp.name);  // a run that used both
+    last_week.upload(d.path / "Image");
+    last_week.upload(d.path / "initramfs.cpio.zst");
+  }
+  const fs::path scratch = StoragePool(conn, tp.name).create("rlab-7.abcdef-cell-r0-fs.raw", 1 << 20);
+
+  StoragePool tonight(conn, tp.name);  // uses the Image only
+  tonight.upload(d.path / "Image");
+  EXPECT_EQ(tonight.thin(std::chrono::hours(1)), 0u) << "both were used within the hour";
+  EXPECT_EQ(tonight.thin(std::chrono::seconds(0)), 1u) << "unused for 0 s: the initramfs goes, the Image was used tonight";
+  auto left = tonight.volumes("rlab-");
+  std::sort(left.begin(), left.end());
+  std::vector<std::string> want{"rlab-7.abcdef-cell-r0-fs.raw", content_volume_name(d.path / "Image"),
+                                content_volume_name(d.path / "Image") + ".ok"};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(left, want);
+  // The next run uploads the initramfs again.
+  StoragePool next(conn, tp.name);
+  next.upload(d.path / "initramfs.cpio.zst");
+  EXPECT_EQ(next.uploaded_bytes(), 2048u);
+  EXPECT_TRUE(fs::exists(scratch));
 }
 
 TEST(RealStorage, AMissingPoolIsRefusedWithHowToMakeOne) {
