@@ -70,8 +70,9 @@ fs::path use_stamp(const std::string& kind, const fs::path& dir) {
 }
 
 // Whether an item of `kind` may be read without its lock held, and so needs kInUseGrace: all
-// but build trees, which only a build (holding the tree's lock) ever opens.
-bool read_unlocked(const std::string& kind) { return kind != "build-tree"; }
+// but build trees (only a build, holding the tree's lock, opens one) and sources (read under
+// their own lock, SourceTree::in_use).
+bool read_unlocked(const std::string& kind) { return kind != "build-tree" && kind != "source"; }
 
 int kind_rank(const std::string& kind) {
   if (kind == "build-tree") return 0;
@@ -82,7 +83,7 @@ int kind_rank(const std::string& kind) {
 // The lock a process holds while it writes the item (artifact_cache.cpp, kernel_source.cpp).
 std::string lock_name(const CacheItem& i) {
   if (i.kind == "build-tree") return "kernel-" + i.key;
-  if (i.kind == "source") return "source-fetch";
+  if (i.kind == "source") return "source-" + i.key;
   return i.kind + "-" + i.key;
 }
 

@@ -9,8 +9,8 @@
 // miss). Within a kind the least recently used goes first. Never freed: an item whose lock a
 // live process holds (a build in progress), an item other than a build tree used in the last
 // kInUseGrace (between being looked up and being opened; a file already opened stays readable
-// after removal, so a running QEMU or an upload keeps working; build trees are only opened by
-// the build that holds their lock, so a bisection's kernels do not pile up within the grace),
+// after removal, so a running QEMU or an upload keeps working; build trees and sources are only
+// read under their locks, so a bisection's trees and exports do not pile up within the grace),
 // and ccache (bounded by ccache itself at
 // ccache_max_bytes()).
 #include <chrono>

@@ -260,10 +260,9 @@ json store_kernel(const fs::path& staging, const fs::path& obj, const KernelSpec
   return m;
 }
 
-}  // namespace
 
-KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
-  const fs::path cache_root = util::cache_dir();
+// ensure_kernel() without its disk-full diagnosis.
+KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, const Progress& progress) {
   auto fragments = fragment_paths(spec, images_dir());
   for (const auto& p : spec.patches)
     if (!fs::is_regular_file(p))
@@ -276,6 +275,7 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
     keep_within_budget(cache_root, progress);  // room for the build tree first
     touch_used(cache_root / "kbuild" / key);
     auto src = prepared_tree(tree, spec, cache_root / "kbuild" / key, progress);
+    tree.in_use.reset();  // the build tree holds its own links to the files now
     auto obj = cache_root / "kbuild" / key / "obj";
     const MakeSetup ms = make_setup(cache_root);
     report(progress, "config", "allnoconfig + " + std::to_string(fragments.size()) + " fragments");
@@ -286,9 +286,29 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
                                           made.seconds, made.steps, key.substr(0, 16)));
     return store_kernel(staging, obj, spec, in, key, made);
   });
+  tree.in_use.reset();
   if (hit) report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
   else keep_within_budget(cache_root, progress);
   return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), !built);
+}
+
+}  // namespace
+
+bool says_disk_full(std::string_view message) {
+  return message.find("No space left on device") != std::string_view::npos;
+}
+
+KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
+  const fs::path cache_root = util::cache_dir();
+  try {
+    return build_or_hit(spec, cache_root, progress);
+  } catch (const std::exception& e) {
+    if (!says_disk_full(e.what())) throw;
+    std::error_code ec;
+    const auto space = fs::space(cache_root, ec);
+    throw DiskFullError(fmt::format("kernel {}: the disk of the cache {} is full ({:.2f} GiB free): {}", spec.name,
+                                    cache_root.string(), ec ? 0.0 : double(space.available) / (1 << 30), e.what()));
+  }
 }
 
 namespace {

@@ -16,6 +16,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The lock of source `name` (SourceTree::in_use), taken before the tree is looked at.
+std::shared_ptr<CacheLock> hold(const fs::path& cache_root, const std::string& name) {
+  return std::make_shared<CacheLock>(cache_root, "source-" + name);
+}
+
 SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
                         const Progress& progress) {
   if (src.debian_version.empty())
@@ -30,7 +35,7 @@ SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
   apt.update();
   std::string version = apt.candidate_version(package);
   SourceTree tree{cache_root / "sources" / (package + "_" + version), source_identity(src),
-                  version};
+                  version, hold(cache_root, package + "_" + version)};
   if (fs::exists(tree.dir / "Makefile")) return tree;
 
   report(progress, "fetch", fmt::format("downloading {} {}", package, version));
@@ -68,7 +73,7 @@ SourceTree fetch_git(const KernelSource& src, const fs::path& cache_root, const 
     throw std::runtime_error("kernel source " + src.git_tree.string() + ": ref '" + src.git_ref +
                              "' is not a commit");
   SourceTree tree{cache_root / "sources" / ("git-" + util::trim_end(rev.output)), source_identity(src),
-                  util::trim_end(rev.output)};
+                  util::trim_end(rev.output), hold(cache_root, "git-" + util::trim_end(rev.output))};
   if (fs::exists(tree.dir / "Makefile")) return tree;
   report(progress, "fetch", "exporting " + src.git_ref + " (" + tree.commit + ")");
   const Staging guard(tree.dir);

@@ -2,10 +2,12 @@
 // Fetching a kernel source tree: Debian linux-source-<ver> through the host's apt mirror, or
 // a local git tree at a ref. Trees are unpacked once under <cache>/sources/ and shared
 // read-only by every build (builds are out of tree; patched builds use a copy).
+#include "build/artifact_cache.hpp"
 #include "build/kernel_spec.hpp"
 #include "build/progress.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace rlab::build {
@@ -18,6 +20,10 @@ struct SourceTree {
   std::string identity;
   /// Which revision: the Debian package version ("6.12.57-1") or the full git commit SHA.
   std::string commit;
+  /// The tree's lock ("source-<dir name>"), held from the fetch until the caller resets it:
+  /// the cache's budget never frees a source whose lock is held. Reset it once the tree is
+  /// read (linked into a build tree).
+  std::shared_ptr<CacheLock> in_use;
 };
 
 /// Resolves `source` to a revision and returns its unpacked tree, unpacking it under

@@ -77,23 +77,23 @@ TEST(EvictionPlan, BuildTreesThenSourcesThenEntriesEachLeastRecentlyUsedFirst) {
             (std::vector<std::string>{"t-old", "t-new", "s", "k-old", "h"}));
 }
 
-TEST(EvictionPlan, AnItemUsedWithinTheGraceIsNeverPlannedUnlessItIsABuildTree) {
+TEST(EvictionPlan, AnEntryUsedWithinTheGraceIsNeverPlannedButABuildTreeIs) {
   const auto now = fs::file_time_type::clock::now();
-  std::vector<CacheItem> items{item("source", "busy", 100, 0), item("kernel", "k", 100, 3),
+  std::vector<CacheItem> items{item("image", "busy", 100, 0), item("kernel", "k", 100, 3),
                                item("build-tree", "just-built", 100, 0)};
   items[0].last_used = now - 1min;
   items[2].last_used = now - 1min;
   const auto plan = eviction_plan(items, 0, now - kInUseGrace);
   EXPECT_EQ(keys(plan), (std::vector<std::string>{"just-built", "k"}))
-      << "falls short of the target rather than take the source; a build tree is only opened under its lock";
+      << "falls short of the target rather than take the fresh image; a build tree is only opened under its lock";
 }
 
-TEST(CacheBudget, InGraceBytesAreTheRecentlyUsedItemsButBuildTrees) {
+TEST(CacheBudget, InGraceBytesAreTheRecentlyUsedEntries) {
   CacheUsage u;
   u.items = {item("kernel", "new", 3, 0), item("kernel", "old", 5, 2), item("build-tree", "t", 7, 0),
              item("source", "s", 11, 0)};
   u.ccache = 13 * kMiB;
-  EXPECT_EQ(in_grace_bytes(u), 14 * kMiB) << "the new kernel and the source; not the tree, the old kernel or ccache";
+  EXPECT_EQ(in_grace_bytes(u), 3 * kMiB) << "the new kernel; not the tree, the source (both read under their locks), the old kernel or ccache";
 }
 
 TEST(CacheBudget, FreesOnDiskLeastRecentlyUsedAndKeepsWhatIsLockedOrJustUsed) {
@@ -121,6 +121,17 @@ TEST(CacheBudget, FreesOnDiskLeastRecentlyUsedAndKeepsWhatIsLockedOrJustUsed) {
   EXPECT_LT(r.after, r.before - 15 * kMiB);
   for (const auto& e : fs::directory_iterator(c.root / "kernels"))
     EXPECT_EQ(e.path().filename().string().find(".partial-"), std::string::npos) << e.path();
+}
+
+TEST(CacheBudget, ASourceBeingReadIsNeverFreedAndOneNotBeingReadIsEvenIfJustFetched) {
+  TempCache c;
+  const fs::path reading = c.folder("sources", "git-a", 8, 0);
+  const fs::path fetched = c.folder("sources", "git-b", 8, 0);
+  rlab::util::FileLock lock(c.root / "locks" / "source-git-a.lock");  // a build links it now
+  const auto r = enforce_budget(c.root, 0);
+  EXPECT_TRUE(fs::exists(reading));
+  EXPECT_EQ(keys(r.busy), std::vector<std::string>{"git-a"});
+  EXPECT_FALSE(fs::exists(fetched)) << "read under its lock only: no grace needed";
 }
 
 TEST(CacheBudget, AHitMarksTheEntryUsedSoItOutlivesOlderOnes) {

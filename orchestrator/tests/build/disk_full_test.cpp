@@ -95,10 +95,14 @@ TEST(DiskFull, AKernelBuildThatRunsOutOfSpaceSaysSoAndLeavesNothingHalfMade) {
   std::string error;
   try {
     rlab::build::ensure_kernel(spec);
-  } catch (const std::exception& e) {
+  } catch (const rlab::build::DiskFullError& e) {
     error = e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not told apart from a build the commit broke: " << e.what();
   }
   ::unsetenv("RLAB_CACHE_DIR");
+  EXPECT_NE(error.find("kernel too-big: the disk of the cache " + cache.string() + " is full"), std::string::npos)
+      << error;
   EXPECT_NE(error.find("No space left on device"), std::string::npos) << "the cause is said: " << error;
   for (const char* sub : {"sources", "kbuild", "kernels"})
     if (fs::exists(cache / sub))
