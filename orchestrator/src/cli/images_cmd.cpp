@@ -4,7 +4,7 @@
 #include "cli/command.hpp"
 #include "cli/terminal_progress.hpp"
 #include "image/guest_images.hpp"
-#include "image/selftest.hpp"
+#include "vm/selftest.hpp"
 #include "matrix/matrix.hpp"
 #include "util/paths.hpp"
 
@@ -71,15 +71,16 @@ int selftest(const std::string& kernel, const std::string& matrix_file, const st
   auto spec = find_kernel(kernel, matrix_file);
   if (!spec) return kUsage;
   auto g = images_for(*spec, agent);
-  image::SelftestOptions o;
+  vm::SelftestOptions o;
   o.vcpus = vcpus;
-  auto r = image::run_selftest(g.kernel_image, g.initramfs, o);
+  vm::Connection conn("qemu:///system");
+  auto r = vm::run_selftest(conn, g.kernel_image, g.initramfs, o);
   std::string fs_list, events;
   for (const auto& f : r.filesystems) fs_list += (fs_list.empty() ? "" : " ") + f;
   for (const auto& e : r.tracepoints) events += (events.empty() ? "" : " ") + e;
   std::cout << fmt::format(
       "kernel {} ({}), {} vCPUs\npage size {} B, nproc {}\nboot to /init {:.2f} s (guest), "
-      "QEMU start to power-off {:.2f} s\nfilesystems: {}\ninodegc events: {}\n",
+      "domain start to power-off {:.2f} s\nfilesystems: {}\ninodegc events: {}\n",
       r.kernel_release, kernel, vcpus, r.page_size.value_or(0), r.nproc.value_or(0),
       r.init_uptime_s.value_or(-1), r.wall_seconds, fs_list, events);
   bool ok = r.page_size == g.page_size_kib * 1024ul && r.nproc == vcpus;

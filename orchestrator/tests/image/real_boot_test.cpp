@@ -1,10 +1,10 @@
 // The real thing: build (or take from the cache) the 64K-page 6.12 kernel and the initramfs,
-// boot them under qemu-system-aarch64 (TCG, -cpu max,pauth=off) in /init's self-test mode,
-// and check what the guest reports. On an empty cache this builds the kernel (~10 min on
+// boot them as a libvirt domain with the lab's machine (TCG, max CPU without pointer
+// authentication; vm/selftest.hpp) in /init's self-test mode, and check what the guest reports. On an empty cache this builds the kernel (~10 min on
 // 2 cores); afterwards it is a cache hit.
 #include "build/kernel_spec.hpp"
 #include "image/guest_images.hpp"
-#include "image/selftest.hpp"
+#include "vm/selftest.hpp"
 #include "util/paths.hpp"
 #include "util/process.hpp"
 #include "real_lab.hpp"
@@ -72,11 +72,15 @@ TEST_F(RealGuest, RepeatRequestIsACacheHit) {
 class RealBoot : public RealGuest, public ::testing::WithParamInterface<unsigned> {};
 
 TEST_P(RealBoot, GuestReportsPageSizeCpusFilesystemsAndInodegcEvents) {
-  SelftestOptions o;
+  const auto lv = util::run({(fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh").string()});
+  ASSERT_TRUE(lv.ok()) << lv.output;
+  vm::SelftestOptions o;
   o.vcpus = GetParam();
-  auto r = run_selftest(images_->kernel_image, images_->initramfs, o);
+  vm::Connection conn("qemu:///system");
+  auto r = vm::run_selftest(conn, images_->kernel_image, images_->initramfs, o);
   std::cerr << "  boot to /init: " << (r.init_uptime_s ? *r.init_uptime_s : -1) << " s (guest), "
-            << r.wall_seconds << " s QEMU start to power-off, " << o.vcpus << " vCPUs\n";
+            << r.wall_seconds << " s domain start to power-off, " << o.vcpus << " vCPUs\n";
+  EXPECT_TRUE(conn.active_domains("rlab-selftest-").empty()) << "the guest powered off and is gone";
   EXPECT_EQ(r.page_size, 65536u);
   EXPECT_EQ(r.nproc, o.vcpus);
   EXPECT_EQ(r.kernel_release, images_->kernel_release);

@@ -1,9 +1,9 @@
 // Parsing the /init self-test report from console output.
-#include "image/selftest.hpp"
+#include "vm/selftest.hpp"
 
 #include <gtest/gtest.h>
 
-namespace rlab::image {
+namespace rlab::vm {
 namespace {
 
 TEST(SelftestParse, ReadsEveryKeyAmongKernelNoise) {
@@ -44,4 +44,4 @@ TEST(SelftestParse, TruncatedOrGarbledReportIsIncomplete) {
 }
 
 }  // namespace
-}  // namespace rlab::image
+}  // namespace rlab::vm

@@ -1,8 +1,11 @@
 #pragma once
-// Booting a kernel + initramfs under qemu-system-aarch64 in the /init self-test mode
-// (kernel command line `rlab.selftest=1`) and reading what the guest reports. Used by the
-// image tests and `rlab images selftest`; the lab's real guests run under libvirt (vm/).
-#include "image/guest_images.hpp"
+// Booting a kernel + initramfs in the /init self-test mode (kernel command line
+// `rlab.selftest=1`) as a transient libvirt domain with the lab's own machine (domain_xml()),
+// and reading what the guest reports on its console. Used by the image tests and `rlab images
+// selftest`.
+#include "vm/libvirt.hpp"
+
+#include <filesystem>
 
 #include <chrono>
 #include <optional>
@@ -10,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace rlab::image {
+namespace rlab::vm {
 
 /// What /init printed as "RLAB-SELFTEST key=value" lines.
 struct SelftestReport {
@@ -25,7 +28,7 @@ struct SelftestReport {
   std::set<std::string> tools;         ///< commands found in PATH
   bool hist_triggers = false;
   std::string console;                 ///< the whole serial console output
-  double wall_seconds = 0;             ///< QEMU start to exit, host time
+  double wall_seconds = 0;             ///< domain start to power-off, host time
 };
 
 /// Parses console output (other lines are ignored; "\r" tolerated).
@@ -36,15 +39,15 @@ struct SelftestOptions {
   unsigned vcpus = 1;
   unsigned memory_mib = 1024;
   std::chrono::seconds timeout{300};
-  /// "max,pauth=off" under TCG; pointer authentication emulation is 3-6x slower.
-  std::string cpu = "max,pauth=off";
 };
 
-/// Boots `kernel_image` + `initramfs` with `qemu-system-aarch64 -M virt,gic-version=3`
-/// (TCG), one virtio-serial port named org.rlab.agent.0, console on the PL011, and returns
-/// the parsed report. Throws std::runtime_error with the console tail when QEMU fails or
-/// times out.
-SelftestReport run_selftest(const std::filesystem::path& kernel_image,
+/// Boots `kernel_image` + `initramfs` on `conn` as the transient domain "rlab-selftest-<pid>"
+/// (TCG, `max` CPU without pointer authentication, the agent's virtio-serial port, console on
+/// the PL011: domain_xml()), copied first into /var/tmp/rlab-selftest-<pid>/ where QEMU's user
+/// can read them, waits for the guest to power off and returns the parsed console. Throws
+/// LibvirtError when the domain cannot start, std::runtime_error with the console tail when
+/// the report is incomplete or the guest is still up after the timeout (it is destroyed).
+SelftestReport run_selftest(Connection& conn, const std::filesystem::path& kernel_image,
                             const std::filesystem::path& initramfs, const SelftestOptions& options);
 
-}  // namespace rlab::image
+}  // namespace rlab::vm
