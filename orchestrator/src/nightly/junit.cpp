@@ -13,14 +13,6 @@ using util::xml_escape;
 
 namespace {
 
-/// xml_escape without the control characters XML 1.0 cannot carry (console output has some).
-std::string xml_text(const std::string& s) {
-  std::string clean;
-  for (char c : s)
-    if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t' || c == '\r') clean += c;
-  return xml_escape(clean);
-}
-
 std::string figures(const CellOutcome& c) {
   std::string out = fmt::format("boots {} done {} failed {}", c.boots, c.done, c.failed);
   if (c.median) out += fmt::format("; median {:.2f} lpm", *c.median);
@@ -46,33 +38,33 @@ std::string render_junit(const NightAnalysis& r) {
                      r.cells.size(), failures, errors);
   out += fmt::format(R"(  <testsuite name="{}" tests="{}" failures="{}" errors="{}" skipped="0" )"
                      R"(timestamp="{}" hostname="{}">)" "\n",
-                     xml_text(suite), r.cells.size(), failures, errors,
-                     xml_text(r.run.created_at.substr(0, 19)), xml_text(r.run.hostname));
+                     xml_escape(suite), r.cells.size(), failures, errors,
+                     xml_escape(r.run.created_at.substr(0, 19)), xml_escape(r.run.hostname));
   out += "    <properties>\n";
   out += fmt::format(R"(      <property name="run" value="{}"/>)" "\n", r.run.id);
-  out += fmt::format(R"(      <property name="matrix" value="{}"/>)" "\n", xml_text(r.run.matrix_path));
+  out += fmt::format(R"(      <property name="matrix" value="{}"/>)" "\n", xml_escape(r.run.matrix_path));
   if (r.previous)
     out += fmt::format(R"(      <property name="previous_run" value="{}"/>)" "\n", r.previous->id);
   if (r.baseline)
     out += fmt::format(R"(      <property name="baseline_run" value="{}"/>)" "\n", r.baseline->id);
   if (!r.control.empty())
-    out += fmt::format(R"(      <property name="drift_control" value="{}"/>)" "\n", xml_text(r.control));
+    out += fmt::format(R"(      <property name="drift_control" value="{}"/>)" "\n", xml_escape(r.control));
   for (const char* which : {"previous", "baseline"})
     if (which == std::string_view("previous") ? r.vs_previous.has_value() : r.vs_baseline.has_value())
       out += fmt::format(R"(      <property name="drift_vs_{}" value="{}"/>)" "\n", which,
-                         xml_text(r.drift_text(which)));
+                         xml_escape(r.drift_text(which)));
   out += "    </properties>\n";
   for (const auto& c : r.cells) {
-    out += fmt::format(R"(    <testcase classname="rlab.{}" name="{}">)" "\n", xml_text(c.kernel),
-                       xml_text(c.cell_id));
+    out += fmt::format(R"(    <testcase classname="rlab.{}" name="{}">)" "\n", xml_escape(c.kernel),
+                       xml_escape(c.cell_id));
     const auto s = c.status();
     if (s == "FAIL")
       out += fmt::format(R"(      <failure type="regression" message="{}">{}</failure>)" "\n",
-                         xml_text(c.reason()), xml_text(figures(c)));
+                         xml_escape(c.reason()), xml_escape(figures(c)));
     else if (s == "ERROR")
       out += fmt::format(R"(      <error type="boot" message="{}">{}</error>)" "\n",
-                         xml_text(c.reason()), xml_text(c.failure));
-    out += fmt::format("      <system-out>{}</system-out>\n", xml_text(figures(c)));
+                         xml_escape(c.reason()), xml_escape(c.failure));
+    out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(figures(c)));
     out += "    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";

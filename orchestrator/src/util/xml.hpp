@@ -6,7 +6,9 @@
 namespace rlab::util {
 
 /// `text` with &, <, >, " and ' written as character references (&amp; &lt; &gt; &quot;
-/// &#39;), safe in element content and in quoted attribute values of XML and HTML.
+/// &#39;) and the control characters XML 1.0 cannot carry (below 0x20 but tab, newline and
+/// carriage return; guest consoles have some) left out: safe in element content and in quoted
+/// attribute values of XML and HTML. The one escaping rule of every document rlab writes.
 std::string xml_escape(std::string_view text);
 
 }  // namespace rlab::util

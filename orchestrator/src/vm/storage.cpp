@@ -2,6 +2,7 @@
 
 #include "util/file_lock.hpp"
 #include "util/hash.hpp"
+#include "util/xml.hpp"
 #include "vm/xml.hpp"
 
 #include <fcntl.h>
@@ -28,17 +29,6 @@ using VolPtr = std::unique_ptr<virStorageVol, int (*)(virStorageVolPtr)>;
 using StreamPtr = std::unique_ptr<virStream, int (*)(virStreamPtr)>;
 
 
-std::string xml_text(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '\'') out += "&apos;";
-    else out += c;
-  }
-  return out;
-}
 
 /// The directory pool types: QEMU opens their volumes as files.
 bool directory_backed(const std::string& type) { return type == "dir" || type == "fs" || type == "netfs"; }
@@ -126,7 +116,7 @@ VolPtr create_volume(virStoragePoolPtr pool, const std::string& uri, const std::
   const std::string xml = fmt::format(
       "<volume><name>{}</name><capacity unit='bytes'>{}</capacity>"
       "<allocation unit='bytes'>0</allocation><target><format type='raw'/></target></volume>",
-      xml_text(name), bytes);
+      util::xml_escape(name), bytes);
   VolPtr v(virStorageVolCreateXML(pool, xml.c_str(), 0), virStorageVolFree);
   if (!v) throw LibvirtError(fmt::format("host {}: cannot create volume '{}': {}", uri, name, last_libvirt_error()));
   return v;
