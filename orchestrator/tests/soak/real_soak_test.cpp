@@ -159,8 +159,9 @@ TEST(RealSoak, TenNightsFindBisectAndSurviveFaultsWithinTheBudget) {
   lab.fill_cache_disk(200);
   code = lab.night(8);
   lab.empty_cache_disk();
-  if (code != 0)
+  if (code != 0) {
     EXPECT_NE(lab.log().find("No space left on device"), std::string::npos) << util::tail(lab.log(), 60);
+  }
   nights.push_back(lab.check_night(8, code, "disk full at the start"));
 
   // Nights 9 and 10: quiet again, the disk freed; the tip of night 8 builds now.

@@ -151,7 +151,9 @@ class SoakLab {
     f.exit_code = code;
     f.wall_min = minutes();
     f.what = what;
-    if (!killed) EXPECT_TRUE(daemon_.domains("rlab-").empty()) << "night " << n << ": a guest is left";
+    if (!killed) {
+      EXPECT_TRUE(daemon_.domains("rlab-").empty()) << "night " << n << ": a guest is left";
+    }
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(mnt_, fs::directory_options::skip_permission_denied, ec);
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
@@ -186,8 +188,10 @@ class SoakLab {
     if (fs::exists(work_ / "runs")) {
       for (const auto& e : fs::recursive_directory_iterator(work_ / "runs"))
         if (e.is_regular_file()) f.run_dirs_mib += e.file_size() / double(1 << 20);
-      for (const auto& run : fs::directory_iterator(work_ / "runs"))
-        if (!killed) EXPECT_FALSE(fs::exists(run.path() / "images")) << "night " << n << ": staged images of a finished run are left in " << run.path();
+      for (const auto& run : fs::directory_iterator(work_ / "runs")) {
+        if (killed) break;
+        EXPECT_FALSE(fs::exists(run.path() / "images")) << "night " << n << ": staged images of a finished run are left in " << run.path();
+      }
     }
     std::fprintf(stderr, "[soak] night %d (%s): exit %d, %.1f min, cache %.2f GiB, store %.2f MiB, runs %.2f MiB\n",
                  n, what.c_str(), code, f.wall_min, f.cache_gib, f.store_mib, f.run_dirs_mib);
