@@ -198,12 +198,15 @@ class SoakLab {
     return f;
   }
 
-  /// The summary.txt of the newest report directory.
+  /// The summary.txt of the last night's reports (the directory its output names after
+  /// "reports: "); "" when it wrote none.
   std::string newest_summary() const {
-    std::filesystem::path newest;
-    for (const auto& e : std::filesystem::directory_iterator(reports()))
-      if (e.is_directory() && e.path().filename() > newest.filename()) newest = e.path();
-    return newest.empty() ? "" : util::read_file(newest / "summary.txt");
+    const std::string out = log();
+    const auto at = out.rfind("\nreports: ");
+    if (at == std::string::npos) return "";
+    const auto end = out.find('\n', at + 1);
+    const std::filesystem::path dir = out.substr(at + 10, end == std::string::npos ? std::string::npos : end - at - 10);
+    return std::filesystem::exists(dir / "summary.txt") ? util::read_file(dir / "summary.txt") : "";
   }
   std::size_t report_dirs() const {
     std::size_t n = 0;
