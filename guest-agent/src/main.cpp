@@ -14,10 +14,10 @@
 #include <memory>
 #include <string>
 
-#include "agent.hpp"
-#include "links.hpp"
+#include "serve/agent.hpp"
+#include "serve/links.hpp"
 #include "rlab/protocol/codec.hpp"
-#include "sysinfo.hpp"
+#include "serve/sysinfo.hpp"
 
 namespace {
 

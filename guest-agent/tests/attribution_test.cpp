@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <thread>
 
-#include "attribution.hpp"
-#include "bpf_waits.hpp"
-#include "oncpu.hpp"
+#include "attribution/attribution.hpp"
+#include "attribution/bpf_waits.hpp"
+#include "attribution/oncpu.hpp"
 
 namespace ra = rlab::agent;
 

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "counters.hpp"
-#include "fileio.hpp"
-#include "sysinfo.hpp"
+#include "counters/counters.hpp"
+#include "common/fileio.hpp"
+#include "serve/sysinfo.hpp"
 
 using namespace rlab::agent;
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "harness.hpp"
-#include "tracepoints.hpp"
+#include "counters/tracepoints.hpp"
 
 namespace rlab::agent::test {
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "harness.hpp"
-#include "links.hpp"
+#include "serve/links.hpp"
 
 using rlab::agent::virtio_port_device;
 using namespace rlab::agent::test;

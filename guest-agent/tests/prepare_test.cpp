@@ -9,10 +9,10 @@
 
 #include <fstream>
 
-#include "fileio.hpp"
+#include "common/fileio.hpp"
 #include "harness.hpp"
 #include "host_setup.hpp"
-#include "prepare.hpp"
+#include "load/prepare.hpp"
 
 namespace rp = rlab::protocol;
 namespace fs = std::filesystem;

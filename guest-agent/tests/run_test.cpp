@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "fileio.hpp"
+#include "common/fileio.hpp"
 #include "harness.hpp"
 
 namespace rp = rlab::protocol;

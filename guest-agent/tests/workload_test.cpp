@@ -5,11 +5,11 @@
 
 #include <fstream>
 
-#include "fileio.hpp"
+#include "common/fileio.hpp"
 #include "harness.hpp"
-#include "shell_run.hpp"
-#include "placement.hpp"
-#include "workload_files.hpp"
+#include "load/shell_run.hpp"
+#include "load/placement.hpp"
+#include "load/workload_files.hpp"
 #include "rlab/protocol/messages.hpp"
 
 #include <openssl/sha.h>

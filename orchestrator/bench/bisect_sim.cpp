@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "bisect/bisect.hpp"
+#include "bisection/bisect.hpp"
 #include "stats/random.hpp"
 
 namespace {
@@ -41,7 +41,7 @@ struct Config {
   double fail_rate = 0;
   double drift = 0;  // relative level change per 100 runs
   std::uint64_t seed = 1;
-  rlab::bisect::Options options;
+  rlab::bisection::Options options;
 };
 
 struct Tally {
@@ -93,8 +93,8 @@ void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed
   // runs measured far apart differ by more than the effect unless they are interleaved.
   std::size_t clock = 0;
   const double drift_sign = rng.uniform() < 0.5 ? -1 : 1;
-  auto oracle = [&](std::span<const rlab::bisect::Request> requests) {
-    std::vector<rlab::bisect::Measurement> out(requests.size());
+  auto oracle = [&](std::span<const rlab::bisection::Request> requests) {
+    std::vector<rlab::bisection::Measurement> out(requests.size());
     std::size_t rounds = 0;
     for (std::size_t k = 0; k < requests.size(); ++k) {
       if (broken[requests[k].index]) out[k].failure = "build failed";
@@ -112,13 +112,13 @@ void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed
     }
     return out;
   };
-  const auto r = rlab::bisect::bisect(commits, oracle, cfg.options);
+  const auto r = rlab::bisection::bisect(commits, oracle, cfg.options);
   ++t.bisects;
   t.endpoint_runs += r.endpoint_runs;
   t.step_runs += r.step_runs;
   t.reference_runs += r.reference_runs;
   t.steps += r.steps.size();
-  using rlab::bisect::Status;
+  using rlab::bisection::Status;
   if (r.status == Status::found) {
     (r.first_bad == culprit ? t.right : t.wrong)++;
   } else if (r.status == Status::hidden_by_skips) {
@@ -128,7 +128,7 @@ void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed
     ++t.stopped;
   }
   bool skipped = false;
-  for (const auto& s : r.steps) skipped |= s.result == rlab::bisect::StepResult::skip;
+  for (const auto& s : r.steps) skipped |= s.result == rlab::bisection::StepResult::skip;
   if (!skipped && !r.steps.empty()) {
     ++t.no_skip_bisects;
     const long margin = static_cast<long>(r.steps.size()) - bound(n);

@@ -22,7 +22,7 @@
 #include "guest/images.hpp"
 #include "guest/qemu_guest.hpp"
 #include "harness.hpp"
-#include "sampler.hpp"
+#include "counters/sampler.hpp"
 
 namespace rp = rlab::protocol;
 using namespace rlab::agent::test;

@@ -2,9 +2,9 @@
 // --direction improvement), measuring adaptively and driving `git bisect`; `--resume S`
 // continues a session. `rlab bisect-step --session S`: answers the commit git bisect has
 // checked out, for `git bisect run rlab bisect-step --session S`. docs/bisect.md.
-#include "bisect_driver/driver.hpp"
-#include "bisect_driver/report.hpp"
-#include "bisect_driver/vm_lab.hpp"
+#include "kernel_bisect/driver.hpp"
+#include "kernel_bisect/render.hpp"
+#include "kernel_bisect/vm_lab.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
@@ -19,18 +19,16 @@
 
 namespace rlab::cli {
 namespace {
-namespace bd = rlab::bisect_driver;
+namespace bd = rlab::kernel_bisect;
 
 /// `git bisect run` aborts on exit codes above 127: bisect-step's code for "the lab failed".
 constexpr int kStepAbort = 128;
 
 struct BisectArgs {
-  std::string tree, good, bad, cell, direction = "regression", db, agent;
-  std::string matrix = (util::source_dir() / "matrix.yaml").string();
+  bd::StartOptions o{.matrix = util::source_dir() / "matrix.yaml"};  ///< bound to the options
+  std::string direction = "regression", db, agent;
   std::int64_t resume = 0;
   std::int64_t session = 0;  ///< bisect-step
-  double alpha = 0.01, min_effect = 0.02;
-  std::size_t initial = 5, cap = 20;
 };
 
 bd::ProgressLine progress_lines() {
@@ -42,7 +40,7 @@ int bisect_main(const BisectArgs& a) {
   std::unique_ptr<bd::SessionDb> db;
   bd::SessionId id = a.resume;
   try {
-    const auto path = matrix::store_path(a.db, a.matrix);
+    const auto path = matrix::store_path(a.db, a.o.matrix);
     if (a.resume > 0 && !std::filesystem::exists(path))
       throw UsageError(path.string() + ": no results store to resume from");
     db = std::make_unique<bd::SessionDb>(path);
@@ -50,19 +48,10 @@ int bisect_main(const BisectArgs& a) {
       if (!db->get(a.resume))
         throw UsageError(fmt::format("{}: no bisect session {}", path.string(), a.resume));
     } else {
-      if (a.tree.empty() || a.good.empty() || a.bad.empty() || a.cell.empty())
+      if (a.o.tree.empty() || a.o.good.empty() || a.o.bad.empty() || a.o.cell.empty())
         throw UsageError("rlab bisect: give --tree, --good, --bad and --cell (or --resume S)");
-      bd::StartOptions o;
-      o.tree = a.tree;
-      o.good = a.good;
-      o.bad = a.bad;
-      o.cell = a.cell;
-      o.matrix = a.matrix;
+      bd::StartOptions o = a.o;
       o.direction = bd::parse_direction(a.direction);
-      o.alpha = a.alpha;
-      o.min_effect = a.min_effect;
-      o.initial = a.initial;
-      o.cap = a.cap;
       id = bd::create_session(*db, o);
       spdlog::info("bisect session {} in {} (resume with `rlab bisect --resume {} --db {}`)", id,
                    path.string(), id, path.string());
@@ -83,7 +72,7 @@ int bisect_main(const BisectArgs& a) {
     return run::Interrupts::instance().stopped() ? kInterrupted : code;
   }
   std::cout << bd::render_report(*db, s, bd::GitTree(s.spec.tree));
-  return s.status == bisect_driver::SessionState::found ? kOk : kFailure;
+  return s.status == kernel_bisect::SessionState::found ? kOk : kFailure;
 }
 
 int step_main(const BisectArgs& a) {
@@ -94,7 +83,7 @@ int step_main(const BisectArgs& a) {
     return kStepAbort;
   }
   try {
-    bd::SessionDb db(matrix::store_path(a.db, a.matrix));
+    bd::SessionDb db(matrix::store_path(a.db, a.o.matrix));
     auto s = db.get(a.session);
     if (!s) {
       spdlog::error("{}: no bisect session {}", db.path().string(), a.session);
@@ -115,7 +104,7 @@ int step_main(const BisectArgs& a) {
 }
 
 void add_common(CLI::App* cmd, BisectArgs& a) {
-  cmd->add_option("--matrix", a.matrix, "Matrix file (default: the project's matrix.yaml)");
+  cmd->add_option("--matrix", a.o.matrix, "Matrix file (default: the project's matrix.yaml)");
   cmd->add_option("--db", a.db, "Results store (default: the matrix's `results:`)");
   cmd->add_option("--agent", a.agent,
                   "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)")
@@ -125,17 +114,17 @@ void add_common(CLI::App* cmd, BisectArgs& a) {
 const Registrar reg(40, [](CLI::App& app, int* exit_code) {
   auto args = std::make_shared<BisectArgs>();
   auto* cmd = app.add_subcommand("bisect", "Find the commit that changed a cell's score (git bisect)");
-  cmd->add_option("--tree", args->tree, "Kernel git repository");
-  cmd->add_option("--good", args->good, "Ref without the change (older)");
-  cmd->add_option("--bad", args->bad, "Ref with the change (newer)");
-  cmd->add_option("--cell", args->cell, "Cell id of the matrix, or a unique part of one");
+  cmd->add_option("--tree", args->o.tree, "Kernel git repository");
+  cmd->add_option("--good", args->o.good, "Ref without the change (older)");
+  cmd->add_option("--bad", args->o.bad, "Ref with the change (newer)");
+  cmd->add_option("--cell", args->o.cell, "Cell id of the matrix, or a unique part of one");
   cmd->add_option("--direction", args->direction, "regression (bad is slower) or improvement")
       ->check(CLI::IsMember({"regression", "improvement"}));
   cmd->add_option("--resume", args->resume, "Continue bisect session S after a crash or signal");
-  cmd->add_option("--alpha", args->alpha, "Significance level of the ends (steps: Bonferroni share)");
-  cmd->add_option("--min-effect", args->min_effect, "Smallest relative change that counts (0.02 = 2%)");
-  cmd->add_option("--initial", args->initial, "Boots of each end before the first verdict on the ends (steps: from the ends' noise)");
-  cmd->add_option("--cap", args->cap, "Most boots per commit (doubling from --initial)");
+  cmd->add_option("--alpha", args->o.alpha, "Significance level of the ends (steps: Bonferroni share)");
+  cmd->add_option("--min-effect", args->o.min_effect, "Smallest relative change that counts (0.02 = 2%)");
+  cmd->add_option("--initial", args->o.initial, "Boots of each end before the first verdict on the ends (steps: from the ends' noise)");
+  cmd->add_option("--cap", args->o.cap, "Most boots per commit (doubling from --initial)");
   add_common(cmd, *args);
   cmd->final_callback([args, exit_code] { *exit_code = bisect_main(*args); });
 

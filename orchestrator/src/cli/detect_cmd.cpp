@@ -2,9 +2,9 @@
 // nightly runs, with magnitude and p; `--bisect --tree <linux git>` starts a bisection (the
 // `rlab bisect` driver) for each regression whose two kernels are commits of that tree.
 // docs/compare.md, docs/bisect.md.
-#include "bisect_driver/driver.hpp"
-#include "bisect_driver/report.hpp"
-#include "bisect_driver/vm_lab.hpp"
+#include "kernel_bisect/driver.hpp"
+#include "kernel_bisect/render.hpp"
+#include "kernel_bisect/vm_lab.hpp"
 #include "changepoint/detect.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
@@ -41,7 +41,7 @@ struct DetectArgs {
 /// could not be run (a lab failure: the session stays resumable with `rlab bisect --resume`).
 int start_bisections(const DetectArgs& a, const std::filesystem::path& db_path,
                      const std::vector<changepoint::CellDetection>& cells) {
-  namespace bd = rlab::bisect_driver;
+  namespace bd = rlab::kernel_bisect;
   int code = kOk;
   try {
     const bd::GitTree git(a.tree);

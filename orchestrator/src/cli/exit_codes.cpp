@@ -1,6 +1,6 @@
 #include "cli/exit_codes.hpp"
 
-#include "bisect_driver/git.hpp"
+#include "kernel_bisect/git.hpp"
 #include "cli/command.hpp"
 #include "matrix/matrix.hpp"
 #include "run/interrupts.hpp"
@@ -31,7 +31,7 @@ int exit_code_of_current_exception(std::string_view prefix) {
   } catch (const store::NotAStoreError& e) {
     log(e);
     return kUsage;
-  } catch (const bisect_driver::GitError& e) {
+  } catch (const kernel_bisect::GitError& e) {
     log(e);
     return kUsage;
   } catch (const std::filesystem::filesystem_error& e) {

@@ -13,7 +13,7 @@ namespace rlab::cli {
 ///  - kUsage (2) for input the user gave, nothing started: rlab::UsageError (arguments, ids,
 ///    selectors, paths; metrics::PushUrlError is one), matrix::MatrixError (file:line:col),
 ///    store::NotAStoreError (a --db that is not an rlab store; the file is left untouched),
-///    bisect_driver::GitError (a tree or ref that is not there),
+///    kernel_bisect::GitError (a tree or ref that is not there),
 ///    std::filesystem::filesystem_error for a path longer than the system allows;
 ///  - kInfrastructure (3) for every other exception (store, libvirt, build: retry may help),
 ///    std::invalid_argument included: internal code refusing a value rlab made itself is a

@@ -1,9 +1,9 @@
 // `rlab fidelity`: rlab's shell1 against UnixBench's own shell1, booted alternately in the same
 // kernel, guest settings and input; prints rlab lpm / UnixBench lpm per filesystem and vCPU
-// count (report/fidelity.hpp, docs/benchmarks.md "Fidelity").
+// count (results/fidelity.hpp, docs/benchmarks.md "Fidelity").
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
-#include "report/fidelity.hpp"
+#include "results/fidelity.hpp"
 #include "run/interrupts.hpp"
 #include "run/run.hpp"
 #include "store/store.hpp"
@@ -34,7 +34,7 @@ constexpr double kLow = 0.98, kHigh = 1.02;
 
 int fidelity_command(const FidelityArgs& a) {
   namespace fs = std::filesystem;
-  report::FidelitySpec spec;
+  results::FidelitySpec spec;
   std::string ub = a.unixbench;
   if (ub.empty())
     if (const char* e = std::getenv("RLAB_UNIXBENCH")) ub = e;
@@ -53,7 +53,7 @@ int fidelity_command(const FidelityArgs& a) {
   const fs::path matrix = spec.results.parent_path() / "fidelity-matrix.yaml";
   try {
     fs::create_directories(matrix.parent_path());
-    util::write_file_atomic(matrix, report::fidelity_matrix(spec));
+    util::write_file_atomic(matrix, results::fidelity_matrix(spec));
   } catch (...) {
     return exit_code_of_current_exception("fidelity");
   }
@@ -70,17 +70,17 @@ int fidelity_command(const FidelityArgs& a) {
   } catch (...) {
     return exit_code_of_failed_run();
   }
-  const auto rows = report::fidelity_rows(store::Store::open(sum.db)->boot_results(sum.run));
+  const auto rows = results::fidelity_rows(store::Store::open(sum.db)->boot_results(sum.run));
   if (a.json) {
     std::cout << nlohmann::json{{"run", sum.run}, {"db", sum.db.string()}, {"clock", spec.clock},
                                 {"duration_s", spec.duration_s}, {"target", {kLow, kHigh}},
-                                {"rows", report::fidelity_json(rows)}}
+                                {"rows", results::fidelity_json(rows)}}
                      .dump(2)
               << "\n";
   } else {
     std::cout << "fidelity, run " << sum.run << " (" << sum.db.string() << "), clock " << spec.clock << ", "
               << spec.duration_s << " s passes: rlab lpm / UnixBench lpm, medians over boots\n";
-    report::render_fidelity(rows, kLow, kHigh, std::cout);
+    results::render_fidelity(rows, kLow, kHigh, std::cout);
   }
   if (sum.interrupted) return kInterrupted;
   return sum.failed > 0 ? kFailure : kOk;

@@ -22,23 +22,20 @@ namespace rlab::cli {
 namespace {
 
 struct NoiseArgs {
-  std::string cell, control, db, agent;
-  std::string matrix = (util::source_dir() / "matrix.yaml").string();
-  unsigned boots = 8;
-  double alpha = 0.01, power = 0.9;
+  noise::MeasureOptions o{.matrix = util::source_dir() / "matrix.yaml"};  ///< bound to the options
   bool show = false, json = false;
 };
 
 int show(const NoiseArgs& a) {
   std::vector<store::NoiseReportRow> rows;
   try {
-    const auto path = matrix::store_path(a.db, a.matrix);
+    const auto path = matrix::store_path(a.o.db, a.o.matrix);
     if (!std::filesystem::exists(path)) throw UsageError(path.string() + ": no results store");
     auto st = store::Store::open(path);
     // The cell part is matched as text, not as a GLOB: '*', '?' and '[' in it are literal, and
     // no length of it makes SQLite refuse the pattern.
     for (auto& r : st->noise_reports("", std::numeric_limits<std::size_t>::max()))
-      if (rows.size() < 100 && r.cell_id.find(a.cell) != std::string::npos) rows.push_back(std::move(r));
+      if (rows.size() < 100 && r.cell_id.find(a.o.cell) != std::string::npos) rows.push_back(std::move(r));
   } catch (...) {
     return exit_code_of_current_exception();
   }
@@ -63,24 +60,15 @@ int show(const NoiseArgs& a) {
 }
 
 int measure(const NoiseArgs& a) {
-  if (a.cell.empty()) {
+  if (a.o.cell.empty()) {
     spdlog::error("rlab noise: name a cell (an id of the matrix or a unique part of one), or give --show");
     return kUsage;
   }
   run::Interrupts::instance().install();
-  noise::MeasureOptions o;
-  o.matrix = a.matrix;
-  o.cell = a.cell;
-  o.control = a.control;
-  o.boots = a.boots;
-  o.db = a.db;
-  o.agent = a.agent;
-  o.alpha = a.alpha;
-  o.power = a.power;
   run::Progress progress(stderr, ::isatty(STDERR_FILENO) == 1);
   noise::Measured m;
   try {
-    m = noise::measure(o, progress);
+    m = noise::measure(a.o, progress);
   } catch (...) {
     return exit_code_of_failed_run();
   }
@@ -97,20 +85,20 @@ const Registrar reg(45, [](CLI::App& app, int* exit_code) {
   auto args = std::make_shared<NoiseArgs>();
   auto* cmd = app.add_subcommand(
       "noise", "Measure a cell's noise (boot-to-boot, pass-to-pass, drift, host load, minimum detectable effect)");
-  cmd->add_option("cell", args->cell,
+  cmd->add_option("cell", args->o.cell,
                   "Cell id of the matrix, or a unique part of one (with --show: part of the ids to list)");
-  cmd->add_option("--boots", args->boots, "Boots of the cell (and of the control), at least 2")
+  cmd->add_option("--boots", args->o.boots, "Boots of the cell (and of the control), at least 2")
       ->check(CLI::Range(2u, 1000u));
-  cmd->add_option("--control", args->control,
+  cmd->add_option("--control", args->o.control,
                   "Control cell booted interleaved with the cell (default: the cell is its own control)");
-  cmd->add_option("--matrix", args->matrix, "Matrix file (default: the project's matrix.yaml)");
-  cmd->add_option("--db", args->db, "Results store (default: the matrix's `results:`)");
-  cmd->add_option("--agent", args->agent,
+  cmd->add_option("--matrix", args->o.matrix, "Matrix file (default: the project's matrix.yaml)");
+  cmd->add_option("--db", args->o.db, "Results store (default: the matrix's `results:`)");
+  cmd->add_option("--agent", args->o.agent,
                   "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--alpha", args->alpha, "Significance level of the minimum detectable effect")
+  cmd->add_option("--alpha", args->o.alpha, "Significance level of the minimum detectable effect")
       ->check(CLI::Range(1e-6, 0.5));
-  cmd->add_option("--power", args->power, "Power of the minimum detectable effect")
+  cmd->add_option("--power", args->o.power, "Power of the minimum detectable effect")
       ->check(CLI::Range(0.5, 0.9999));
   cmd->add_flag("--show", args->show, "Print the stored noise reports instead of measuring");
   cmd->add_flag("--json", args->json, "Print JSON");

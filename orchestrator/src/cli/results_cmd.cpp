@@ -2,7 +2,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
-#include "report/results_table.hpp"
+#include "results/results_table.hpp"
 #include "store/store.hpp"
 #include "util/paths.hpp"
 
@@ -59,9 +59,9 @@ int results(const ResultsArgs& a) {
       spdlog::error("{}: no run {} (see `rlab results --list`)", path.string(), id);
       return kUsage;
     }
-    const auto table = report::load_table(*st, id);
-    if (a.json) std::cout << report::to_json(table).dump(2) << "\n";
-    else report::render_text(table, std::cout);
+    const auto table = results::load_table(*st, id);
+    if (a.json) std::cout << results::to_json(table).dump(2) << "\n";
+    else results::render_text(table, std::cout);
     return kOk;
   } catch (const store::NotAStoreError& e) {
     spdlog::error("{}", e.what());

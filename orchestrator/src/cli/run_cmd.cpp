@@ -5,7 +5,7 @@
 #include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
 #include "metrics/push.hpp"
-#include "report/results_table.hpp"
+#include "results/results_table.hpp"
 #include "run/dry_run.hpp"
 #include "run/interrupts.hpp"
 #include "run/run.hpp"
@@ -86,7 +86,7 @@ int run_command(const RunArgs& a) {
     try {
       auto st = store::Store::open_read_only(db);
       std::cout << fmt::format("\n== results after {} of {} rounds of boots (the run goes on) ==\n", done, rounds);
-      report::render_text(report::load_table(*st, run), std::cout);
+      results::render_text(results::load_table(*st, run), std::cout);
       std::cout << std::endl;
     } catch (const std::exception& e) {
       spdlog::warn("interim results table: {}", e.what());
@@ -100,11 +100,11 @@ int run_command(const RunArgs& a) {
   }
   auto st = store::Store::open(sum.db);
   if (!push_url.empty()) push_results(*st, sum.run, push_url);
-  const auto table = report::load_table(*st, sum.run);
+  const auto table = results::load_table(*st, sum.run);
   if (a.json) {
-    std::cout << report::to_json(table).dump(2) << "\n";
+    std::cout << results::to_json(table).dump(2) << "\n";
   } else {
-    report::render_text(table, std::cout);
+    results::render_text(table, std::cout);
     double util = sum.wall_s > 0 && sum.vcpu_budget > 0
                       ? sum.load_vcpu_s / (sum.wall_s * sum.vcpu_budget)
                       : 0;

@@ -1,7 +1,7 @@
 // report.html: one self-contained page (inline CSS, inline SVG from svg.hpp, no script and
 // nothing fetched): the night's cells, score against vCPUs per kernel and filesystem, the
 // XFS / ext4 ratio per vCPU count, and every cell's nightly history with change points.
-#include "nightly/reports.hpp"
+#include "nightly/report_dirs.hpp"
 #include "nightly/svg.hpp"
 
 #include "attribution/render.hpp"

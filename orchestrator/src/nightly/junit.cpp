@@ -1,7 +1,7 @@
 // junit.xml: one <testcase> per cell (classname "rlab.<kernel>", name = the cell id); a
 // significant regression is a <failure type="regression">, a cell with a failed boot an
 // <error type="boot">; the figures go to <system-out>.
-#include "nightly/reports.hpp"
+#include "nightly/report_dirs.hpp"
 
 #include "util/xml.hpp"
 

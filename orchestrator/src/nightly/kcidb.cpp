@@ -7,7 +7,7 @@
 // is 40 lowercase hex digits; no property may be null and no object may carry properties the
 // schema does not name ("misc" is free-form). The tests validate the output against the
 // schema itself with a draft-07 validator.
-#include "nightly/reports.hpp"
+#include "nightly/report_dirs.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,14 +1,14 @@
 #include "nightly/night.hpp"
 #include "store/readers.hpp"
 
-#include "bisect_driver/culprit.hpp"
-#include "bisect_driver/driver.hpp"
-#include "bisect_driver/vm_lab.hpp"
+#include "kernel_bisect/culprit.hpp"
+#include "kernel_bisect/driver.hpp"
+#include "kernel_bisect/vm_lab.hpp"
 #include "matrix/matrix.hpp"
 #include "metrics/push.hpp"
 #include "nightly/fetch.hpp"
 #include "nightly/remeasure.hpp"
-#include "nightly/reports.hpp"
+#include "nightly/report_dirs.hpp"
 #include "run/boot.hpp"
 #include "run/estimate.hpp"
 #include "run/interrupts.hpp"
@@ -25,7 +25,7 @@
 
 namespace rlab::nightly {
 namespace fs = std::filesystem;
-namespace bd = rlab::bisect_driver;
+namespace bd = rlab::kernel_bisect;
 
 namespace {
 

@@ -1,6 +1,6 @@
 // summary.txt: an LKP-style text summary; the tables are compare's own (compare::render_text).
 #include "compare/render.hpp"
-#include "nightly/reports.hpp"
+#include "nightly/report_dirs.hpp"
 
 #include <fmt/format.h>
 

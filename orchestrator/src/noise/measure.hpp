@@ -1,7 +1,7 @@
 #pragma once
 // `rlab noise` measurement: the cell (and a control cell) booted through run::execute with an
 // interleaved Selection, then the report built from the store and stored with it.
-#include "noise/report.hpp"
+#include "noise/render.hpp"
 #include "run/progress.hpp"
 #include "run/run.hpp"
 

@@ -2,10 +2,10 @@
 
 #include "link/agent_link.hpp"
 #include "image/unixbench.hpp"
-#include "run/host_load.hpp"
+#include "host/host_load.hpp"
 #include "run/interrupts.hpp"
-#include "run/pinning.hpp"
-#include "run/sample_host.hpp"
+#include "host/pinning.hpp"
+#include "host/sample_host.hpp"
 #include "run/to_store.hpp"
 #include "rlab/protocol/score.hpp"
 #include "vm/disk.hpp"
@@ -145,7 +145,7 @@ vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   if (g.disk_backing == matrix::DiskBacking::kVirtio) s.disk = fs::absolute(job.dir / "fs.raw");
   s.disk_serial = "rlab-fs";
   for (unsigned c : job.pinned_cpus) s.vcpu_pins.push_back(std::to_string(c));
-  if (job.pin_emulator) s.emulator_pin = cpuset(job.pinned_cpus);
+  if (job.pin_emulator) s.emulator_pin = host::cpuset(job.pinned_cpus);
   s.icount_shift = g.icount_shift;
   return s;
 }
@@ -212,7 +212,7 @@ class BootRun {
   void record_failure();
 
   /// Stores the host's load between `before` and now, and the boot's pinning.
-  void record_host(const HostSnapshot& before);
+  void record_host(const host::HostSnapshot& before);
 
   BootOutcome& outcome() { return out_; }
 
@@ -321,7 +321,7 @@ void BootRun::run_load(const proto::Hello& hello) {
   phase(store::FailurePhase::run, fmt::format("run pass 1/{}", req.passes));
   std::vector<double> counted_lpm;
   link::RunCallbacks cb;
-  SampleHostMeter host_meter = SampleHostMeter::for_domain(conn_, spec_.name, cell_.vcpus);
+  host::SampleHostMeter host_meter = host::SampleHostMeter::for_domain(conn_, spec_.name, cell_.vcpus);
   cb.on_sample = [&](const proto::Sample& s) {
     store::Sample row = to_store(s);
     host_meter.fill(row);  // the host side of the sample's interval
@@ -392,9 +392,9 @@ void BootRun::record_failure() {
   spdlog::warn("{} repeat {}: {} failed: {}", cell_.id, job_.repeat, store::to_string(out_.phase), out_.message);
 }
 
-void BootRun::record_host(const HostSnapshot& before) {
+void BootRun::record_host(const host::HostSnapshot& before) {
   try {
-    store::BootHost h = host_between(before, read_host(conn_));
+    store::BootHost h = host::host_between(before, host::read_host(conn_));
     h.vcpu_pins = json(spec_.vcpu_pins).dump();
     h.emulator_pin = spec_.emulator_pin;
     st_.record_boot_host(job_.boot, h);
@@ -404,9 +404,9 @@ void BootRun::record_host(const HostSnapshot& before) {
 }
 
 /// The load of `conn`'s host now, nullopt when it cannot be read.
-std::optional<HostSnapshot> host_now(vm::Connection& conn) {
+std::optional<host::HostSnapshot> host_now(vm::Connection& conn) {
   try {
-    return read_host(conn);
+    return host::read_host(conn);
   } catch (const std::exception& e) {
     spdlog::debug("host load: {}", e.what());
     return std::nullopt;
@@ -421,7 +421,7 @@ namespace {
 BootOutcome boot_once(const BootJob& job, const GuestSettings& g, vm::Connection& conn, store::Store& st,
                       const PhaseFn& phase_fn) {
   const auto t0 = Clock::now();
-  const std::optional<HostSnapshot> host0 = host_now(conn);
+  const std::optional<host::HostSnapshot> host0 = host_now(conn);
   BootRun boot(job, g, conn, st, phase_fn);
   std::exception_ptr lab_error;
   try {

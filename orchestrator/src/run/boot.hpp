@@ -62,7 +62,7 @@ struct BootJob {
   std::string domain_name;                 ///< vm::domain_name(run, cell id + repeat)
   const image::GuestImages* images = nullptr;  ///< staged (QEMU-readable) kernel + initramfs
   std::filesystem::path dir;               ///< this boot's directory (RunDir::boot_dir)
-  /// Host CPU of each vCPU (`<vcpupin>`), one per vCPU; empty: not pinned (run/pinning.hpp).
+  /// Host CPU of each vCPU (`<vcpupin>`), one per vCPU; empty: not pinned (host/pinning.hpp).
   std::vector<unsigned> pinned_cpus;
   bool pin_emulator = false;               ///< `<emulatorpin>` to the pinned CPUs
   /// How the agent is reached: the boot directory's agent.sock, or the channel opened through

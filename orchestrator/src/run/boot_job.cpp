@@ -6,16 +6,16 @@
 
 namespace rlab::run {
 
-std::unique_ptr<CpuPool> pin_pool(const matrix::Pinning& pinning, LabHost& host, unsigned vcpu_budget,
+std::unique_ptr<host::CpuPool> pin_pool(const matrix::Pinning& pinning, LabHost& host, unsigned vcpu_budget,
                                   unsigned largest_cell_vcpus) {
   if (!pinning.vcpus) return nullptr;
-  return std::make_unique<CpuPool>(
-      pinning_cpus(pinning, host_topology(*host.conn), host.uri(), vcpu_budget, largest_cell_vcpus));
+  return std::make_unique<host::CpuPool>(
+      host::pinning_cpus(pinning, host::host_topology(*host.conn), host.uri(), vcpu_budget, largest_cell_vcpus));
 }
 
 BootJob make_boot_job(const matrix::Cell& cell, unsigned repeat, store::BootId boot, const std::string& run_label,
                       const image::GuestImages& staged, const RunDir& dir, LabHost& host,
-                      const matrix::Pinning& pinning, CpuPool* pool) {
+                      const matrix::Pinning& pinning, host::CpuPool* pool) {
   BootJob bj;
   bj.cell = &cell;
   bj.repeat = repeat;

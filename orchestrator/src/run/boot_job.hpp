@@ -3,7 +3,7 @@
 // included): what run_boot() needs to boot one repeat of one cell on one host.
 #include "run/boot.hpp"
 #include "run/lab_host.hpp"
-#include "run/pinning.hpp"
+#include "host/pinning.hpp"
 #include "run/run_dir.hpp"
 
 #include <memory>
@@ -15,7 +15,7 @@ namespace rlab::run {
 /// vCPUs that run at once there; `largest_cell_vcpus`: the largest guest. Throws UsageError as
 /// pinning_cpus() does (oversubscription, an unknown host CPU), vm::LibvirtError when the
 /// host's topology cannot be read.
-std::unique_ptr<CpuPool> pin_pool(const matrix::Pinning& pinning, LabHost& host, unsigned vcpu_budget,
+std::unique_ptr<host::CpuPool> pin_pool(const matrix::Pinning& pinning, LabHost& host, unsigned vcpu_budget,
                                   unsigned largest_cell_vcpus);
 
 /// The job of repeat `repeat` of `cell` stored as boot `boot`: its domain name under
@@ -25,6 +25,6 @@ std::unique_ptr<CpuPool> pin_pool(const matrix::Pinning& pinning, LabHost& host,
 /// pool->release(job.pinned_cpus) once the boot is over.
 BootJob make_boot_job(const matrix::Cell& cell, unsigned repeat, store::BootId boot, const std::string& run_label,
                       const image::GuestImages& staged, const RunDir& dir, LabHost& host,
-                      const matrix::Pinning& pinning, CpuPool* pool);
+                      const matrix::Pinning& pinning, host::CpuPool* pool);
 
 }  // namespace rlab::run

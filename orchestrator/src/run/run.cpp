@@ -10,7 +10,7 @@
 #include "run/interrupts.hpp"
 #include "run/lab_host.hpp"
 #include "run/owner.hpp"
-#include "run/pinning.hpp"
+#include "host/pinning.hpp"
 #include "run/run_dir.hpp"
 #include "run/scheduler.hpp"
 #include "util/hash.hpp"
@@ -183,7 +183,7 @@ void sweep(store::Store& st, std::vector<LabHost>& hosts) {
 struct Hosts {
   std::vector<LabHost> hosts;
   std::vector<Slot> slots;
-  std::vector<std::unique_ptr<CpuPool>> pools;
+  std::vector<std::unique_ptr<host::CpuPool>> pools;
   std::vector<std::vector<char>> runs;  ///< [cell][host]: the host can run the cell
 };
 

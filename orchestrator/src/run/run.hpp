@@ -71,7 +71,7 @@ struct RunSummary {
 
 /// Runs a matrix or resumes a run. Throws matrix::MatrixError for a bad matrix (nothing
 /// booted), UsageError for a bad resume id, a selection naming no cell of the
-/// matrix, or pinning that would oversubscribe a host (run/pinning.hpp; the run is then
+/// matrix, or pinning that would oversubscribe a host (host/pinning.hpp; the run is then
 /// stored as failed before any boot), HostsDrainedError when no host can be reached or every
 /// host was drained during the run (a host that fails is drained and its boots move to the
 /// others: RunSummary::drained), store::StoreError when the store cannot be written. Kernel build failures are

@@ -17,18 +17,8 @@ constexpr const char* kStepCols =
 
 BisectStepRow step_from(const Stmt& s) {
   BisectStepRow r;
-  r.seq = static_cast<int>(s.i64(0));
-  r.commit = s.text(1);
-  r.result = s.text(2);
-  r.samples = static_cast<std::size_t>(s.i64(3));
-  r.median = s.real(4);
-  r.change_vs_good = s.real(5);
-  r.p_vs_good = s.real(6);
-  r.p_vs_bad = s.real(7);
-  r.reason = s.text(8);
-  r.good_median = s.real(9);
-  r.bad_median = s.real(10);
-  r.reference_samples = static_cast<std::size_t>(s.i64(11));
+  s.columns(0, r.seq, r.commit, r.result, r.samples, r.median, r.change_vs_good, r.p_vs_good,
+            r.p_vs_bad, r.reason, r.good_median, r.bad_median, r.reference_samples);
   return r;
 }
 

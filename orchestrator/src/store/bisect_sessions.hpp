@@ -33,7 +33,7 @@ struct BisectSessionRow {
   std::string message;          ///< the last summary line
   std::string first_bad;        ///< SHA when found
   std::vector<std::string> candidates;  ///< the commits git names when skips hide the culprit
-  std::string checks_json;      ///< the culprit's checks (bisect_driver::CulpritChecks JSON); "" before they ran
+  std::string checks_json;      ///< the culprit's checks (kernel_bisect::CulpritChecks JSON); "" before they ran
 };
 
 /// One answered step.

@@ -9,7 +9,7 @@ namespace rlab::store {
 using detail::now_iso;
 using detail::Stmt;
 using detail::Tx;
-using Lock = std::lock_guard<std::mutex>;
+using detail::Lock;
 
 void Store::record_boot_host(BootId boot, const BootHost& h) {
   Lock l(mu_);
@@ -17,9 +17,8 @@ void Store::record_boot_host(BootId boot, const BootHost& h) {
           "INSERT OR REPLACE INTO boot_host (boot_id, cpus, load1_before, load1_after,"
           " busy_fraction, steal_fraction, seconds, vcpu_pins, emulator_pin)"
           " VALUES (?,?,?,?,?,?,?,?,?)");
-  st.bind(1, boot).bind(2, static_cast<std::int64_t>(h.cpus)).bind(3, h.load1_before)
-      .bind(4, h.load1_after).bind(5, h.busy_fraction).bind(6, h.steal_fraction)
-      .bind(7, h.seconds).bind(8, h.vcpu_pins).bind(9, h.emulator_pin);
+  st.binds(boot, h.cpus, h.load1_before, h.load1_after, h.busy_fraction, h.steal_fraction,
+           h.seconds, h.vcpu_pins, h.emulator_pin);
   st.run();
 }
 
@@ -28,37 +27,27 @@ void Store::record_boot_platform(BootId boot, const BootPlatform& p) {
   Stmt st(db_,
           "INSERT OR REPLACE INTO boot_platform (boot_id, domain_type, guest_hypervisor, host_page_kib,"
           " vcpu_cpus, emulator_cpus) VALUES (?,?,?,?,?,?)");
-  st.bind(1, boot).bind(2, p.domain_type).bind(3, p.guest_hypervisor)
-      .bind(4, static_cast<std::int64_t>(p.host_page_kib)).bind(5, p.vcpu_cpus).bind(6, p.emulator_cpus);
+  st.binds(boot, p.domain_type, p.guest_hypervisor, p.host_page_kib, p.vcpu_cpus, p.emulator_cpus);
   st.run();
 }
 
 std::vector<BootPlatformRow> Store::boot_platforms(RunId run) const {
   Lock l(mu_);
-  std::vector<BootPlatformRow> out;
   Stmt st(db_,
           "SELECT b.id, c.cell_key, b.repeat, p.domain_type, p.guest_hypervisor, p.host_page_kib,"
           " p.vcpu_cpus, p.emulator_cpus FROM boot_platform p JOIN boots b ON b.id = p.boot_id"
           " JOIN cells c ON c.id = b.cell_id WHERE c.run_id = ? ORDER BY b.id");
-  st.bind(1, run);
-  while (st.step()) {
+  return st.bind(1, run).rows<BootPlatformRow>([](const Stmt& row) {
     BootPlatformRow r;
-    r.boot_id = st.i64(0);
-    r.cell_id = st.text(1);
-    r.repeat = static_cast<unsigned>(st.i64(2));
-    r.platform.domain_type = st.text(3);
-    r.platform.guest_hypervisor = st.text(4);
-    r.platform.host_page_kib = static_cast<unsigned>(st.i64(5));
-    r.platform.vcpu_cpus = st.text(6);
-    r.platform.emulator_cpus = st.text(7);
-    out.push_back(std::move(r));
-  }
-  return out;
+    BootPlatform& p = r.platform;
+    row.columns(0, r.boot_id, r.cell_id, r.repeat, p.domain_type, p.guest_hypervisor,
+                p.host_page_kib, p.vcpu_cpus, p.emulator_cpus);
+    return r;
+  });
 }
 
 std::vector<BootTiming> Store::boot_timings(RunId run) const {
   Lock l(mu_);
-  std::vector<BootTiming> out;
   Stmt st(db_,
           "SELECT b.id, c.cell_key, b.repeat, b.order_index, b.status,"
           " (julianday(b.started_at) - 2440587.5) * 86400.0, r.score,"
@@ -70,31 +59,22 @@ std::vector<BootTiming> Store::boot_timings(RunId run) const {
           " LEFT JOIN cell_methods m ON m.cell_id = c.id"
           " LEFT JOIN boot_host h ON h.boot_id = b.id"
           " WHERE c.run_id = ? ORDER BY b.order_index IS NULL, b.order_index, b.id");
-  st.bind(1, run);
-  while (st.step()) {
+  auto out = st.bind(1, run).rows<BootTiming>([](const Stmt& row) {
     BootTiming t;
-    t.boot_id = st.i64(0);
-    t.cell_id = st.text(1);
-    t.repeat = static_cast<unsigned>(st.i64(2));
-    t.order_index = st.is_null(3) ? -1 : static_cast<int>(st.i64(3));
-    t.status = parse_boot_status(st.text(4));
-    t.started_unix_s = st.opt_real(5);
-    if (t.status == BootStatus::done) t.score = st.opt_real(6);
-    t.warmup_passes = static_cast<unsigned>(st.i64(7));
-    if (!st.is_null(8)) {
+    row.columns(0, t.boot_id, t.cell_id, t.repeat);
+    t.order_index = row.is_null(3) ? -1 : static_cast<int>(row.i64(3));
+    t.status = parse_boot_status(row.text(4));
+    row.columns(5, t.started_unix_s);
+    if (t.status == BootStatus::done) row.columns(6, t.score);
+    row.columns(7, t.warmup_passes);
+    if (!row.is_null(8)) {
       BootHost h;
-      h.cpus = static_cast<unsigned>(st.i64(8));
-      h.load1_before = st.real(9);
-      h.load1_after = st.real(10);
-      h.busy_fraction = st.real(11);
-      h.steal_fraction = st.real(12);
-      h.seconds = st.real(13);
-      h.vcpu_pins = st.text(14);
-      h.emulator_pin = st.text(15);
+      row.columns(8, h.cpus, h.load1_before, h.load1_after, h.busy_fraction, h.steal_fraction,
+                  h.seconds, h.vcpu_pins, h.emulator_pin);
       t.host = h;
     }
-    out.push_back(std::move(t));
-  }
+    return t;
+  });
   for (auto& t : out) {
     // The pass's vCPU share and host steal: its samples' figures weighted by the host
     // seconds they cover.
@@ -123,23 +103,10 @@ std::int64_t Store::add_noise_report(const NoiseReportRow& r) {
           " boot_rel_stddev, pass_rel_stddev, drift_per_hour, drift_ci_low, drift_ci_high,"
           " load_correlation, mde_4, mde_8, mde_16, report_json, vcpu_share_mean,"
           " vcpu_share_correlation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  if (r.run) st.bind(1, *r.run);
-  else st.bind_null(1);
-  st.bind(2, r.cell_id).bind(3, r.control_id)
-      .bind(4, r.created_at.empty() ? now_iso() : r.created_at)
-      .bind(5, static_cast<std::int64_t>(r.boots));
-  st.bind(6, r.boot_rel_stddev);
-  st.bind(7, r.pass_rel_stddev);
-  st.bind(8, r.drift_per_hour);
-  st.bind(9, r.drift_ci_low);
-  st.bind(10, r.drift_ci_high);
-  st.bind(11, r.load_correlation);
-  st.bind(12, r.mde_4);
-  st.bind(13, r.mde_8);
-  st.bind(14, r.mde_16);
-  st.bind(15, r.report_json);
-  st.bind(16, r.vcpu_share_mean);
-  st.bind(17, r.vcpu_share_correlation);
+  st.binds(r.run, r.cell_id, r.control_id,
+           r.created_at.empty() ? now_iso() : r.created_at, r.boots, r.boot_rel_stddev,
+           r.pass_rel_stddev, r.drift_per_hour, r.drift_ci_low, r.drift_ci_high, r.load_correlation,
+           r.mde_4, r.mde_8, r.mde_16, r.report_json, r.vcpu_share_mean, r.vcpu_share_correlation);
   st.run();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -156,24 +123,10 @@ std::vector<NoiseReportRow> Store::noise_reports(const std::string& glob, std::s
   std::vector<NoiseReportRow> out;
   while (st.step()) {
     NoiseReportRow r;
-    r.id = st.i64(0);
-    if (!st.is_null(1)) r.run = st.i64(1);
-    r.cell_id = st.text(2);
-    r.control_id = st.text(3);
-    r.created_at = st.text(4);
-    r.boots = static_cast<unsigned>(st.i64(5));
-    r.boot_rel_stddev = st.opt_real(6);
-    r.pass_rel_stddev = st.opt_real(7);
-    r.drift_per_hour = st.opt_real(8);
-    r.drift_ci_low = st.opt_real(9);
-    r.drift_ci_high = st.opt_real(10);
-    r.load_correlation = st.opt_real(11);
-    r.mde_4 = st.opt_real(12);
-    r.mde_8 = st.opt_real(13);
-    r.mde_16 = st.opt_real(14);
-    r.report_json = st.text(15);
-    r.vcpu_share_mean = st.opt_real(16);
-    r.vcpu_share_correlation = st.opt_real(17);
+    st.columns(0, r.id, r.run, r.cell_id, r.control_id, r.created_at, r.boots, r.boot_rel_stddev,
+               r.pass_rel_stddev, r.drift_per_hour, r.drift_ci_low, r.drift_ci_high,
+               r.load_correlation, r.mde_4, r.mde_8, r.mde_16, r.report_json, r.vcpu_share_mean,
+               r.vcpu_share_correlation);
     out.push_back(std::move(r));
   }
   return out;

@@ -37,18 +37,8 @@ GROUP BY p.boot_id)SQL";
   boots.bind(1, run);
   while (boots.step()) {
     ScoredBoot b;
-    b.boot_id = boots.i64(0);
-    b.cell_id = boots.text(1);
-    b.kernel = boots.text(2);
-    b.fs = boots.text(3);
-    b.mkfs_label = boots.text(4);
-    b.vcpus = static_cast<unsigned>(boots.i64(5));
-    b.workload = boots.text(6);
-    b.copies = static_cast<unsigned>(boots.i64(7));
-    b.repeat = static_cast<unsigned>(boots.i64(8));
-    b.score = boots.real(9);
-    b.loops = static_cast<std::uint64_t>(boots.i64(10));
-    b.source_commit = boots.text(11);
+    boots.columns(0, b.boot_id, b.cell_id, b.kernel, b.fs, b.mkfs_label, b.vcpus, b.workload,
+                  b.copies, b.repeat, b.score, b.loops, b.source_commit);
     b.env = detail::read_env(boots, 12);
     pos[b.boot_id] = out.size();
     out.push_back(std::move(b));

@@ -4,23 +4,16 @@
 
 namespace rlab::store {
 
+using detail::Lock;
 using detail::Stmt;
-using Lock = std::lock_guard<std::mutex>;
 
 void Store::record_sample(BootId boot, const Sample& s) {
   Lock l(mu_);
   Stmt st(db_,
           "INSERT INTO samples (boot_id, pass, t_s, loops, failures, counters_json,"
           " host_s, host_busy, host_steal, host_mhz, vcpu_share) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-  st.bind(1, boot).bind(2, static_cast<std::int64_t>(s.pass)).bind(3, s.t_s)
-      .bind(4, static_cast<std::int64_t>(s.loops)).bind(5, static_cast<std::int64_t>(s.failures))
-      .bind(6, s.counters_json);
-  st.bind(7, s.host_s);
-  st.bind(8, s.host_busy);
-  st.bind(9, s.host_steal);
-  st.bind(10, s.host_mhz);
-  st.bind(11, s.vcpu_share);
-  st.run();
+  st.binds(boot, s.pass, s.t_s, s.loops, s.failures, s.counters_json, s.host_s, s.host_busy,
+           s.host_steal, s.host_mhz, s.vcpu_share).run();
 }
 
 std::vector<Sample> Store::samples(BootId boot) const {
@@ -28,23 +21,12 @@ std::vector<Sample> Store::samples(BootId boot) const {
   Stmt st(db_,
           "SELECT pass, t_s, loops, failures, counters_json, host_s, host_busy, host_steal,"
           " host_mhz, vcpu_share FROM samples WHERE boot_id = ? ORDER BY pass, t_s, id");
-  st.bind(1, boot);
-  std::vector<Sample> out;
-  while (st.step()) {
+  return st.bind(1, boot).rows<Sample>([](const Stmt& row) {
     Sample s;
-    s.pass = static_cast<unsigned>(st.i64(0));
-    s.t_s = st.real(1);
-    s.loops = static_cast<std::uint64_t>(st.i64(2));
-    s.failures = static_cast<std::uint64_t>(st.i64(3));
-    s.counters_json = st.text(4);
-    s.host_s = st.opt_real(5);
-    s.host_busy = st.opt_real(6);
-    s.host_steal = st.opt_real(7);
-    s.host_mhz = st.opt_real(8);
-    s.vcpu_share = st.opt_real(9);
-    out.push_back(std::move(s));
-  }
-  return out;
+    row.columns(0, s.pass, s.t_s, s.loops, s.failures, s.counters_json, s.host_s, s.host_busy,
+                s.host_steal, s.host_mhz, s.vcpu_share);
+    return s;
+  });
 }
 
 Thinning Store::thin(const std::string& before_iso) {

@@ -313,7 +313,7 @@ const AddedColumn kAddedColumns[] = {
     {"bisect_steps", "good_median", "REAL NOT NULL DEFAULT 0"},
     {"bisect_steps", "bad_median", "REAL NOT NULL DEFAULT 0"},
     {"bisect_steps", "reference_samples", "INTEGER NOT NULL DEFAULT 0"},
-    // the checks of a session's culprit (bisect_driver/culprit.hpp; '' before they ran)
+    // the checks of a session's culprit (kernel_bisect/culprit.hpp; '' before they ran)
     {"bisect_sessions", "checks_json", "TEXT NOT NULL DEFAULT ''"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];

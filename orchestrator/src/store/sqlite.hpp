@@ -9,8 +9,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 namespace rlab::store::detail {
+
+/// The store's mutex held for one operation.
+using Lock = std::lock_guard<std::mutex>;
 
 /// Throws StoreError "<db file>: <what>: <sqlite message>".
 [[noreturn]] void throw_error(sqlite3* db, const std::string& what);
@@ -46,7 +51,49 @@ class Stmt {
   /// The column as a double, nullopt when it is NULL.
   std::optional<double> opt_real(int col) const;
 
+  /// Steps to the last row; `read(stmt)` makes one Row of each row, in order.
+  template <class Row, class Read>
+  std::vector<Row> rows(Read&& read) {
+    std::vector<Row> out;
+    while (step()) out.push_back(read(static_cast<const Stmt&>(*this)));
+    return out;
+  }
+  /// Binds `v...` to parameters 1..N in order (integers as INTEGER, doubles as REAL, strings
+  /// as TEXT, nullopt as NULL).
+  template <class... T>
+  Stmt& binds(const T&... v) {
+    int i = 1;
+    (bind_one(i++, v), ...);
+    return *this;
+  }
+  /// Reads columns `from`..`from`+N-1 of the current row into `out...` in order: integral
+  /// fields from INTEGER (cast to the field's type), doubles from REAL, strings from TEXT,
+  /// a std::optional field nullopt for NULL.
+  template <class... T>
+  void columns(int from, T&... out) const {
+    int c = from;
+    (read_one(c++, out), ...);
+  }
+
  private:
+  template <class T>
+  void bind_one(int i, const T& v) {
+    if constexpr (std::is_integral_v<T>) bind(i, static_cast<std::int64_t>(v));
+    else bind(i, v);
+  }
+  void read_one(int c, std::string& v) const { v = text(c); }
+  void read_one(int c, double& v) const { v = real(c); }
+  template <class T>
+  void read_one(int c, std::optional<T>& v) const {
+    if (is_null(c)) return v.reset();
+    T x{};
+    read_one(c, x);
+    v = std::move(x);
+  }
+  template <class T>
+  requires std::is_integral_v<T>
+  void read_one(int c, T& v) const { v = static_cast<T>(i64(c)); }
+
   sqlite3* db_;
   sqlite3_stmt* st_ = nullptr;
   std::string sql_;

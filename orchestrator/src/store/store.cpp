@@ -20,7 +20,7 @@ using detail::exec;
 using detail::now_iso;
 using detail::Stmt;
 using detail::Tx;
-using Lock = std::lock_guard<std::mutex>;
+using detail::Lock;
 
 Store::Store(std::filesystem::path path) : path_(std::move(path)) {}
 
@@ -228,17 +228,11 @@ constexpr const char* kRunCols =
 
 RunInfo read_run(const Stmt& st, bool with_text) {
   RunInfo r;
-  r.id = st.i64(0);
-  r.kind = st.text(1);
+  st.columns(0, r.id, r.kind);
   r.status = parse_run_status(st.text(2));
-  r.created_at = st.text(3);
-  r.finished_at = st.text(4);
-  r.matrix_path = st.text(5);
+  st.columns(3, r.created_at, r.finished_at, r.matrix_path);
   if (with_text) r.matrix_text = st.text(6);
-  r.seed = static_cast<std::uint64_t>(st.i64(7));
-  r.rlab_version = st.text(8);
-  r.hostname = st.text(9);
-  r.note = st.text(10);
+  st.columns(7, r.seed, r.rlab_version, r.hostname, r.note);
   return r;
 }
 }  // namespace
@@ -278,12 +272,9 @@ std::vector<BootRef> query_boots(sqlite3* db, RunId run, const char* status_filt
   std::vector<BootRef> out;
   while (st.step()) {
     BootRef b;
-    b.id = st.i64(0);
-    b.cell_id = st.text(1);
-    b.repeat = static_cast<unsigned>(st.i64(2));
+    st.columns(0, b.id, b.cell_id, b.repeat);
     b.status = parse_boot_status(st.text(3));
-    b.order_index = static_cast<int>(st.i64(4));
-    b.attempts = static_cast<unsigned>(st.i64(5));
+    st.columns(4, b.order_index, b.attempts);
     out.push_back(std::move(b));
   }
   return out;
@@ -460,29 +451,14 @@ std::vector<BootResult> Store::boot_results(RunId run) const {
   std::vector<BootResult> out;
   while (st.step()) {
     BootResult b;
-    b.boot_id = st.i64(0);
-    b.cell_id = st.text(1);
-    b.kernel = st.text(2);
-    b.patchset = st.text(3);
-    b.fs = st.text(4);
-    b.mkfs_label = st.text(5);
-    b.vcpus = static_cast<unsigned>(st.i64(6));
-    b.workload = st.text(7);
-    b.copies = static_cast<unsigned>(st.i64(8));
-    b.repeat = static_cast<unsigned>(st.i64(9));
+    st.columns(0, b.boot_id, b.cell_id, b.kernel, b.patchset, b.fs, b.mkfs_label, b.vcpus,
+               b.workload, b.copies, b.repeat);
     b.status = parse_boot_status(st.text(10));
-    if (!st.is_null(11) && b.status == BootStatus::done) b.score = st.real(11);
-    b.loops = static_cast<std::uint64_t>(st.i64(12));
-    b.loop_failures = static_cast<std::uint64_t>(st.i64(13));
+    if (b.status == BootStatus::done) st.columns(11, b.score);
+    st.columns(12, b.loops, b.loop_failures);
     b.throttle_counted = !st.is_null(14);
-    b.inodegc_throttle = static_cast<std::uint64_t>(st.i64(14));
-    b.guest_page_size = static_cast<unsigned>(st.i64(15));
-    b.kernel_release = st.text(16);
-    b.failure = st.text(17);
-    b.workload_kind = st.text(18);
-    if (!st.is_null(19)) b.inode_ags = st.real(19);
-    if (!st.is_null(20)) b.agcount = static_cast<unsigned>(st.i64(20));
-    b.layout = st.text(21);
+    st.columns(14, b.inodegc_throttle, b.guest_page_size, b.kernel_release, b.failure,
+               b.workload_kind, b.inode_ags, b.agcount, b.layout);
     out.push_back(std::move(b));
   }
   return out;

@@ -9,8 +9,6 @@
 namespace rlab::vm {
 namespace {
 
-using util::xml_escape;
-
 void require_path(const std::filesystem::path& p, std::string_view field) {
   if (p.empty()) throw std::invalid_argument(fmt::format("domain spec: {} is empty", field));
   if (!p.is_absolute())
@@ -58,7 +56,11 @@ std::string domain_name(std::string_view run_id, std::string_view cell_id) {
   return out;
 }
 
-std::string domain_xml(const DomainSpec& s) {
+namespace {
+
+/// Throws std::invalid_argument naming the first field of `s` libvirt or QEMU would refuse (or
+/// silently misread): domain_xml()'s contract.
+void check_spec(const DomainSpec& s) {
   if (s.name.empty()) throw std::invalid_argument("domain spec: name is empty");
   if (s.vcpus < 1 || s.vcpus > kMaxVcpus)
     throw std::invalid_argument(fmt::format("domain spec: vcpus {} is outside 1..{}", s.vcpus, kMaxVcpus));
@@ -81,22 +83,11 @@ std::string domain_xml(const DomainSpec& s) {
         s.agent_socket.string(), s.agent_socket.string().size()));
   if (s.disk_serial.empty() || s.disk_serial.size() > 20)
     throw std::invalid_argument("domain spec: disk_serial must be 1..20 bytes (virtio-blk limit)");
-
   if (!s.vcpu_pins.empty() && s.vcpu_pins.size() != s.vcpus)
     throw std::invalid_argument(fmt::format("domain spec: vcpu_pins has {} cpusets for {} vCPUs",
                                             s.vcpu_pins.size(), s.vcpus));
   for (const auto& c : s.vcpu_pins) require_cpuset(c, "vcpu_pins");
   if (!s.emulator_pin.empty()) require_cpuset(s.emulator_pin, "emulator_pin");
-  std::string cputune;
-  if (!s.vcpu_pins.empty() || !s.emulator_pin.empty()) {
-    cputune = "  <cputune>\n";
-    for (std::size_t i = 0; i < s.vcpu_pins.size(); ++i)
-      cputune += fmt::format("    <vcpupin vcpu='{}' cpuset='{}'/>\n", i, s.vcpu_pins[i]);
-    if (!s.emulator_pin.empty())
-      cputune += fmt::format("    <emulatorpin cpuset='{}'/>\n", s.emulator_pin);
-    cputune += "  </cputune>\n";
-  }
-
   const bool kvm = s.accel == Accel::kKvm;
   if (s.icount_shift && kvm)
     throw std::invalid_argument(
@@ -104,90 +95,94 @@ std::string domain_xml(const DomainSpec& s) {
   if (s.icount_shift && *s.icount_shift > 10)
     throw std::invalid_argument(fmt::format(
         "domain spec: icount_shift {} is outside QEMU's range 0..10", *s.icount_shift));
-  std::string cpu;
-  if (kvm) {
-    if (!s.cpu_model.empty() && s.cpu_model != "host")
-      throw std::invalid_argument(fmt::format(
-          "domain spec: cpu_model '{}' under KVM; only 'host' is supported", s.cpu_model));
-    cpu = "  <cpu mode='host-passthrough' check='none'/>\n";
-  } else {
-    std::string model = s.cpu_model.empty() ? "max" : s.cpu_model;
-    cpu = model == "max" ? "  <cpu mode='maximum' check='none'/>\n"
-                         : fmt::format("  <cpu mode='custom' match='exact' check='none'>\n"
-                                       "    <model fallback='forbid'>{}</model>\n  </cpu>\n",
-                                       xml_escape(model));
-  }
-  // libvirt 9.0 has no element for the arm `pauth` property: pass it to QEMU directly. It
-  // applies to `-cpu max` only (the property lives on max-arm-cpu).
-  // Deterministic mode has no libvirt element either. sleep=off: an idle guest's clock jumps
-  // to its next timer instead of waiting in host time; QEMU then runs the vCPUs in one thread.
-  std::string qemu_args;
-  if (pauth_off(s))
-    qemu_args += "    <qemu:arg value='-global'/>\n"
-                 "    <qemu:arg value='max-arm-cpu.pauth=off'/>\n";
-  if (s.icount_shift)
-    qemu_args += fmt::format("    <qemu:arg value='-icount'/>\n"
-                             "    <qemu:arg value='{}'/>\n", icount_option(*s.icount_shift));
-  const std::string qemu_ns =
-      qemu_args.empty() ? "" : "  <qemu:commandline>\n" + qemu_args + "  </qemu:commandline>\n";
+  if (kvm && !s.cpu_model.empty() && s.cpu_model != "host")
+    throw std::invalid_argument(fmt::format(
+        "domain spec: cpu_model '{}' under KVM; only 'host' is supported", s.cpu_model));
+}
 
-  return fmt::format(
-      "<domain type='{type}' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>\n"
-      "  <name>{name}</name>\n"
-      "  <memory unit='MiB'>{mem}</memory>\n"
-      "  <vcpu placement='static'>{vcpus}</vcpu>\n"
-      "{cputune}"
-      "  <os>\n"
-      "    <type arch='aarch64' machine='virt'>hvm</type>\n"
-      "    <kernel>{kernel}</kernel>\n"
-      "    <initrd>{initrd}</initrd>\n"
-      "    <cmdline>{cmdline}</cmdline>\n"
-      "  </os>\n"
-      "  <features>\n"
-      "    <gic version='3'/>\n"
-      "  </features>\n"
-      "{cpu}"
-      "  <clock offset='utc'/>\n"
-      "  <on_poweroff>destroy</on_poweroff>\n"
-      "  <on_reboot>destroy</on_reboot>\n"
-      "  <on_crash>destroy</on_crash>\n"
-      "  <devices>\n"
-      "{disk}"
-      "    <controller type='usb' model='none'/>\n"
-      "    <serial type='pty'>\n"
-      "      <log file='{console}' append='off'/>\n"
-      "      <target port='0'/>\n"
-      "    </serial>\n"
-      "    <console type='pty'>\n"
-      "      <target type='serial' port='0'/>\n"
-      "    </console>\n"
-      "    <channel type='unix'>\n"
-      "      <source mode='bind'{socket}/>\n"
-      "      <target type='virtio' name='{channel}'/>\n"
-      "    </channel>\n"
-      "    <memballoon model='none'/>\n"
-      "  </devices>\n"
-      "{qemu_ns}"
-      "</domain>\n",
-      fmt::arg("type", kvm ? "kvm" : "qemu"), fmt::arg("name", xml_escape(s.name)),
-      fmt::arg("mem", s.memory_mib), fmt::arg("vcpus", s.vcpus),
-      fmt::arg("cputune", cputune),
-      fmt::arg("kernel", xml_escape(s.kernel.string())),
-      fmt::arg("initrd", xml_escape(s.initramfs.string())), fmt::arg("cmdline", xml_escape(s.cmdline)),
-      fmt::arg("cpu", cpu),
-      fmt::arg("disk", s.disk.empty() ? std::string()
-                                      : fmt::format("    <disk type='file' device='disk'>\n"
-                                                    "      <driver name='qemu' type='raw'/>\n"
-                                                    "      <source file='{}'/>\n"
-                                                    "      <target dev='vda' bus='virtio'/>\n"
-                                                    "      <serial>{}</serial>\n"
-                                                    "    </disk>\n",
-                                                    xml_escape(s.disk.string()), xml_escape(s.disk_serial))),
-      fmt::arg("console", xml_escape(s.console_log.string())),
-      // No path: libvirt picks one in its channel directory (virDomainOpenChannel reaches it).
-      fmt::arg("socket", s.agent_via_libvirt ? std::string()
-                                             : " path='" + xml_escape(s.agent_socket.string()) + "'"),
-      fmt::arg("channel", kAgentChannel), fmt::arg("qemu_ns", qemu_ns));
+/// <cputune>: each vCPU's host cpuset and the emulator threads' (none when nothing is pinned).
+void write_cputune(util::XmlWriter& x, const DomainSpec& s) {
+  if (s.vcpu_pins.empty() && s.emulator_pin.empty()) return;
+  x.open("cputune");
+  for (std::size_t i = 0; i < s.vcpu_pins.size(); ++i)
+    x.open("vcpupin").attr("vcpu", i).attr("cpuset", s.vcpu_pins[i]).close();
+  if (!s.emulator_pin.empty()) x.open("emulatorpin").attr("cpuset", s.emulator_pin).close();
+  x.close();
+}
+
+/// <cpu>: the host's own under KVM; under TCG QEMU's `max` or a named model, exactly.
+void write_cpu(util::XmlWriter& x, const DomainSpec& s) {
+  const std::string model = s.cpu_model.empty() ? "max" : s.cpu_model;
+  if (s.accel == Accel::kKvm) x.open("cpu").attr("mode", "host-passthrough").attr("check", "none").close();
+  else if (model == "max") x.open("cpu").attr("mode", "maximum").attr("check", "none").close();
+  else
+    x.open("cpu").attr("mode", "custom").attr("match", "exact").attr("check", "none")
+        .open("model").attr("fallback", "forbid").text(model).close().close();
+}
+
+/// <devices>: the test disk, the serial console logged to a file, the agent's virtio-serial
+/// channel; no USB controller, no balloon.
+void write_devices(util::XmlWriter& x, const DomainSpec& s) {
+  x.open("devices");
+  if (!s.disk.empty())
+    x.open("disk").attr("type", "file").attr("device", "disk")
+        .open("driver").attr("name", "qemu").attr("type", "raw").close()
+        .open("source").attr("file", s.disk.string()).close()
+        .open("target").attr("dev", "vda").attr("bus", "virtio").close()
+        .leaf("serial", s.disk_serial)
+        .close();
+  x.open("controller").attr("type", "usb").attr("model", "none").close();
+  x.open("serial").attr("type", "pty")
+      .open("log").attr("file", s.console_log.string()).attr("append", "off").close()
+      .open("target").attr("port", "0").close()
+      .close();
+  x.open("console").attr("type", "pty").open("target").attr("type", "serial").attr("port", "0").close().close();
+  x.open("channel").attr("type", "unix").open("source").attr("mode", "bind");
+  // No path: libvirt picks one in its channel directory (virDomainOpenChannel reaches it).
+  if (!s.agent_via_libvirt) x.attr("path", s.agent_socket.string());
+  x.close().open("target").attr("type", "virtio").attr("name", kAgentChannel).close().close();
+  x.open("memballoon").attr("model", "none").close();
+  x.close();
+}
+
+/// <qemu:commandline>: what libvirt 9.0 has no element for. The arm `pauth` property applies
+/// to `-cpu max` only (it lives on max-arm-cpu); deterministic mode's `-icount`, where
+/// sleep=off makes an idle guest's clock jump to its next timer instead of waiting in host
+/// time (QEMU then runs the vCPUs in one thread).
+void write_qemu_args(util::XmlWriter& x, const DomainSpec& s) {
+  if (!pauth_off(s) && !s.icount_shift) return;
+  x.open("qemu:commandline");
+  const auto arg = [&](std::string_view v) { x.open("qemu:arg").attr("value", v).close(); };
+  if (pauth_off(s)) arg("-global"), arg("max-arm-cpu.pauth=off");
+  if (s.icount_shift) arg("-icount"), arg(icount_option(*s.icount_shift));
+  x.close();
+}
+
+}  // namespace
+
+std::string domain_xml(const DomainSpec& s) {
+  check_spec(s);
+  util::XmlWriter x;
+  x.open("domain").attr("type", s.accel == Accel::kKvm ? "kvm" : "qemu")
+      .attr("xmlns:qemu", "http://libvirt.org/schemas/domain/qemu/1.0");
+  x.leaf("name", s.name);
+  x.open("memory").attr("unit", "MiB").text(std::to_string(s.memory_mib)).close();
+  x.open("vcpu").attr("placement", "static").text(std::to_string(s.vcpus)).close();
+  write_cputune(x, s);
+  x.open("os")
+      .open("type").attr("arch", "aarch64").attr("machine", "virt").text("hvm").close()
+      .leaf("kernel", s.kernel.string())
+      .leaf("initrd", s.initramfs.string())
+      .leaf("cmdline", s.cmdline)
+      .close();
+  x.open("features").open("gic").attr("version", "3").close().close();
+  write_cpu(x, s);
+  x.open("clock").attr("offset", "utc").close();
+  x.leaf("on_poweroff", "destroy").leaf("on_reboot", "destroy").leaf("on_crash", "destroy");
+  write_devices(x, s);
+  write_qemu_args(x, s);
+  x.close();
+  return x.finish();
 }
 
 }  // namespace rlab::vm

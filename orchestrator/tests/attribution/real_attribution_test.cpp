@@ -34,21 +34,11 @@ TEST(RealAttribution, AContendedXfsLoadGivesLockOffCpuAndOnCpuStacksThatCompareR
   auto start = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
   ASSERT_TRUE(start.ok()) << start.output;
   rlab::testing::RunDir d("attribution");
-  d.write(R"(kernels:
-  "6.12":
-    source: {debian: "6.12", suite: trixie}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem: [{fs: xfs}]
-  vcpus: [2]
-  workload:
-    - {type: shell1, copies: 8, passes: 1, duration_s: 20, attribution: stacks, attribution_top: 50}
-  repeats: 2
-guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
-results: rlab.db
-seed: 5
-)");
+  d.write(rlab::testing::small_matrix(
+      {.vcpus = 2,
+       .workloads = {"{type: shell1, copies: 8, passes: 1, duration_s: 20, attribution: stacks, attribution_top: 50}"},
+       .repeats = 2,
+       .seed = 5}));
   auto r = rlab::util::run(rlab_argv({"run", d.matrix.string(), "--agent", agent_binary().string()}),
                            rlab::build::run_options(std::chrono::minutes(90)));
   ASSERT_EQ(r.exit_code, 0) << r.output;

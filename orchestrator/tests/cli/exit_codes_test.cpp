@@ -3,15 +3,15 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 
-#include "bisect_driver/git.hpp"
-#include "bisect_driver/session.hpp"
+#include "kernel_bisect/git.hpp"
+#include "kernel_bisect/session.hpp"
 #include "changepoint/e_divisive.hpp"
 #include "compare/compare.hpp"
 #include "matrix/matrix.hpp"
 #include "metrics/push.hpp"
 #include "nightly/analysis.hpp"
 #include "noise/measure.hpp"
-#include "run/pinning.hpp"
+#include "host/pinning.hpp"
 #include "run/progress.hpp"
 #include "run/run.hpp"
 #include "store/store.hpp"
@@ -87,9 +87,9 @@ TEST_F(ExitCodes, EveryKindOfUserInputErrorIsBadUsage) {
   EXPECT_EQ(exit_of([&] { store::Store::open_read_only(matrix_); }), cli::kUsage);
   EXPECT_EQ(exit_of([&] { store::Store::open(dir_ / std::string(5000, 'x')); }), cli::kUsage);
   // A git tree that is none, a push URL, a bisect direction.
-  EXPECT_EQ(exit_of([&] { bisect_driver::GitTree t(dir_); }), cli::kUsage);
+  EXPECT_EQ(exit_of([&] { kernel_bisect::GitTree t(dir_); }), cli::kUsage);
   EXPECT_EQ(exit_of([] { metrics::parse_push_url("ftp://gateway"); }), cli::kUsage);
-  EXPECT_EQ(exit_of([] { bisect_driver::parse_direction("sideways"); }), cli::kUsage);
+  EXPECT_EQ(exit_of([] { kernel_bisect::parse_direction("sideways"); }), cli::kUsage);
   // Cell selectors: none or several cells.
   const std::vector<std::string> ids = {"6.12/xfs-defaults/1vcpu/shell1", "6.12/xfs-agcount4/1vcpu/shell1"};
   EXPECT_EQ(exit_of([&] { matrix::select_cell_id(ids, "ext4"); }), cli::kUsage);
@@ -117,7 +117,7 @@ TEST_F(ExitCodes, RunIdsSelectionsAndComparisonsTheUserNamesAreBadUsage) {
   EXPECT_EQ(exit_of([&] { compare::compare_kernels(*st, run_, "6.12", "7.0", {}); }), cli::kUsage);
   matrix::Pinning pin;
   pin.vcpus = true;
-  EXPECT_EQ(exit_of([&] { run::pinning_cpus(pin, {{0, 0, 0}}, "qemu:///system", 2, 1); }), cli::kUsage)
+  EXPECT_EQ(exit_of([&] { host::pinning_cpus(pin, {{0, 0, 0}}, "qemu:///system", 2, 1); }), cli::kUsage)
       << "two vCPUs pinned to one host CPU";
 }
 

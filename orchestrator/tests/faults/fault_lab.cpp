@@ -1,4 +1,5 @@
 #include "fault_lab.hpp"
+#include "real_lab.hpp"
 
 #include "image/guest_images.hpp"
 #include "run/run.hpp"
@@ -26,25 +27,14 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::string matrix_text(const std::string& filesystems, unsigned budget,
+std::string matrix_text(const std::vector<std::string>& filesystems, unsigned budget,
                         const std::string& kernel_axis, const std::string& extra_kernels) {
-  return "kernels:\n"
-         "  \"6.12\":\n"
-         "    source: {debian: \"6.12\", suite: trixie}\n"
-         "    page_size: 64k\n" +
-         extra_kernels +
-         "axes:\n"
-         "  kernel: " + kernel_axis + "\n"
-         "  filesystem:\n" + filesystems +
-         "  vcpus: [1]\n"
-         "  workload:\n"
-         "    - {type: shell1, copies: vcpus, passes: 1, duration_s: 8}\n"
-         "  repeats: 1\n"
-         "guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}\n"
-         "hosts:\n"
-         "  - {uri: \"qemu:///system\", vcpus: " + std::to_string(budget) + "}\n"
-         "results: rlab.db\n"
-         "seed: 7\n";
+  return rlab::testing::small_matrix({.filesystems = filesystems,
+                                .duration_s = 8,
+                                .seed = 7,
+                                .extra_kernels = extra_kernels,
+                                .kernel_axis = kernel_axis,
+                                .hosts = {{"qemu:///system", budget, ""}}});
 }
 
 fs::path plain_agent() {

@@ -18,9 +18,9 @@ namespace rlab::faults {
 
 /// Matrix text of the fault tests: kernel "6.12" (64K, cached) plus `extra_kernels` (YAML
 /// entries under `kernels:`, indented 2), the axes' `kernel_axis` (YAML list), the
-/// `filesystems` (YAML list items, indented 4), 1 vCPU, shell1 one 8 s pass, host budget
-/// `budget` vCPUs.
-std::string matrix_text(const std::string& filesystems, unsigned budget = 2,
+/// `filesystems` (testing::SmallMatrix::filesystems), 1 vCPU, shell1 one 8 s pass, the local
+/// libvirtd with a budget of `budget` vCPUs (testing::small_matrix).
+std::string matrix_text(const std::vector<std::string>& filesystems, unsigned budget = 2,
                         const std::string& kernel_axis = R"(["6.12"])",
                         const std::string& extra_kernels = "");
 

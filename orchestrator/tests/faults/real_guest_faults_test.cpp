@@ -63,10 +63,7 @@ std::string run_fault(Lab& lab, const std::string& label, bool sigstop) {
 }
 
 std::string matrix_for(const std::string& label) {
-  return matrix_text("    - fs: xfs\n"
-                     "    - fs: ext4\n"
-                     "      mkfs: [{label: " + label + ", options: [-L, rlab-" + label + "]}]\n",
-                     2);
+  return matrix_text({"xfs", "{fs: ext4, mkfs: [{label: " + label + ", options: [-L, rlab-" + label + "]}]}"}, 2);
 }
 
 }  // namespace

@@ -30,10 +30,7 @@ namespace {
 /// The matrix of this test: three 1-vCPU cells (xfs with the default and with 4 allocation
 /// groups, ext4) on `uri` only, budget 1 so they run one after the other.
 std::string restart_matrix(const std::string& uri) {
-  std::string m = matrix_text("    - fs: xfs\n"
-                              "      mkfs: [[], [-d, agcount=4]]\n"
-                              "    - fs: ext4\n",
-                              1);
+  std::string m = matrix_text({"{fs: xfs, mkfs: [[], [-d, agcount=4]]}", "ext4"}, 1);
   const std::string local = "  - {uri: \"qemu:///system\", vcpus: 1}\n";
   // QEMU runs on this machine: the agent's socket, which (unlike libvirt's stream) outlives
   // the daemon.

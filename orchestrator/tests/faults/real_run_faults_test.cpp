@@ -21,9 +21,7 @@ using rlab::testing::SmallDisk;
 
 namespace {
 
-constexpr const char* kXfsExt4 =
-    "    - fs: xfs\n"
-    "    - fs: ext4\n";
+const std::vector<std::string> kXfsExt4 = {"xfs", "ext4"};
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -75,7 +73,7 @@ TEST(RealRunFaults, SigkillMidMatrixThenResumeRunsOnlyTheMissingCell) {
 // night's) destroys it before booting and marks the dead run interrupted, still resumable.
 TEST(RealRunFaults, TheNextRunSweepsTheGuestsOfARunKilledOutright) {
   ensure_libvirtd();
-  Lab lab("sweep", matrix_text("    - fs: xfs\n", 1));
+  Lab lab("sweep", matrix_text({"xfs"}, 1));
   const auto agent = plain_agent().string();
   {
     Rlab rlab({"run", lab.matrix.string(), "--agent", agent}, lab.dir / "run.log");
@@ -103,7 +101,7 @@ TEST(RealRunFaults, TheNextRunSweepsTheGuestsOfARunKilledOutright) {
 
 TEST(RealRunFaults, FullResultsDiskEndsTheRunWithTheStoreIntact) {
   ensure_libvirtd();
-  Lab lab("full", matrix_text("    - fs: xfs\n", 2));
+  Lab lab("full", matrix_text({"xfs"}, 2));
   SmallDisk disk(lab.dir / "full", 96);  // the store, the staged images (~21 MiB), the guest disk
   const fs::path db = disk.dir / "rlab.db";
   const auto agent = plain_agent().string();
@@ -146,7 +144,7 @@ TEST(RealRunFaults, KernelsThatCannotBeBuiltFailOnlyTheirCells) {
       "  6.12+nobuild:\n"
       "    extends: \"6.12\"\n"
       "    patches: [" + data + "/breaks-build.patch]\n";
-  Lab lab("build", matrix_text("    - fs: xfs\n", 2, R"(["6.12", 6.12+noapply, 6.12+nobuild])",
+  Lab lab("build", matrix_text({"xfs"}, 2, R"(["6.12", 6.12+noapply, 6.12+nobuild])",
                                kernels));
   const auto t0 = std::chrono::steady_clock::now();
   auto [code, out] = run_rlab({"run", lab.matrix.string(), "--agent", plain_agent().string()},

@@ -5,7 +5,7 @@
 // on the emulated host through its libvirt — as a lab with an arm64 server would run it. Every
 // boot of the bisection must have run under KVM on a 64 KiB host, pinned; the first bad commit
 // must be the busy loop; the host stops leaving nothing behind.
-#include "bisect_driver/git.hpp"
+#include "kernel_bisect/git.hpp"
 #include "kernel_series.hpp"
 #include "real_lab.hpp"
 #include "store/store.hpp"
@@ -108,7 +108,7 @@ TEST(RealKvmBisect, BisectsUnderKvmToTheInjectedInodegcDelay) {
     rlab::vm::Connection conn(uri);
     EXPECT_TRUE(conn.active_domains(rlab::vm::kDomainPrefix).empty());
   }
-  EXPECT_FALSE(rlab::bisect_driver::GitTree(tree.repo()).bisecting());
+  EXPECT_FALSE(rlab::kernel_bisect::GitTree(tree.repo()).bisecting());
   o.timeout = std::chrono::minutes(2);
   auto stopped = rlab::util::run(rlab::testing::rlab_argv({"kvm-host", "stop"}), o);
   EXPECT_TRUE(stopped.ok()) << stopped.output;

@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <set>
@@ -277,23 +276,18 @@ TEST_F(StoreMetrics, GuestBootSecondsAreOneHistogramPerCellOverEveryBootWithAHel
 TEST_F(StoreMetrics, AStoreFromBeforeBootSecondsIsServedWithoutThemAndNotChanged) {
   test::fill_run(*store_, {});
   store_.reset();
-  sqlite3* h = nullptr;
-  ASSERT_EQ(sqlite3_open((dir_ / "rlab.db").c_str(), &h), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(h, "ALTER TABLE boots DROP COLUMN boot_s; PRAGMA user_version = 1;",
-                         nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
+  rlab::test::sql_exec(dir_ / "rlab.db", "ALTER TABLE boots DROP COLUMN boot_s; PRAGMA user_version = 1;");
   StoreReader reader(dir_ / "rlab.db");
   prometheus::Registry reg;
   add_snapshot(reg, reader.read());
   const auto text = prometheus::TextSerializer().Serialize(reg.Collect());
   EXPECT_NE(text.find("rlab_cell_score_lpm{"), std::string::npos);
   EXPECT_EQ(text.find("rlab_guest_boot_seconds"), std::string::npos);  // no series, no family
-  sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(h, "SELECT count(*) FROM pragma_table_info('boots') WHERE name = 'boot_s'",
-                               -1, &st, nullptr), SQLITE_OK);
-  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(st, 0), 0) << "reading must not migrate the store";
-  sqlite3_finalize(st);
-  sqlite3_close(h);
+  EXPECT_EQ(rlab::test::sql_column(dir_ / "rlab.db",
+                                   "SELECT count(*) FROM pragma_table_info('boots') WHERE name = 'boot_s'")
+                .at(0),
+            "0")
+      << "reading must not migrate the store";
 }
 
 TEST(StoreReaderErrors, NameTheFile) {

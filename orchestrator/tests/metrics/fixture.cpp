@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -177,42 +176,12 @@ store::RunId fill_run(store::Store& st, const RunShape& shape) {
 }
 
 std::unique_ptr<store::Store> load_recorded(const std::filesystem::path& db) {
-  const std::string sql = util::read_file(std::filesystem::path(RLAB_TEST_DATA) / "real-run.sql");
-  sqlite3* h = nullptr;
-  if (sqlite3_open(db.c_str(), &h) != SQLITE_OK) throw std::runtime_error(db.string() + ": cannot create");
-  char* err = nullptr;
-  const int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
-  const std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(h);
-  if (rc != SQLITE_OK) throw std::runtime_error("real-run.sql does not load: " + msg);
+  ::rlab::test::sql_exec(db, util::read_file(std::filesystem::path(RLAB_TEST_DATA) / "real-run.sql"));
   return store::Store::open(db);
 }
 
 std::vector<matrix::Cell> recorded_cells() {
   return matrix::expand_cells(matrix::load_matrix(std::filesystem::path(RLAB_TEST_DATA) / "real-run.yaml"));
-}
-
-std::vector<std::string> sql_column(const std::filesystem::path& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(h);
-    throw std::runtime_error(db.string() + ": cannot open read-only");
-  }
-  sqlite3_busy_timeout(h, 10000);
-  sqlite3_stmt* st = nullptr;
-  std::vector<std::string> out;
-  int rc = sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr);
-  while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    auto* t = sqlite3_column_text(st, 0);
-    out.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
-    rc = SQLITE_OK;
-  }
-  const std::string msg = sqlite3_errmsg(h);
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  if (rc != SQLITE_DONE) throw std::runtime_error(sql + ": " + msg);
-  return out;
 }
 
 store::RunId replay_run(store::Store& st, store::RunId from, const std::string& commit) {

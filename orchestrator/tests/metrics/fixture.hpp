@@ -5,6 +5,7 @@
 // docs/protocol.md defines them; XFS counts only on XFS cells).
 #include "matrix/matrix.hpp"
 #include "store/store.hpp"
+#include "sql.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -45,9 +46,7 @@ std::unique_ptr<store::Store> load_recorded(const std::filesystem::path& db);
 /// The cells of the recorded matrix RLAB_TEST_DATA/real-run.yaml (8 cells).
 std::vector<matrix::Cell> recorded_cells();
 
-/// The first column of every row of `sql` on the store file `db` (read-only connection;
-/// NULL as "NULL"). Throws std::runtime_error on an SQL error.
-std::vector<std::string> sql_column(const std::filesystem::path& db, const std::string& sql);
+using ::rlab::test::sql_column;
 
 /// A later night of the same matrix: a new run that copies, for every cell of run `from`, the
 /// cell's newest done boot there (hello, boot seconds, passes, result) as measured again by

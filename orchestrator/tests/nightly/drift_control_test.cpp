@@ -3,7 +3,7 @@
 // drift-corrected, the host's drift drops out, a real change stays, and every report says so.
 #include "../compare/scenario.hpp"
 #include "nightly/analysis.hpp"
-#include "nightly/reports.hpp"
+#include "nightly/report_dirs.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -5,8 +5,8 @@
 // names the culprit and runs the three culprit checks (no-op, unrelated, revert). Deterministic
 // mode (`clock: icount`), so five boots a side decide. Long: several kernel builds (ccache)
 // and about forty TCG boots; runs with RLAB_LONG_TESTS=1 (scripts/test.sh).
-#include "bisect_driver/culprit.hpp"
-#include "bisect_driver/session.hpp"
+#include "kernel_bisect/culprit.hpp"
+#include "kernel_bisect/session.hpp"
 #include "image/guest_images.hpp"
 #include "kernel_series.hpp"
 #include "night_dir.hpp"
@@ -92,14 +92,14 @@ TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
       << util::tail(two.output, 80);
 
   // The session, from the store: the night's range, the culprit and its three checks.
-  bisect_driver::SessionDb db(work / "rlab.db");
+  kernel_bisect::SessionDb db(work / "rlab.db");
   const auto s = db.get(1);
   ASSERT_TRUE(s) << "the night started a bisection";
   EXPECT_EQ(s->spec.good_commit, first_tip);
   EXPECT_EQ(s->spec.bad_commit, tree.tip());
-  EXPECT_EQ(s->status, rlab::bisect_driver::SessionState::found) << s->message;
+  EXPECT_EQ(s->status, rlab::kernel_bisect::SessionState::found) << s->message;
   EXPECT_EQ(s->first_bad, culprit);
-  const auto checks = bisect_driver::checks_from_json(s->checks_json);
+  const auto checks = kernel_bisect::checks_from_json(s->checks_json);
   ASSERT_TRUE(checks) << s->checks_json;
   EXPECT_EQ(checks->no_op, false) << "the busy loop is new code";
   EXPECT_EQ(checks->unrelated, false) << "xfs_icache.c is compiled";
@@ -114,7 +114,7 @@ TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
   const auto rep = nightly::analyse(work / "rlab.db", second, {});
   const auto summary = util::read_file(work / "reports" / rep.dir_name() / "summary.txt");
   EXPECT_NE(summary.find("session 1 found: first bad commit " + culprit), std::string::npos) << summary;
-  EXPECT_FALSE(bisect_driver::GitTree(tree.repo()).bisecting());
+  EXPECT_FALSE(kernel_bisect::GitTree(tree.repo()).bisecting());
   std::fprintf(stderr, "[two nights] passed in %.1f min\n", minutes());
   if (!::testing::Test::HasFailure()) {
     for (const auto& c : range) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));

@@ -3,6 +3,7 @@
 // arm64), so the second night compares with the first and both land in the nightly history.
 #include "checks.hpp"
 #include "night_dir.hpp"
+#include "real_lab.hpp"
 #include "image/guest_images.hpp"
 #include "nightly/analysis.hpp"
 #include "run/run.hpp"
@@ -24,28 +25,13 @@ namespace fs = std::filesystem;
 using namespace rlab;
 
 std::string tiny_matrix() {
-  return fmt::format(R"(kernels:
-  "6.12":
-    source: {{debian: "6.12", suite: trixie}}
-    page_size: 64k
-  6.12+inline-inactivation:
-    extends: "6.12"
-    patches: [{}/images/patches/xfs-inline-inactivation.patch]
-axes:
-  kernel: ["6.12", 6.12+inline-inactivation]
-  filesystem:
-    - fs: xfs
-  vcpus: [1]
-  workload:
-    - {{type: shell1, copies: vcpus, passes: 1, duration_s: 10}}
-  repeats: 1
-guest: {{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}}
-hosts:
-  - {{uri: "qemu:///system", vcpus: 2}}
-results: rlab.db
-seed: 11
-)",
-                     RLAB_SOURCE_DIR);
+  return rlab::testing::small_matrix(
+      {.duration_s = 10,
+       .extra_kernels = fmt::format("  6.12+inline-inactivation:\n    extends: \"6.12\"\n"
+                                    "    patches: [{}/images/patches/xfs-inline-inactivation.patch]\n",
+                                    RLAB_SOURCE_DIR),
+       .kernel_axis = "[\"6.12\", 6.12+inline-inactivation]",
+       .hosts = {{"qemu:///system", 2, ""}}});
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -142,27 +128,13 @@ TEST(RealNightly, TwoNightsOfATinyMatrixTheSecondComparesWithTheFirst) {
 /// One deterministic cell (instruction counting: every boot counts the same loops), `repeats`
 /// boots, re-measuring allowed for `remeasure` minutes.
 std::string deterministic_matrix(unsigned repeats, unsigned remeasure) {
-  return fmt::format(R"(kernels:
-  "6.12":
-    source: {{debian: "6.12", suite: trixie}}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem:
-    - fs: xfs
-  vcpus: [1]
-  workload:
-    - {{type: shell1, copies: vcpus, passes: 1, duration_s: 5, attribution: off}}
-  repeats: {}
-guest: {{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2, clock: icount}}
-hosts:
-  - {{uri: "qemu:///system", vcpus: 2}}
-results: rlab.db
-seed: 12
-nightly:
-  remeasure_minutes: {}
-)",
-                     repeats, remeasure);
+  return rlab::testing::small_matrix(
+             {.workloads = {"{type: shell1, copies: vcpus, passes: 1, duration_s: 5, attribution: off}"},
+              .repeats = repeats,
+              .seed = 12,
+              .hosts = {{"qemu:///system", 2, ""}},
+              .guest = "{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2, clock: icount}"}) +
+         "nightly:\n  remeasure_minutes: " + std::to_string(remeasure) + "\n";
 }
 
 // A night whose comparison with the previous night is unknown for want of boots (3 against

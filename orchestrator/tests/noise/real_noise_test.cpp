@@ -24,24 +24,13 @@ namespace {
 
 using rlab::testing::rlab_argv;
 
-constexpr const char* kMatrix = R"(kernels:
-  "6.12":
-    source: {debian: "6.12", suite: trixie}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem:
-    - fs: xfs
-  vcpus: [2]
-  workload:
-    - {type: shell1, name: naive, passes: 1, duration_s: 5}
-    - {type: shell1, name: warm, warmup_passes: 1, passes: 2, duration_s: 5}
-guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2, pinning: {vcpus: auto}}
-hosts:
-  - {uri: "qemu:///system", vcpus: 2}
-results: rlab.db
-seed: 3
-)";
+const std::string kMatrix = rlab::testing::small_matrix(
+    {.vcpus = 2,
+     .workloads = {"{type: shell1, name: naive, passes: 1, duration_s: 5}",
+                   "{type: shell1, name: warm, warmup_passes: 1, passes: 2, duration_s: 5}"},
+     .seed = 3,
+     .hosts = {{"qemu:///system", 2, ""}},
+     .guest = "{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2, pinning: {vcpus: auto}}"});
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // Which cells `rlab noise` boots: the selectors against a matrix file, and the matrix's
 // `control:` as the default control.
+#include "matrix/matrix.hpp"
 #include "noise/measure.hpp"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,20 @@ TEST_F(NoiseResolve, TheMatrixsControlIsTheDefaultAndTheOptionOverridesIt) {
   EXPECT_EQ(control, "6.12/xfs-defaults/2vcpu/shell1");
   EXPECT_THROW(rlab::noise::resolve_cells(options("", "shell1", "")), rlab::UsageError)
       << "'shell1' is a part of both cells";
+}
+
+TEST(NoiseBenchMatrix, LoadsWithPinningAndBothMethods) {
+  rlab::matrix::LoadOptions o;
+  o.check_paths = false;
+  auto m = rlab::matrix::load_matrix(std::filesystem::path(RLAB_TEST_DATA) / "noise-bench.yaml", o);
+  EXPECT_TRUE(m.guest.pinning.vcpus);
+  auto cells = rlab::matrix::expand_cells(m);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].id, "6.12/xfs-defaults/2vcpu/naive");
+  EXPECT_EQ(cells[0].workload.warmup_passes, 0u);
+  EXPECT_EQ(cells[1].id, "6.12/xfs-defaults/2vcpu/default");
+  EXPECT_EQ(cells[1].workload.warmup_passes, 1u);
+  EXPECT_EQ(cells[1].workload.passes, 3u);
 }
 
 }  // namespace

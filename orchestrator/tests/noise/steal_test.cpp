@@ -2,14 +2,15 @@
 // 2-vCPU xfs cell on a cloud VM whose hypervisor's steal varied): per-pass steal as stored,
 // its correlation with the passes' lpm in the report, its text, JSON and metrics.
 #include "metrics/store_collector.hpp"
-#include "noise/report.hpp"
+#include "noise/render.hpp"
 #include "store/store.hpp"
 
 #include <prometheus/client_metric.h>
 #include <prometheus/metric_family.h>
 
+#include "sql.hpp"
+
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,12 +36,7 @@ struct StealStore {
     std::ifstream in(fs::path(RLAB_TEST_DATA) / "steal-run.sql");
     std::stringstream sql;
     sql << in.rdbuf();
-    sqlite3* db = nullptr;
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_open((dir / "rlab.db").c_str(), &db), SQLITE_OK);
-    EXPECT_EQ(sqlite3_exec(db, sql.str().c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_free(err);
-    sqlite3_close(db);
+    rlab::test::sql_exec(dir / "rlab.db", sql.str());
     st = store::Store::open(dir / "rlab.db");
   }
   ~StealStore() {

@@ -20,7 +20,7 @@ TEST(BootJob, PinsFromThePoolWhenGivenOneAndNotOtherwise) {
   matrix::Pinning pinning;
   pinning.vcpus = true;
   pinning.emulator = true;
-  run::CpuPool pool({0, 1, 2, 3});
+  host::CpuPool pool({0, 1, 2, 3});
 
   const run::BootJob a = run::make_boot_job(cell, 1, 42, "7.abcdef", staged, dir, host, pinning, &pool);
   EXPECT_EQ(a.domain_name, "rlab-7.abcdef-6.12-xfs-defaults-2vcpu-shell1-r1");

@@ -16,7 +16,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sqlite3.h>
+#include "sql.hpp"
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,56 +64,34 @@ struct BootRow {
 };
 std::map<long, BootRow> boot_rows(const fs::path& db) {
   std::map<long, BootRow> out;
-  sqlite3* h = nullptr;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return out;
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(h,
-                     "SELECT b.id, b.status, b.attempts, COALESCE(b.host_uri, '') FROM boots b"
-                     " JOIN cells c ON c.id = b.cell_id"
-                     " WHERE c.run_id = (SELECT MAX(id) FROM runs)",
-                     -1, &st, nullptr);
-  while (st && sqlite3_step(st) == SQLITE_ROW)
-    out[sqlite3_column_int64(st, 0)] = {reinterpret_cast<const char*>(sqlite3_column_text(st, 1)),
-                                        sqlite3_column_int64(st, 2),
-                                        reinterpret_cast<const char*>(sqlite3_column_text(st, 3))};
-  sqlite3_finalize(st);
-  sqlite3_close(h);
+  if (!fs::exists(db)) return out;
+  try {
+    for (const auto& r : rlab::test::sql_rows(db,
+             "SELECT b.id, b.status, b.attempts, COALESCE(b.host_uri, '') FROM boots b"
+             " JOIN cells c ON c.id = b.cell_id WHERE c.run_id = (SELECT MAX(id) FROM runs)"))
+      out[std::stol(r[0])] = {r[1], std::stol(r[2]), r[3]};
+  } catch (const std::runtime_error&) {
+    // the run has not made its tables yet
+  }
   return out;
 }
 
 /// "phase: message" of every stored failure of `boot`, oldest first.
 std::vector<std::string> failures(const fs::path& db, long boot) {
-  std::vector<std::string> out;
-  sqlite3* h = nullptr;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return out;
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(h, "SELECT phase || ': ' || message FROM failures WHERE boot_id = ? ORDER BY id",
-                     -1, &st, nullptr);
-  sqlite3_bind_int64(st, 1, boot);
-  while (st && sqlite3_step(st) == SQLITE_ROW)
-    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return out;
+  return rlab::test::sql_column(db, "SELECT phase || ': ' || message FROM failures WHERE boot_id = " +
+                                        std::to_string(boot) + " ORDER BY id");
 }
 
-/// Whether a boot running on `uri` has had its agent's hello (the guest is up and measuring).
+/// Whether a boot running on `uri` has had its agent's hello (the guest is up and measuring);
+/// false while the store or its tables are not there yet.
 bool hello_on(const fs::path& db, const std::string& uri) {
-  sqlite3* h = nullptr;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(h);
+  try {
+    return rlab::test::sql_column(db, "SELECT COUNT(*) FROM boots WHERE host_uri = '" + uri +
+                                          "' AND status = 'running' AND guest_page_size IS NOT NULL")
+               .at(0) != "0";
+  } catch (const std::exception&) {
     return false;
   }
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(h,
-                     "SELECT COUNT(*) FROM boots WHERE host_uri = ? AND status = 'running'"
-                     " AND guest_page_size IS NOT NULL",
-                     -1, &st, nullptr);
-  sqlite3_bind_text(st, 1, uri.c_str(), -1, SQLITE_TRANSIENT);
-  bool yes = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return yes;
 }
 
 /// Waits until the guest of a boot on `daemon`'s host has said hello (stored in `db`), then

@@ -11,7 +11,7 @@
 #include "util/process.hpp"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
+#include "sql.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -35,20 +35,13 @@ std::string matrix_text(const std::vector<std::pair<std::string, unsigned>>& hos
 
 /// SELECT of one column over the latest run's boots.
 std::vector<std::string> column(const fs::path& db, const std::string& expr) {
-  std::vector<std::string> out;
-  sqlite3* h = nullptr;
-  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return out;
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(h, ("SELECT " + expr + " FROM boots b JOIN cells c ON c.id = b.cell_id"
-                         " WHERE c.run_id = (SELECT MAX(id) FROM runs) ORDER BY b.id").c_str(),
-                     -1, &st, nullptr);
-  while (st && sqlite3_step(st) == SQLITE_ROW) {
-    const unsigned char* t = sqlite3_column_text(st, 0);
-    out.emplace_back(t ? reinterpret_cast<const char*>(t) : "");
+  if (!fs::exists(db)) return {};
+  try {
+    return rlab::test::sql_column(db, "SELECT " + expr + " FROM boots b JOIN cells c ON c.id = b.cell_id"
+                                      " WHERE c.run_id = (SELECT MAX(id) FROM runs) ORDER BY b.id", "");
+  } catch (const std::exception&) {
+    return {};  // the run has not made its tables yet
   }
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return out;
 }
 
 bool said_hello_on(const fs::path& db, const std::string& uri) {

@@ -30,25 +30,9 @@ namespace {
 using rlab::testing::agent_binary;
 using rlab::testing::rlab_argv;
 
-// One cell: 64K 6.12 kernel, xfs, 2 vCPUs, shell1 10 s.
-constexpr const char* kMatrix = R"(kernels:
-  "6.12":
-    source: {debian: "6.12", suite: trixie}
-    page_size: 64k
-axes:
-  kernel: ["6.12"]
-  filesystem:
-    - fs: xfs
-  vcpus: [2]
-  workload:
-    - {type: shell1, copies: vcpus, passes: 1, duration_s: 10}
-  repeats: 1
-guest: {memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}
-hosts:
-  - {uri: "qemu:///system", vcpus: 2}
-results: rlab.db
-seed: 7
-)";
+// One cell: 64K 6.12 kernel, xfs, 2 vCPUs, shell1 10 s, the local libvirtd with 2 vCPUs.
+const std::string kMatrix = rlab::testing::small_matrix(
+    {.vcpus = 2, .duration_s = 10, .seed = 7, .hosts = {{"qemu:///system", 2, ""}}});
 
 struct Fixture : rlab::testing::RunDir {
   explicit Fixture(const char* name) : RunDir(name) { write(kMatrix); }

@@ -8,8 +8,8 @@
 #include "night_dir.hpp"
 #include "private_libvirtd.hpp"
 
-#include "bisect_driver/git.hpp"
-#include "bisect_driver/session.hpp"
+#include "kernel_bisect/git.hpp"
+#include "kernel_bisect/session.hpp"
 #include "image/guest_images.hpp"
 #include "util/file_lock.hpp"
 
@@ -168,7 +168,7 @@ class SoakLab {
       }
     }
     EXPECT_EQ(query("PRAGMA integrity_check"), "ok") << "night " << n;
-    EXPECT_FALSE(bisect_driver::GitTree(tree_.repo()).bisecting()) << "night " << n;
+    EXPECT_FALSE(kernel_bisect::GitTree(tree_.repo()).bisecting()) << "night " << n;
     if (!killed) {
       EXPECT_EQ(query("SELECT count(*) FROM bisect_sessions WHERE status IN ('ends', 'bisecting')"), "0")
           << "night " << n;

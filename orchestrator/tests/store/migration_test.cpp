@@ -4,8 +4,9 @@
 
 #include "store/schema.hpp"
 
+#include "sql.hpp"
+
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <map>
@@ -14,24 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace rlab;
-
-// Runs `sql` on `db` through its own connection; returns the first column of each row.
-std::vector<std::string> sql_rows(const fs::path& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  EXPECT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  std::vector<std::string> out;
-  sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(h) << ": " << sql;
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    auto* t = sqlite3_column_text(st, 0);
-    out.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
-  }
-  EXPECT_EQ(rc, SQLITE_DONE) << sqlite3_errmsg(h) << ": " << sql;
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return out;
-}
 
 matrix::Cell cell(const std::string& fs, unsigned vcpus) {
   matrix::Cell c;
@@ -69,7 +52,7 @@ std::map<std::string, std::string> row_counts(const fs::path& db) {
   std::map<std::string, std::string> n;
   for (const char* t : {"runs", "cells", "boots", "passes", "samples", "results", "failures",
                         "kernels", "images"})
-    n[t] = sql_rows(db, std::string("SELECT count(*) FROM ") + t).at(0);
+    n[t] = rlab::test::sql_column(db, std::string("SELECT count(*) FROM ") + t).at(0);
   return n;
 }
 
@@ -77,15 +60,15 @@ const char* const kSampleHostColumns[] = {"host_s", "host_busy", "host_steal", "
 
 // What version 2 had: samples without the host facts of version 3.
 void drop_sample_host_columns(const fs::path& db) {
-  for (const char* c : kSampleHostColumns) sql_rows(db, std::string("ALTER TABLE samples DROP COLUMN ") + c);
+  for (const char* c : kSampleHostColumns) rlab::test::sql_exec(db, std::string("ALTER TABLE samples DROP COLUMN ") + c);
 }
 
 class StoreMigration : public ::testing::Test {
  protected:
   /// Drops what version 5 added (results.env_attribution, passes.window_s, attribution_json).
   void drop_version_5_columns() {
-    sql_rows(db_, "ALTER TABLE results DROP COLUMN env_attribution");
-    for (const char* c : {"window_s", "attribution_json"}) sql_rows(db_, std::string("ALTER TABLE passes DROP COLUMN ") + c);
+    rlab::test::sql_exec(db_, "ALTER TABLE results DROP COLUMN env_attribution");
+    for (const char* c : {"window_s", "attribution_json"}) rlab::test::sql_exec(db_, std::string("ALTER TABLE passes DROP COLUMN ") + c);
   }
 
  protected:
@@ -108,18 +91,18 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   }
   // Make it what rlab wrote before version 2: boots without boot_s, samples without host
   // facts, user_version 1.
-  sql_rows(db_, "ALTER TABLE boots DROP COLUMN boot_s");
+  rlab::test::sql_exec(db_, "ALTER TABLE boots DROP COLUMN boot_s");
   drop_sample_host_columns(db_);
-  sql_rows(db_, "PRAGMA user_version = 1");
-  ASSERT_TRUE(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").empty());
+  rlab::test::sql_exec(db_, "PRAGMA user_version = 1");
+  ASSERT_TRUE(rlab::test::sql_column(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").empty());
   const auto counts = row_counts(db_);
   EXPECT_EQ(counts.at("boots"), "2");
   EXPECT_EQ(counts.at("failures"), "1");
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
-  EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'vcpu_share'").at(0), "1");
-  EXPECT_EQ(sql_rows(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").size(), 1u);
+  EXPECT_EQ(rlab::test::sql_column(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'vcpu_share'").at(0), "1");
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT name FROM pragma_table_info('boots') WHERE name = 'boot_s'").size(), 1u);
   EXPECT_EQ(row_counts(db_), counts);
   const auto rows = st->boot_results(run);
   ASSERT_EQ(rows.size(), 2u);
@@ -136,7 +119,7 @@ TEST_F(StoreMigration, AVersion1StoreOpensGainsBootSecondsAndKeepsEveryRow) {
   ASSERT_TRUE(st->boot_seconds(rows[0].boot_id));
   EXPECT_DOUBLE_EQ(*st->boot_seconds(rows[0].boot_id), 4.25);
   EXPECT_EQ(row_counts(db_), counts);
-  EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM pragma_table_info('boots') WHERE name = 'boot_s'").at(0), "1");
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT count(*) FROM pragma_table_info('boots') WHERE name = 'boot_s'").at(0), "1");
 }
 
 TEST_F(StoreMigration, AVersion2StoreGainsPerSampleHostFactsNullInOldSamples) {
@@ -146,14 +129,14 @@ TEST_F(StoreMigration, AVersion2StoreGainsPerSampleHostFactsNullInOldSamples) {
     run = fill(*st);
   }
   drop_sample_host_columns(db_);
-  sql_rows(db_, "PRAGMA user_version = 2");
-  ASSERT_TRUE(sql_rows(db_, "SELECT name FROM pragma_table_info('samples') WHERE name LIKE 'host%'").empty());
+  rlab::test::sql_exec(db_, "PRAGMA user_version = 2");
+  ASSERT_TRUE(rlab::test::sql_column(db_, "SELECT name FROM pragma_table_info('samples') WHERE name LIKE 'host%'").empty());
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
+  EXPECT_EQ(rlab::test::sql_column(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
   for (const char* c : kSampleHostColumns)
-    EXPECT_EQ(sql_rows(db_, std::string("SELECT count(*) FROM pragma_table_info('samples') WHERE name = '") + c + "'").at(0), "1") << c;
+    EXPECT_EQ(rlab::test::sql_column(db_, std::string("SELECT count(*) FROM pragma_table_info('samples') WHERE name = '") + c + "'").at(0), "1") << c;
   EXPECT_EQ(row_counts(db_), counts);
   const auto b = st->boot_id(run, "6.12/xfs/1vcpu/shell1", 0);
   auto old = st->samples(b);
@@ -212,7 +195,7 @@ TEST_F(StoreMigration, BootSecondsRoundTripAndARestartedBootClearsThem) {
 
 TEST_F(StoreMigration, AStoreNewerThanThisRlabIsRefusedUnchanged) {
   { auto st = store::Store::open(db_); fill(*st); }
-  sql_rows(db_, "PRAGMA user_version = 99");
+  rlab::test::sql_exec(db_, "PRAGMA user_version = 99");
   const auto counts = row_counts(db_);
   try {
     store::Store::open(db_);
@@ -221,7 +204,7 @@ TEST_F(StoreMigration, AStoreNewerThanThisRlabIsRefusedUnchanged) {
     EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
   }
   EXPECT_EQ(row_counts(db_), counts);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), "99");
+  EXPECT_EQ(rlab::test::sql_column(db_, "PRAGMA user_version").at(0), "99");
 }
 
 }  // namespace
@@ -236,18 +219,18 @@ TEST_F(StoreMigration, AVersion3StoreGainsLoadEnvironmentWithWhatRlabDidThen) {
     run = fill(*st);
   }
   for (const char* c : {"env_layout", "env_input", "env_drop_caches", "env_runner", "env_disk"})
-    sql_rows(db_, std::string("ALTER TABLE results DROP COLUMN ") + c);
-  for (const char* c : {"inode_ags", "agcount", "inodes_seen"}) sql_rows(db_, std::string("ALTER TABLE passes DROP COLUMN ") + c);
+    rlab::test::sql_exec(db_, std::string("ALTER TABLE results DROP COLUMN ") + c);
+  for (const char* c : {"inode_ags", "agcount", "inodes_seen"}) rlab::test::sql_exec(db_, std::string("ALTER TABLE passes DROP COLUMN ") + c);
   drop_version_5_columns();
-  sql_rows(db_, "PRAGMA user_version = 3");
+  rlab::test::sql_exec(db_, "PRAGMA user_version = 3");
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
+  EXPECT_EQ(rlab::test::sql_column(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
   EXPECT_EQ(row_counts(db_), counts);
-  EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_layout || '|' || env_drop_caches || '|' || env_runner || '|' || env_disk FROM results"),
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT DISTINCT env_layout || '|' || env_drop_caches || '|' || env_runner || '|' || env_disk FROM results"),
             std::vector<std::string>{"per-copy|1|rlab|virtio"});
-  EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM passes WHERE inode_ags IS NOT NULL").at(0), "0");
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT count(*) FROM passes WHERE inode_ags IS NOT NULL").at(0), "0");
   const auto rows = st->boot_results(run);
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0].layout, "per-copy");
@@ -265,14 +248,14 @@ TEST_F(StoreMigration, AVersion4StoreGainsAttributionOffAndNoWindow) {
     before = st->boot_results(run);
   }
   drop_version_5_columns();
-  sql_rows(db_, "PRAGMA user_version = 4");
+  rlab::test::sql_exec(db_, "PRAGMA user_version = 4");
   const auto counts = row_counts(db_);
 
   auto st = store::Store::open(db_);
-  EXPECT_EQ(sql_rows(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
+  EXPECT_EQ(rlab::test::sql_column(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
   EXPECT_EQ(row_counts(db_), counts);
-  EXPECT_EQ(sql_rows(db_, "SELECT DISTINCT env_attribution FROM results"), std::vector<std::string>{"off"});
-  EXPECT_EQ(sql_rows(db_, "SELECT count(*) FROM passes WHERE window_s IS NOT NULL OR attribution_json IS NOT NULL").at(0), "0");
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT DISTINCT env_attribution FROM results"), std::vector<std::string>{"off"});
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT count(*) FROM passes WHERE window_s IS NOT NULL OR attribution_json IS NOT NULL").at(0), "0");
   const auto after = st->boot_results(run);
   ASSERT_EQ(after.size(), before.size());
   for (std::size_t i = 0; i < after.size(); ++i) {

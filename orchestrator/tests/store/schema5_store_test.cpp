@@ -4,15 +4,15 @@
 // from it (data/schema5-reads/): results tables, runs and boots, boot timings, samples,
 // comparisons, change points, a night's reports, metrics and the bisect session. A store of
 // that version must open, keep its schema and read the same.
-#include "bisect_driver/session.hpp"
+#include "kernel_bisect/session.hpp"
 #include "changepoint/detect.hpp"
 #include "compare/compare.hpp"
 #include "compare/render.hpp"
 #include "metrics/store_collector.hpp"
 #include "nightly/analysis.hpp"
-#include "nightly/reports.hpp"
-#include "noise/report.hpp"
-#include "report/results_table.hpp"
+#include "nightly/report_dirs.hpp"
+#include "noise/render.hpp"
+#include "results/results_table.hpp"
 #include "store/store.hpp"
 #include "util/paths.hpp"
 #include "util/process.hpp"
@@ -47,7 +47,7 @@ std::map<std::string, std::string> golden_reads(const fs::path& db) {
     nlohmann::json runs = nlohmann::json::array(), tables = nlohmann::json::array();
     for (const auto& r : st->runs()) {
       runs.push_back({r.id, r.kind, std::string(store::to_string(r.status)), r.created_at, r.finished_at, r.matrix_path, r.seed, r.note});
-      tables.push_back(report::to_json(report::load_table(*st, r.id)));
+      tables.push_back(results::to_json(results::load_table(*st, r.id)));
     }
     out["runs.json"] = runs.dump(1);
     out["results.json"] = tables.dump(1);
@@ -121,13 +121,13 @@ std::map<std::string, std::string> golden_reads(const fs::path& db) {
     out["metrics.txt"] = from_store;
   }
   {
-    bisect_driver::SessionDb sdb(db);
+    kernel_bisect::SessionDb sdb(db);
     const auto s = sdb.get(1);
     nlohmann::json j = {s->id, s->spec.tree.string(), s->spec.good_ref, s->spec.bad_ref,
                         s->spec.good_commit, s->spec.bad_commit, s->spec.cell_id, s->spec.matrix_path,
-                        bisect_driver::direction_name(s->spec.direction), s->spec.alpha,
+                        kernel_bisect::direction_name(s->spec.direction), s->spec.alpha,
                         s->spec.min_effect, s->spec.initial, s->spec.cap, s->spec.commit_count,
-                        std::string(bisect_driver::state_name(s->status)), s->message, s->first_bad,
+                        std::string(kernel_bisect::state_name(s->status)), s->message, s->first_bad,
                         s->candidates};
     for (const auto& r : sdb.steps(1))
       j.push_back({r.seq, r.commit, r.result, r.samples, r.median, r.change_vs_good, r.p_vs_good,
@@ -214,7 +214,7 @@ TEST(Schema4Store, ARealRunOfThePreviousVersionMigratesAndReadsTheSameResults) {
     EXPECT_EQ(count("passes"), passes);
     EXPECT_EQ(count("samples"), samples);
     EXPECT_EQ(count("results"), results);
-    const auto now = report::to_json(report::load_table(*st, old["run"]["id"].get<store::RunId>()));
+    const auto now = results::to_json(results::load_table(*st, old["run"]["id"].get<store::RunId>()));
     ASSERT_EQ(now["cells"].size(), old["cells"].size());
     ASSERT_EQ(old["cells"].size(), 8u);
     for (std::size_t i = 0; i < old["cells"].size(); ++i) {

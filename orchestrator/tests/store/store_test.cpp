@@ -3,9 +3,10 @@
 
 #include "store/schema.hpp"
 
+#include "sql.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -74,17 +75,10 @@ class StoreTest : public ::testing::Test {
   std::vector<matrix::Cell> cells_;
 };
 
-std::string pragma(const fs::path& db, const char* sql) {
-  sqlite3* h = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(h, sql, -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
-  std::string out;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-    out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return out;
+/// The first value `sql` gives on `db`, "" for none or NULL.
+std::string pragma(const fs::path& db, const std::string& sql) {
+  const auto v = rlab::test::sql_column(db, sql, "");
+  return v.empty() ? "" : v[0];
 }
 
 TEST_F(StoreTest, OpenCreatesWalDatabaseWithSchema) {
@@ -386,11 +380,7 @@ axes:
 TEST(StoreOpen, ForeignSqliteDatabaseIsRefusedAndUnchanged) {
   const fs::path dir = scratch_dir("foreign");
   const fs::path db = dir / "places.sqlite";
-  sqlite3* raw = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(raw, "CREATE TABLE bookmarks(url TEXT); INSERT INTO bookmarks VALUES('x');",
-                         nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(raw);
+  rlab::test::sql_exec(db, "CREATE TABLE bookmarks(url TEXT); INSERT INTO bookmarks VALUES('x');");
   const std::string before = slurp(db);
   try {
     store::Store::open(db);

@@ -75,13 +75,23 @@ inline std::filesystem::path unixbench_dir() {
   return fs::exists(ref / "src" / "looper.c") ? fs::canonical(ref) : fs::path();
 }
 
-/// The shape of a small matrix of the cached 64K 6.12 kernel (TCG, 1 GiB, 2 GiB disk): one
-/// shell1 pass of `duration_s` per boot, one repeat, `results: rlab.db` beside the file.
+/// The shape of a small matrix of the cached 64K 6.12 kernel (TCG, 1 GiB, 2 GiB disk): by
+/// default one shell1 pass of `duration_s` per boot, one repeat, `results: rlab.db` beside the
+/// file. The one matrix the tests against real guests start from.
 struct SmallMatrix {
-  std::vector<std::string> filesystems{"xfs"};  ///< `fs:` of each filesystem variant
+  /// Each filesystem variant: an `fs:` name ("xfs") or a whole flow mapping
+  /// ("{fs: xfs, mkfs: [[-d, agcount=4]]}").
+  std::vector<std::string> filesystems{"xfs"};
   unsigned vcpus = 1;
   unsigned duration_s = 5;
+  /// `workload:` items as flow mappings; none: one shell1 pass of `duration_s`, copies: vcpus.
+  std::vector<std::string> workloads;
+  unsigned repeats = 1;
   unsigned seed = 11;
+  /// YAML lines added under `kernels:` after "6.12" (e.g. a patched kernel extending it), and
+  /// the `kernel:` axis.
+  std::string extra_kernels;
+  std::string kernel_axis = "[\"6.12\"]";
   /// `hosts:` items as (uri, vCPU budget, agent_link or "" for the URI's default); none: no
   /// `hosts:` key (the local libvirtd).
   std::vector<std::tuple<std::string, unsigned, std::string>> hosts;
@@ -99,11 +109,15 @@ struct SmallMatrix {
 /// The YAML text of `m`.
 inline std::string small_matrix(const SmallMatrix& m) {
   std::string t = "kernels:\n  \"6.12\":\n    source: {debian: \"6.12\", suite: trixie}\n"
-                  "    page_size: 64k\naxes:\n  kernel: [\"6.12\"]\n  filesystem:\n";
-  for (const auto& fs : m.filesystems) t += "    - fs: " + fs + "\n";
-  t += "  vcpus: [" + std::to_string(m.vcpus) + "]\n  workload:\n"
-       "    - {type: shell1, copies: vcpus, passes: 1, duration_s: " + std::to_string(m.duration_s) +
-       "}\n  repeats: 1\nguest: " + m.guest + "\nresults: rlab.db\nseed: " + std::to_string(m.seed) + "\n";
+                  "    page_size: 64k\n" + m.extra_kernels + "axes:\n  kernel: " + m.kernel_axis +
+                  "\n  filesystem:\n";
+  for (const auto& fs : m.filesystems) t += (fs.starts_with("{") ? "    - " : "    - fs: ") + fs + "\n";
+  t += "  vcpus: [" + std::to_string(m.vcpus) + "]\n  workload:\n";
+  if (m.workloads.empty())
+    t += "    - {type: shell1, copies: vcpus, passes: 1, duration_s: " + std::to_string(m.duration_s) + "}\n";
+  for (const auto& w : m.workloads) t += "    - " + w + "\n";
+  t += "  repeats: " + std::to_string(m.repeats) + "\nguest: " + m.guest +
+       "\nresults: rlab.db\nseed: " + std::to_string(m.seed) + "\n";
   if (!m.hosts.empty()) t += "hosts:\n";
   for (const auto& [uri, budget, link] : m.hosts)
     t += "  - {uri: \"" + uri + "\", vcpus: " + std::to_string(budget) +

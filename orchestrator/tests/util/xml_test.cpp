@@ -11,3 +11,17 @@ TEST(XmlEscape, MarkupCharactersBecomeReferencesAndUnrepresentableControlsGo) {
       << "a guest console's control bytes would make the document ill-formed";
   EXPECT_EQ(xml_escape("UTF-8 stays: 64 KiB – äö"), "UTF-8 stays: 64 KiB – äö");
 }
+
+TEST(XmlWriter, NestsIndentsEscapesAndRefusesAnAttributeAfterContent) {
+  rlab::util::XmlWriter x;
+  x.open("domain").attr("type", "qemu").leaf("name", "a<b&'c'").open("vcpu").attr("n", 2).close();
+  EXPECT_EQ(x.finish(), "<domain type='qemu'>\n  <name>a&lt;b&amp;&#39;c&#39;</name>\n  <vcpu n='2'/>\n</domain>\n");
+  rlab::util::XmlWriter y({.quote = '"', .declaration = true});
+  y.open("t").attr("v", 12.5).text("x");
+  EXPECT_THROW(y.attr("late", "no"), std::runtime_error) << "an attribute after content";
+  rlab::util::XmlWriter z({.quote = '"', .declaration = true});
+  z.open("t").attr("v", 12.5).close();
+  const auto doc = z.finish();
+  EXPECT_EQ(doc.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", 0), 0u) << doc;
+  EXPECT_NE(doc.find("<t v=\"12.5\"/>"), std::string::npos) << doc;
+}

@@ -1,0 +1,302 @@
+#include "kernel_bisect/driver.hpp"
+
+#include "kernel_bisect/culprit.hpp"
+#include "kernel_bisect/vm_lab.hpp"
+#include "matrix/matrix.hpp"
+#include "run/interrupts.hpp"
+#include "stats/descriptive.hpp"
+#include "util/usage_error.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+namespace rlab::kernel_bisect {
+namespace {
+
+void tell(const Say& say, const std::string& line) {
+  if (say) say(line);
+}
+
+std::string short_sha(const std::string& c) { return c.substr(0, 12); }
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// The boots a session's steps start with (bisection::plan_steps over the ends' stored boots).
+bisection::StepPlan step_plan(const SessionSpec& spec, const std::vector<double>& good, const std::vector<double>& bad) {
+  return bisection::plan_steps(session_options(spec), good, bad);
+}
+
+/// Measures both ends; true when the bisection may go on (status set otherwise).
+bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
+  ReplayOracle oracle(lab, {s.spec.good_commit, s.spec.bad_commit}, kEndsPurpose);
+  bisection::References refs;
+  refs.good_index = 0;
+  refs.bad_index = 1;
+  auto opt = session_options(s.spec);
+  tell(say, fmt::format("measuring the ends, interleaved: good {} and bad {}", short_sha(s.spec.good_commit),
+                        short_sha(s.spec.bad_commit)));
+  auto check = bisection::check_ends(refs, std::ref(oracle), opt,
+                                  fmt::format("good {}", short_sha(s.spec.good_commit)),
+                                  fmt::format("bad {}", short_sha(s.spec.bad_commit)));
+  tell(say, check.message);
+  if (check.confirmed) {
+    const auto plan = step_plan(s.spec, lab.stored(s.spec.good_commit, kEndsPurpose),
+                                lab.stored(s.spec.bad_commit, kEndsPurpose));
+    if (plan.noise)
+      tell(say, fmt::format("noise {:.1f}% per boot next to a change of {:+.1f}%: steps start with {} boots "
+                            "of each (at most {})", *plan.noise * 100, plan.change * 100, plan.initial,
+                            s.spec.cap));
+    db.set_status(s.id, SessionState::bisecting, check.message);
+    return true;
+  }
+  db.set_status(s.id, finished_state(check.status), check.message);
+  return false;
+}
+
+}  // namespace
+
+bisection::Options session_options(const SessionSpec& spec) {
+  bisection::Options opt;
+  opt.verdict.alpha = spec.alpha;
+  opt.verdict.min_effect = spec.min_effect;
+  opt.plan.initial = spec.initial;
+  opt.plan.cap = spec.cap;
+  opt.direction = spec.direction;
+  opt.step_alpha = bisection::default_step_alpha(spec.commit_count, spec.alpha);
+  if (!spec.matrix_text.empty()) {
+    matrix::LoadOptions lo;
+    lo.check_paths = false;  // only the guest clock is read
+    opt.reuse_ends = matrix::parse_matrix(spec.matrix_text, spec.matrix_path, lo).guest.clock ==
+                     matrix::GuestClock::kIcount;
+  }
+  return opt;
+}
+
+SessionId create_session(SessionDb& db, const StartOptions& o) {
+  if (o.initial < 2 || o.cap < o.initial)
+    throw UsageError(fmt::format(
+        "boots per commit: --initial {} must be at least 2 and --cap {} at least --initial",
+        o.initial, o.cap));
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw UsageError(fmt::format("--alpha {} is not in (0, 1)", o.alpha));
+  if (!(o.min_effect >= 0 && o.min_effect < 1))
+    throw UsageError(fmt::format("--min-effect {} is not in [0, 1)", o.min_effect));
+  GitTree git(o.tree);
+  if (git.bisecting())
+    throw UsageError(git.dir().string() + ": a bisection is already in progress "
+                                "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
+  SessionSpec spec;
+  spec.tree = git.dir();
+  spec.good_ref = o.good;
+  spec.bad_ref = o.bad;
+  spec.good_commit = git.resolve(o.good);
+  spec.bad_commit = git.resolve(o.bad);
+  if (spec.good_commit == spec.bad_commit)
+    throw UsageError(fmt::format("--good {} and --bad {} are the same commit", o.good, o.bad));
+  if (!git.is_ancestor(spec.good_commit, spec.bad_commit))
+    throw UsageError(fmt::format("{}: --good {} is not an ancestor of --bad {}",
+                                            git.dir().string(), o.good, o.bad));
+  spec.commit_count = git.count_between(spec.good_commit, spec.bad_commit) + 1;
+  auto m = matrix::load_matrix(o.matrix);
+  spec.cell_id = select_cell(m, o.cell).id;
+  spec.matrix_path = m.path.string();
+  spec.matrix_text = m.text;
+  spec.direction = o.direction;
+  spec.alpha = o.alpha;
+  spec.min_effect = o.min_effect;
+  spec.initial = o.initial;
+  spec.cap = o.cap;
+  return db.create(spec);
+}
+
+int exit_code_for(const std::string& result) {
+  if (result == "good") return 0;
+  if (result == "bad") return 1;
+  if (result == "skip") return 125;
+  throw std::invalid_argument("step result '" + result + "': expected good, bad or skip");
+}
+
+namespace {
+
+/// `commit` tested as a bisection step of session `s`: booted interleaved with both ends,
+/// its samples kept under `purpose` (a stored purpose is replayed, not booted again).
+bisection::Step test_against_ends(const Session& s, Lab& lab, const std::string& commit, const std::string& purpose) {
+  const auto& good = s.spec.good_commit;
+  const auto& bad = s.spec.bad_commit;
+  ReplayOracle oracle(lab, {good, bad, commit}, purpose);
+  bisection::References refs;
+  refs.good_index = 0;
+  refs.bad_index = 1;
+  auto opt = session_options(s.spec);
+  opt.plan.initial = step_plan(s.spec, lab.stored(good, kEndsPurpose), lab.stored(bad, kEndsPurpose)).initial;
+  if (opt.reuse_ends) {  // deterministic: no drift to pair against, the ends' boots stand
+    refs.good = lab.stored(good, kEndsPurpose);
+    refs.bad = lab.stored(bad, kEndsPurpose);
+  }
+  return bisection::test_commit(2, refs, std::ref(oracle), opt);
+}
+
+/// The revert check of `culprit` (culprit.hpp): the bad end with it reverted, tested as a step.
+RevertCheck check_revert(const GitTree& git, const Session& s, Lab& lab, const std::string& culprit,
+                         const Say& say) {
+  RevertCheck r;
+  std::string why;
+  const auto revert = git.revert_onto(culprit, s.spec.bad_commit, why);
+  if (!revert) {
+    r.result = "does not apply";
+    r.reason = why;
+    return r;
+  }
+  r.commit = *revert;
+  tell(say, fmt::format("revert check: testing {} (bad end {} with {} reverted)", short_sha(r.commit),
+                        short_sha(s.spec.bad_commit), short_sha(culprit)));
+  const auto step = test_against_ends(s, lab, r.commit, "revert " + r.commit);
+  r.result = std::string(bisection::step_result_name(step.result));
+  r.reason = step.reason;
+  r.change_vs_good = step.change_vs_good;
+  return r;
+}
+
+}  // namespace
+
+StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit) {
+  if (auto done = db.step(s.id, commit)) return *done;
+  const auto& good = s.spec.good_commit;
+  const auto& bad = s.spec.bad_commit;
+  StepRow row;
+  row.commit = commit;
+  if (commit == good || commit == bad) {
+    // git never asks for an end, but a hand-run `git bisect run` might.
+    row.result = commit == good ? "good" : "bad";
+    row.reason = "an end of the range";
+    row.samples = db.samples(s.id, commit).size();
+    db.record_step(s.id, row);
+    return row;
+  }
+  if (s.status == SessionState::ends || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
+    throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
+                                         "(run `rlab bisect --resume {}`)", s.id, s.id));
+  const auto step = test_against_ends(s, lab, commit, commit);
+  row.result = std::string(bisection::step_result_name(step.result));
+  row.samples = step.samples.size();
+  row.median = step.samples.empty() ? 0 : stats::median(step.samples);
+  row.change_vs_good = step.change_vs_good;
+  row.p_vs_good = step.p_vs_good;
+  row.p_vs_bad = step.p_vs_bad;
+  row.reason = step.reason;
+  row.good_median = step.good.empty() ? 0 : stats::median(step.good);
+  row.bad_median = step.bad.empty() ? 0 : stats::median(step.bad);
+  // Boots of the ends measured for this step (none when it reused the ends' own).
+  row.reference_samples = session_options(s.spec).reuse_ends ? 0 : step.good.size() + step.bad.size();
+  row.seq = db.record_step(s.id, row);
+  return row;
+}
+
+Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say,
+              std::optional<std::chrono::steady_clock::time_point> deadline) {
+  auto out_of_time = [&] {
+    if (!deadline || std::chrono::steady_clock::now() < *deadline) return false;
+    tell(say, fmt::format("bisect session {}: out of time; its answers are stored and it goes on "
+                          "where it stopped (`rlab bisect --resume {}`, or the next night)", id, id));
+    return true;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  auto s = db.get(id);
+  if (!s) throw UsageError(fmt::format("{}: no bisect session {}", db.path().string(), id));
+  if (!unfinished(s->status)) return *s;  // finished earlier
+  GitTree git(s->spec.tree);
+  if (git.bisecting() && !resume) {
+    // A bisection rlab started whose process is gone (killed, crashed) is stale: reset it (its
+    // session keeps every answer and resumes with --resume). One by hand, or one whose process
+    // still runs, is not rlab's to touch.
+    const auto owner = git.owner();
+    if (!owner)
+      throw UsageError(git.dir().string() + ": a bisection is already in progress, not started by rlab "
+                       "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
+    if (owner->alive)
+      throw UsageError(fmt::format("{}: bisect session {} is bisecting in this tree now (process {})",
+                                   git.dir().string(), owner->session, owner->pid));
+    tell(say, fmt::format("{}: the bisection of session {} was left by process {}, which is gone: reset",
+                          git.dir().string(), owner->session, owner->pid));
+    git.reset();
+  }
+  // Whatever ends this call -- an answer, an interrupt, a lab or store failure -- the tree is
+  // left without a bisection in progress; the stored answers rebuild it on resume.
+  struct ResetOnExit {
+    const GitTree& g;
+    ~ResetOnExit() {
+      try {
+        g.reset();
+      } catch (const std::exception& e) {
+        spdlog::warn("{}: git bisect reset: {}", g.dir().string(), e.what());
+      }
+    }
+  } reset_on_exit{git};
+  if (s->status == SessionState::ends) {
+    if (out_of_time() || !measure_ends(db, *s, lab, say)) return *db.get(id);
+    s = db.get(id);
+  }
+
+  git.reset();
+  GitBisecter bisecter(git, git.start(s->spec.bad_commit, s->spec.good_commit));
+  git.mark_owner(id);
+  for (const auto& row : db.steps(id)) {
+    if (bisecter.state().done) break;
+    tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit), row.result));
+    bisecter.mark(row.commit, bisection::step_result_from_name(row.result));
+  }
+  // The one bisection loop (bisect/search.hpp), as the simulator runs it over a list.
+  const auto answer = [&](const std::string& commit) {
+    tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
+    const auto ts = std::chrono::steady_clock::now();
+    const auto row = answer_commit(db, *s, lab, commit);
+    tell(say, fmt::format("{} is {} ({} boots, {} of the ends alongside; {:.0f} s): {}", short_sha(commit),
+                          row.result, row.samples, row.reference_samples, seconds_since(ts), row.reason));
+    return bisection::StepAnswer{bisection::step_result_from_name(row.result),
+                              row.reason.find(bisection::kEndsDidNotDiffer) == std::string::npos};
+  };
+  const auto end = bisection::search(bisecter, answer, s->spec.commit_count + 1,
+                                  [&](const std::string& commit) { return !db.step(id, commit) && out_of_time(); });
+  if (end.stopped) return *db.get(id);
+  if (end.status == bisection::Status::inconclusive_endpoints) {
+    git.reset();
+    db.set_status(id, finished_state(end.status),
+                  fmt::format("the ends booted alongside {} did not differ in the expected direction "
+                              "at the cap: the change between the ends did not reproduce",
+                              short_sha(end.last)));
+    return *db.get(id);
+  }
+  git.reset();
+  tell(say, fmt::format("bisection took {:.1f} min in this process ({} commits tested)",
+                        seconds_since(t0) / 60, end.answered));
+  if (end.status == bisection::Status::found) {
+    db.set_status(id, SessionState::found,
+                  fmt::format("first bad commit {} {}", short_sha(end.first_bad), git.subject(end.first_bad)),
+                  end.first_bad);
+    // Is it believable? (culprit.hpp) Stored with the session; a failure here loses no answer.
+    try {
+      auto checks = check_culprit(git, lab, end.first_bad);
+      db.set_checks(id, checks_json(checks).dump());  // kept if the revert's boots are cut short
+      checks.revert = check_revert(git, *s, lab, end.first_bad, say);
+      db.set_checks(id, checks_json(checks).dump());
+      tell(say, "checks of the culprit:\n" + render_checks(checks));
+    } catch (const std::exception& e) {
+      if (run::Interrupts::instance().stopped()) throw;
+      spdlog::warn("bisect session {}: culprit checks: {}", id, e.what());
+    }
+  } else {
+    db.set_status(id, SessionState::hidden_by_skips,
+                  fmt::format("the first bad commit is one of {} commits that were skipped or are "
+                              "next to skipped ones", end.candidates.size()),
+                  "", end.candidates);
+  }
+  return *db.get(id);
+}
+
+}  // namespace rlab::kernel_bisect

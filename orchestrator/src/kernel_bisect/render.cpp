@@ -1,0 +1,108 @@
+#include "kernel_bisect/render.hpp"
+
+#include "kernel_bisect/lab.hpp"
+
+#include "attribution/render.hpp"
+#include "kernel_bisect/culprit.hpp"
+#include "compare/compare.hpp"
+#include "stats/descriptive.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+namespace rlab::kernel_bisect {
+namespace {
+
+std::string subject_of(const GitTree& git, const std::string& c) {
+  try {
+    return git.subject(c);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+std::string end_line(const SessionDb& db, const Session& s, const char* what, const std::string& c) {
+  auto x = db.samples(s.id, c, kEndsPurpose);
+  if (x.empty()) return fmt::format("  {:<4} {}  no samples\n", what, c.substr(0, 12));
+  return fmt::format("  {:<4} {}  {} boots checking the ends, median {:.1f} lpm, ±{:.1f}%\n", what,
+                     c.substr(0, 12),
+                     x.size(), stats::median(x),
+                     x.size() > 1 ? 100 * stats::relative_stddev(x) : 0.0);
+}
+
+std::vector<compare::BootData> boots_of(const SessionDb& db, SessionId id, const std::string& commit) {
+  std::vector<compare::BootData> out;
+  for (auto run : db.batches(id, commit)) {
+    for (auto& b : store::scored_boots(db.store(), run))
+      if (b.kernel == commit.substr(0, 12)) out.push_back(std::move(b));  // a batch boots several
+  }
+  return out;
+}
+
+/// What changed at the first bad commit against its parent (else the nearest good-answered
+/// ancestor, else the good end), every counter family ranked (attribution/rank.hpp).
+std::string what_changed(const SessionDb& db, const Session& s, const GitTree& git) {
+  std::string base;
+  if (auto p = git.parent(s.first_bad); p && !db.samples(s.id, *p).empty()) base = *p;
+  if (base.empty()) base = s.spec.good_commit;
+  auto b = boots_of(db, s.id, base);
+  auto n = boots_of(db, s.id, s.first_bad);
+  if (b.empty() || n.empty()) return "";
+  std::vector<attribution::BootProfile> bp, np;
+  for (const auto& x : b) bp.push_back(attribution::profile_of(x.passes));
+  for (const auto& x : n) np.push_back(attribution::profile_of(x.passes));
+  std::ostringstream out;
+  out << fmt::format("\nwhere the time went: {} ({} boots) -> {} ({} boots)\n", base.substr(0, 12), b.size(),
+                     s.first_bad.substr(0, 12), n.size());
+  attribution::render_ranking(attribution::rank(bp, np, {.fdr = 0.05, .top = 15}), out);
+  return out.str();
+}
+
+}  // namespace
+
+std::string render_report(const SessionDb& db, const Session& s, const GitTree& git) {
+  std::string out = fmt::format("bisect session {}: {} in {}, cell {}\n", s.id,
+                                direction_name(s.spec.direction), s.spec.tree.string(), s.spec.cell_id);
+  out += end_line(db, s, "good", s.spec.good_commit);
+  out += end_line(db, s, "bad", s.spec.bad_commit);
+  auto steps = db.steps(s.id);
+  if (!steps.empty()) {
+    // Each step boots the commit and both ends in turn; "good"/"bad" are the ends' medians of
+    // those boots, "vs good" the commit's change against them.
+    out += fmt::format("\n{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>8} {:>8} {:>9} {:>9}  {}\n", "step",
+                       "commit", "", "boots", "median", "good", "bad", "vs good", "p good", "p bad", "subject");
+    auto lpm = [](double v, bool has) { return has ? fmt::format("{:.1f}", v) : std::string("-"); };
+    for (const auto& r : steps)
+      out += fmt::format("{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>8} {:>8} {:>9.2g} {:>9.2g}  {}\n", r.seq,
+                         r.commit.substr(0, 12), r.result, r.samples, lpm(r.median, r.samples > 0),
+                         lpm(r.good_median, r.reference_samples > 0), lpm(r.bad_median, r.reference_samples > 0),
+                         r.samples ? fmt::format("{:+.1f}%", 100 * r.change_vs_good) : std::string("-"),
+                         r.p_vs_good, r.p_vs_bad, subject_of(git, r.commit));
+    std::size_t boots = 0;
+    for (const auto& r : steps) boots += r.samples + r.reference_samples;
+    out += fmt::format("{} steps, {} boots in steps (commits and the ends alongside)\n", steps.size(), boots);
+  }
+  out += "\n";
+  if (s.status == SessionState::found) {
+    out += fmt::format("first bad commit: {} {}\n", s.first_bad, subject_of(git, s.first_bad));
+    if (const auto checks = checks_from_json(s.checks_json))
+      out += std::string(checks->suspicious() ? "the culprit is SUSPICIOUS:\n" : "checks of the culprit:\n") +
+             render_checks(*checks);
+    else
+      out += "checks of the culprit: not made yet\n";
+    out += what_changed(db, s, git);
+  } else if (s.status == SessionState::hidden_by_skips) {
+    out += "the first bad commit is one of these (skipped commits hide which):\n";
+    for (const auto& c : s.candidates) out += fmt::format("  {} {}\n", c, subject_of(git, c));
+  } else {
+    out += fmt::format("{}: {}\n", state_name(s.status), s.message);
+  }
+  for (const auto& r : steps)
+    if (r.result == "skip")
+      out += fmt::format("skipped {} {}: {}\n", r.commit.substr(0, 12), subject_of(git, r.commit),
+                         r.reason);
+  return out;
+}
+
+}  // namespace rlab::kernel_bisect

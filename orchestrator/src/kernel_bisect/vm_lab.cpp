@@ -1,0 +1,317 @@
+#include "kernel_bisect/vm_lab.hpp"
+
+#include "build/cache_budget.hpp"
+#include "run/boot_job.hpp"
+#include "build/kernel_build.hpp"
+
+#include "image/guest_images.hpp"
+#include "run/boot.hpp"
+#include "run/interrupts.hpp"
+#include "run/owner.hpp"
+#include "run/run.hpp"
+#include "run/run_dir.hpp"
+#include "run/scheduler.hpp"
+#include "vm/libvirt.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "util/paths.hpp"
+#include "util/usage_error.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <chrono>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace rlab::kernel_bisect {
+namespace fs = std::filesystem;
+
+matrix::Cell cell_at(const matrix::Cell& cell, const fs::path& tree, const std::string& commit) {
+  matrix::Cell c = cell;
+  c.kernel.name = commit.substr(0, 12);
+  c.kernel.source = {};
+  c.kernel.source.kind = build::KernelSource::Kind::kGitTree;
+  c.kernel.source.git_tree = tree;
+  c.kernel.source.git_ref = commit;
+  auto slash = cell.id.find('/');
+  c.id = c.kernel.name + (slash == std::string::npos ? "" : cell.id.substr(slash));
+  return c;
+}
+
+matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector) {
+  auto cells = matrix::expand_cells(m);
+  std::vector<std::string> ids;
+  for (const auto& c : cells) ids.push_back(c.id);
+  std::string id;
+  try {
+    id = matrix::select_cell_id(ids, selector);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", m.path.string(), e.what()));
+  }
+  return *std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.id == id; });
+}
+
+std::string brief_build_failure(const std::string& what) {
+  auto nl = what.find('\n');
+  std::string out = what.substr(0, nl);
+  // The compiler's first complaint tells more than the log tail: read it from the build log
+  // the message names ("...; log <path>:"), else from the tail in the message.
+  std::string text = nl == std::string::npos ? "" : what.substr(nl + 1);
+  static const std::regex log_path(R"(; log (\S+):$)");
+  std::smatch m;
+  if (std::regex_search(out, m, log_path) && fs::is_regular_file(m[1].str())) {
+    try {
+      text = util::read_file(m[1].str()) + "\n" + text;
+    } catch (const std::exception&) {
+    }
+  }
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(": error:") != std::string::npos || line.find(": fatal error:") != std::string::npos)
+      return out + " | " + line;
+  return out;
+}
+
+namespace {
+
+/// One batch of a measure() call: its store run, its cells (one per request) and their boots.
+struct Batch {
+  store::RunId run = 0;
+  std::vector<matrix::Cell> cells;
+  std::vector<store::BootRef> boots;
+  /// The stored boot of request `k`'s repeat `r`.
+  const store::BootRef& boot(std::size_t k, unsigned r) const {
+    for (const auto& b : boots)
+      if (b.cell_id == cells[k].id && b.repeat == r) return b;
+    throw std::logic_error("bisect lab: no boot " + cells[k].id + " r" + std::to_string(r));
+  }
+};
+
+/// The interleaved boot order of `requests`: round r boots every commit that still needs one,
+/// starting from request r mod n (A B, B A, ...; G X B, X B G, B G X, ...).
+std::vector<run::Job> interleaved_jobs(const std::vector<LabRequest>& requests, const Batch& batch) {
+  std::size_t rounds = 0;
+  for (const auto& r : requests) rounds = std::max(rounds, r.runs);
+  std::vector<run::Job> jobs;
+  const std::size_t n = requests.size();
+  for (unsigned r = 0; r < rounds; ++r)
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t k = (j + r) % n;
+      if (r < requests[k].runs) jobs.push_back({batch.boot(k, r).id, k, r, batch.cells[k].vcpus, 0});
+    }
+  return jobs;
+}
+
+}  // namespace
+
+struct VmLab::Impl {
+  SessionDb& db;
+  Session session;
+  fs::path agent;
+  ProgressLine progress_line;
+  matrix::Matrix m;
+  matrix::Cell cell;
+  std::unique_ptr<run::LabHost> host;  ///< the first host that can run the cell, once a boot needs it
+
+  std::mutex say_mu;  ///< progress lines come from concurrent boots
+
+  void say(const std::string& line) {
+    std::lock_guard lock(say_mu);
+    if (progress_line) progress_line(line);
+  }
+  /// A store run (kind "bisect") with one cell per request, its boots made.
+  Batch open_batch(const std::vector<LabRequest>& requests, const std::string& purpose);
+  /// The guest images of every request's commit, built when not cached; empty (and the
+  /// failures in `out` and the store) when one does not build.
+  std::vector<image::GuestImages> build_kernels(const std::vector<LabRequest>& requests, const Batch& batch,
+                                                std::vector<bisection::Measurement>& out);
+  /// The matrix's first host that can run the batch's cells, opened (and swept of dead runs)
+  /// on first use.
+  run::LabHost& lab_host(const std::vector<matrix::Cell>& cells);
+  /// Boots every request's runs, interleaved, as many at once as the host's vCPU budget holds
+  /// (run::schedule, pinned as the matrix says); samples and the last failure into `out`.
+  /// Throws Interrupted after a stop signal (the run stored as interrupted).
+  void boot_all(const std::vector<LabRequest>& requests, const Batch& batch,
+                const std::vector<image::GuestImages>& images, std::vector<bisection::Measurement>& out);
+};
+
+Batch VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std::string& purpose) {
+  auto& st = db.store();
+  Batch b;
+  std::string names;
+  for (const auto& r : requests) {
+    b.cells.push_back(cell_at(cell, session.spec.tree, r.commit));
+    names += (names.empty() ? "" : " ") + r.commit.substr(0, 12);
+  }
+  store::NewRun nr{session.spec.matrix_path, session.spec.matrix_text, m.seed, "bisect",
+                   fmt::format("bisect session {} {}: {}", session.id,
+                               purpose == kEndsPurpose ? std::string("ends") : "step " + purpose.substr(0, 12),
+                               names)};
+  b.run = st.create_run(nr);
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    st.add_cells(b.run, {b.cells[k]}, static_cast<unsigned>(requests[k].runs));
+    db.add_batch(session.id, requests[k].commit, b.run, purpose);
+  }
+  b.boots = st.boots(b.run);
+  return b;
+}
+
+std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<LabRequest>& requests,
+                                                           const Batch& batch,
+                                                           std::vector<bisection::Measurement>& out) {
+  auto& st = db.store();
+  const fs::path agent_binary = agent.empty() ? image::default_agent_binary() : agent;
+  std::vector<image::GuestImages> images(requests.size());
+  bool built = true;
+  build::apply_matrix_budget(m.cache_max_gib, m.path.string(),
+                             [&](std::string_view, std::string_view d) { say("cache: " + std::string(d)); });
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    const std::string sha = requests[k].commit.substr(0, 12);
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      images[k] = run::guest_images(m, batch.cells[k].kernel, agent_binary,
+                                    [&](std::string_view ph, std::string_view d) { say(fmt::format("{}: {} {}", sha, ph, d)); });
+      say(fmt::format("{}: kernel ready in {:.0f} s", sha,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    } catch (const build::DiskFullError&) {
+      throw;  // the lab's fault, not the commit's: the bisection stops unfinished, to be resumed
+    } catch (const std::exception& e) {
+      out[k].failure = "build: " + brief_build_failure(e.what());
+      for (unsigned r = 0; r < requests[k].runs; ++r)
+        st.record_failure(batch.boot(k, r).id, store::FailurePhase::build, e.what(), "");
+      spdlog::warn("{}: kernel build failed", sha);
+      built = false;
+    }
+  }
+  if (!built) images.clear();
+  return images;
+}
+
+run::LabHost& VmLab::Impl::lab_host(const std::vector<matrix::Cell>& cells) {
+  if (!host) {
+    // The first host that can run the cell (a mixed matrix's TCG host cannot run its KVM cells).
+    host = std::make_unique<run::LabHost>(run::open_first_host_for(m.hosts, m.guest, cells));
+    // Guests of a bisection or night killed outright would hold CPUs and names.
+    const auto swept = run::sweep_dead_runs(db.store(), {host.get()});
+    if (!swept.runs.empty())
+      say(fmt::format("{} dead runs swept ({} guests destroyed)", swept.runs.size(), swept.domains));
+  }
+  // A commit whose cell this host cannot run is refused before its boots (UsageError).
+  run::refuse_unrunnable(cells, {host.get()}, {});
+  return *host;
+}
+
+void VmLab::Impl::boot_all(const std::vector<LabRequest>& requests, const Batch& batch,
+                           const std::vector<image::GuestImages>& images, std::vector<bisection::Measurement>& out) {
+  auto& st = db.store();
+  run::LabHost& h = lab_host(batch.cells);
+  run::RunDir dir(st.path(), batch.run,
+                  h.config.files == matrix::HostFiles::kPaths ? h.conn->qemu_owner() : std::nullopt);
+  std::vector<image::GuestImages> staged;
+  for (const auto& img : images) staged.push_back(dir.stage(img));
+  const auto jobs = interleaved_jobs(requests, batch);
+  unsigned largest = 0;
+  for (const auto& c : batch.cells) largest = std::max(largest, c.vcpus);
+  const unsigned budget = std::max(h.config.vcpu_budget, largest);
+  const auto pool = run::pin_pool(m.guest.pinning, h, budget, largest);
+  const std::string label = run::run_label(batch.run, st.path());
+  std::mutex mu;
+  int order = 0;
+  std::size_t finished = 0;
+  std::vector<std::string> last_failure(requests.size());
+  const auto work = [&](const run::Job& j, std::size_t) -> run::Attempt {
+    const std::size_t k = j.cell;
+    {
+      std::lock_guard lock(mu);
+      st.set_boot_order(j.boot, order++);
+    }
+    const run::BootJob job = run::make_boot_job(batch.cells[k], j.repeat, j.boot, label, staged[k], dir, h,
+                                                m.guest.pinning, pool.get());
+    const auto o = run::run_boot(job, *h.guest, *h.conn, st);
+    if (pool) pool->release(job.pinned_cpus);
+    const std::string sha = requests[k].commit.substr(0, 12);
+    std::lock_guard lock(mu);
+    ++finished;
+    if (o.ok) {
+      out[k].samples.push_back(o.score);
+      say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", sha, j.repeat + 1,
+                      requests[k].runs, finished, jobs.size(), o.score, o.wall_s));
+    } else {
+      last_failure[k] = fmt::format("{}: {}", store::to_string(o.phase), o.message);
+      say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, j.repeat + 1, requests[k].runs,
+                      store::to_string(o.phase), o.message));
+    }
+    return {};
+  };
+  auto& intr = run::Interrupts::instance();
+  run::schedule(jobs, {run::Slot{h.config.uri, budget}}, work, [&] { return intr.stopped(); });
+  if (intr.stopped()) {
+    // Not an answer about the commits: leave the step unanswered so a resume redoes it.
+    st.finish_run(batch.run, store::RunStatus::interrupted);
+    throw Interrupted(fmt::format("{}: interrupted while measuring", requests.front().commit.substr(0, 12)));
+  }
+  for (std::size_t k = 0; k < requests.size(); ++k)
+    if (out[k].samples.size() < requests[k].runs) out[k].failure = "boot: " + last_failure[k];
+}
+
+VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progress_line)
+    : impl_(new Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}}) {
+  auto& i = *impl_;
+  i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
+  i.cell = select_cell(i.m, s.spec.cell_id);
+}
+
+VmLab::~VmLab() = default;
+
+std::vector<double> VmLab::stored(const std::string& commit, const std::string& purpose) {
+  return impl_->db.samples(impl_->session.id, commit, purpose);
+}
+
+
+std::vector<bisection::Measurement> VmLab::measure(const std::vector<LabRequest>& requests,
+                                                const std::string& purpose) {
+  auto& i = *impl_;
+  auto& st = i.db.store();
+  std::vector<bisection::Measurement> out(requests.size());
+  if (requests.empty()) return out;
+  Batch batch = i.open_batch(requests, purpose);
+  const util::FileLock owner = run::own_run(st.path(), batch.run);  // a kill leaves it for the next sweep
+  // Every kernel first (each commit is built once; a cached one costs a lookup), so that no
+  // boot is spent when one of them does not build.
+  std::vector<image::GuestImages> images = i.build_kernels(requests, batch, out);
+  if (images.empty()) {
+    st.finish_run(batch.run, store::RunStatus::failed);
+    return out;
+  }
+  i.boot_all(requests, batch, images, out);
+  bool all = true;
+  for (std::size_t k = 0; k < requests.size(); ++k)
+    if (!out[k].failure.empty()) all = false;
+  st.finish_run(batch.run, all ? store::RunStatus::done : store::RunStatus::failed);
+  return out;
+}
+
+std::optional<KernelFacts> VmLab::kernel_facts(const std::string& commit) {
+  auto& i = *impl_;
+  const std::string sha = commit.substr(0, 12);
+  try {
+    const auto k = build::ensure_kernel(cell_at(i.cell, i.session.spec.tree, commit).kernel,
+                                        [&](std::string_view ph, std::string_view d) { i.say(fmt::format("{}: {} {}", sha, ph, d)); });
+    KernelFacts f;
+    f.text_sha256 = k.text_sha256;
+    if (!k.sources.empty()) {
+      std::istringstream in(util::read_file(k.sources));
+      for (std::string l; std::getline(in, l);)
+        if (!l.empty()) f.sources.insert(l);
+    }
+    return f;
+  } catch (const std::exception& e) {
+    spdlog::warn("{}: kernel for the culprit check: {}", sha, brief_build_failure(e.what()));
+    return std::nullopt;
+  }
+}
+
+}  // namespace rlab::kernel_bisect

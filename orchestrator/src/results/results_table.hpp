@@ -1,0 +1,92 @@
+#pragma once
+// The results table of one run: kernel x filesystem variant x vCPUs (x workload) -> score
+// (lpm) +- relative stddev over repeats, and inodegc throttle events per 1,000 loops.
+// Text in the style of LKP's comparison tables (kernels side by side, "%stddev", "%change"
+// against the first kernel), and JSON for machines.
+#include "stats/verdict.hpp"
+#include "store/store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rlab::results {
+
+/// One cell's aggregate over its repeats (boots).
+struct CellSummary {
+  std::string cell_id;
+  std::string kernel;
+  std::string fs;
+  std::string mkfs_label;
+  unsigned vcpus = 0;
+  std::string workload;
+  unsigned copies = 0;
+  unsigned boots = 0;          ///< boots of the cell in the run
+  unsigned done = 0;           ///< boots with a result
+  unsigned failed = 0;         ///< boots recorded as failed
+  std::vector<double> scores;  ///< lpm of each done boot, by repeat
+  std::optional<double> mean;  ///< arithmetic mean of scores (lpm); nullopt when no score
+  std::optional<double> rel_stddev;  ///< sample stddev / mean (fraction); nullopt when < 2 scores
+  std::uint64_t loops = 0;     ///< loops of all done boots
+  /// xfs:xfs_inodegc_throttle events per 1,000 loops over the done boots; nullopt when no
+  /// pass reported the tracepoint (ext4, or a kernel without it).
+  std::optional<double> throttle_per_kloop;
+  /// UnixBench's index of the mean score in this guest (protocol::unixbench_index: lpm /
+  /// 42.4 * 10 for shell1, / 6.0 * 10 for shell8); nullopt without a score.
+  std::optional<double> index;
+  /// XFS: mean over the done boots of the allocation groups the load's inodes were seen in
+  /// per pass, and the filesystem's AG count; nullopt when no pass reported a placement.
+  std::optional<double> inode_ags;
+  std::optional<unsigned> agcount;
+  std::string layout;          ///< "shared" or "per-copy" ("" when no boot has a result)
+  /// "repeat <r>: <phase>: <message>" of each failed boot.
+  std::vector<std::string> failures;
+};
+
+/// The noise a boot's score has on this host, for saying how many boots a verdict needs.
+struct HostNoise {
+  double rel_stddev = 0;  ///< boot-to-boot relative stddev of a cell's score (fraction)
+  std::string source;     ///< where it comes from, e.g. "rlab noise of cell C, 2026-12-01"
+};
+
+/// One run's table.
+struct ResultsTable {
+  store::RunInfo run;
+  std::vector<std::string> kernels;  ///< column order: first appearance in the run's cells
+  std::vector<CellSummary> cells;    ///< ordered by fs, mkfs label, vcpus, workload, kernel
+  stats::VerdictOptions verdict;     ///< how a kernel's score is judged against the first kernel's
+  /// The measured noise: the newest stored `rlab noise` report, else the pooled relative
+  /// stddev of this run's cells with 2+ boots; nullopt when neither exists.
+  std::optional<HostNoise> noise;
+};
+
+/// The verdict of `c`'s scores against `base`'s (the first kernel's cell of the same row);
+/// nullopt when either side has no score.
+std::optional<stats::Comparison> judge(const CellSummary& base, const CellSummary& c, const stats::VerdictOptions& opt);
+
+/// Aggregates a run's boots (store::Store::boot_results) per cell.
+ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootResult>& boots);
+
+/// Reads run `run` from `st` and summarizes it, with the host's measured noise (HostNoise);
+/// throws store::StoreError when absent.
+ResultsTable load_table(const store::Store& st, store::RunId run);
+
+/// Writes the text table: per (fs, mkfs, vCPUs, workload) the rows score_lpm (with
+/// %stddev), this guest's UnixBench index, and on XFS inodegc throttle/1k loops and the
+/// allocation groups the load's inodes were seen in; per kernel a column group, with
+/// "%change" of each kernel against the first. A score's %change carries its verdict (judge):
+/// "*" different, "=" same, "~" unknown within the noise, "?" not judged (too few boots);
+/// the legend under the table says what a verdict needs and, with the measured noise, how
+/// many boots a side would resolve a 5% and the minimum effect's change.
+void render_text(const ResultsTable& t, std::ostream& out);
+
+/// The table as JSON: {"run": {...}, "kernels": [...], "cells": [{cell_id, kernel, fs, mkfs,
+/// vcpus, workload, copies, boots, done, failed, scores, score_lpm, rel_stddev,
+/// unixbench_index, throttle_per_1k_loops, inode_ags, agcount, layout, loops, vs_first:
+/// {kernel, change, verdict, reason} or null}]}; absent figures are null.
+nlohmann::json to_json(const ResultsTable& t);
+
+}  // namespace rlab::results

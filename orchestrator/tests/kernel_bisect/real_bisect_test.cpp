@@ -1,0 +1,134 @@
+// The real thing, end to end: a git repository made from Debian's linux-source-6.12 (one base
+// commit) plus 15 commits touching fs/xfs, one of which makes every inodegc queueing burn CPU
+// (a busy loop in xfs_inodegc_queue) and one of which does not build; `rlab bisect` must
+// build, boot and measure its way to the slow commit and report the broken one as skipped.
+// Slow: kernel builds (ccache) and about seventy TCG boots (each step boots the commit and
+// both ends in turn); the cell runs its guests under -icount, so guest time follows
+// instructions and host load does not move the score.
+#include "kernel_bisect/culprit.hpp"
+#include "kernel_bisect/git.hpp"
+#include "kernel_bisect/session.hpp"
+#include "git_fixture.hpp"
+#include "kernel_series.hpp"
+#include "util/paths.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+namespace rlab::kernel_bisect {
+namespace {
+namespace fs = std::filesystem;
+using testing::git;
+
+/// Which of `commits` commits (after the base) git tests first: the shape alone decides.
+std::size_t first_midpoint(const fs::path& scratch, std::size_t commits) {
+  auto shas = testing::make_linear_repo(scratch, static_cast<int>(commits + 1));
+  GitTree g(scratch);
+  g.start(shas.back(), shas.front());
+  auto c = g.current();
+  g.reset();
+  return static_cast<std::size_t>(std::find(shas.begin(), shas.end(), c) - shas.begin());
+}
+
+TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto minutes = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
+  };
+  const char* bin = std::getenv("RLAB_BIN");
+  ASSERT_TRUE(bin && *bin) << "RLAB_BIN is not set";
+  const fs::path work = fs::path("/var/tmp") / ("rlab-bisect-e2e-" + std::to_string(::getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  rlab::testing::KernelSeries series_repo(work);
+  const fs::path repo = series_repo.repo();
+  const std::string base = series_repo.base();
+
+  const std::size_t n = 15;
+  const std::size_t broken = first_midpoint(work / "shape", n);  // git tests it: it must skip
+  const std::size_t culprit = broken + 3 <= n ? broken + 3 : broken - 3;
+  ASSERT_NE(culprit, broken + 1);  // a skip right before the culprit would hide it
+  const std::vector<std::string> files = {"fs/xfs/xfs_super.c", "fs/xfs/xfs_inode.c",
+                                          "fs/xfs/xfs_file.c",  "fs/xfs/xfs_log.c",
+                                          "fs/xfs/xfs_iops.c"};
+  std::vector<std::string> series{base};
+  for (std::size_t i = 1; i <= n; ++i) {
+    // The commit after the broken one rewrites its file without the #error.
+    const std::string path = i == broken + 1 ? "fs/xfs/xfs_super.c" : files[i % files.size()];
+    if (i == culprit) {
+      series.push_back(series_repo.slow_inodegc("xfs: burn CPU in inodegc queueing"));
+    } else if (i == broken) {
+      series.push_back(series_repo.commit(
+          "fs/xfs/xfs_super.c",
+          series_repo.content("fs/xfs/xfs_super.c") + "#error \"rlab bisect test: this commit does not build\"\n",
+          "xfs: a commit that does not build", false));
+    } else {
+      const std::string subject = "xfs: comment " + std::to_string(i) + " in " + fs::path(path).filename().string();
+      series.push_back(series_repo.commit(
+          path, series_repo.content(path) + "/* rlab bisect test series: harmless change " + std::to_string(i) + " */\n",
+          subject));
+    }
+  }
+  std::fprintf(stderr, "[real bisect] series of %zu commits made in %.1f min (broken #%zu, culprit #%zu)\n",
+               n, minutes(), broken, culprit);
+
+  std::vector<std::string> argv{bin, "bisect", "--tree", repo.string(), "--good", base,
+                                "--bad", "main", "--cell", "xfs", "--matrix",
+                                (fs::path(RLAB_TEST_DATA) / "real_bisect.yaml").string(),
+                                "--db", (work / "rlab.db").string(),
+                                // 15 commits: steps at 0.12 / 4 = 0.03, which 4 boots against 4
+                                // reach when they separate completely (exact p 2/70 = 0.029).
+                                "--alpha", "0.12", "--initial", "4", "--cap", "8"};
+  util::ProcessOptions o;
+  o.timeout = std::chrono::hours(4);
+  o.echo = true;
+  const double before = minutes();
+  auto r = util::run(argv, o);
+  std::fprintf(stderr, "[real bisect] rlab bisect took %.1f min; whole test %.1f min\n", minutes() - before,
+               minutes());
+  EXPECT_EQ(r.exit_code, 0) << util::tail(r.output, 60);
+  EXPECT_NE(r.output.find("first bad commit: " + series[culprit] + " xfs: burn CPU in inodegc queueing"),
+            std::string::npos)
+      << util::tail(r.output, 60);
+  EXPECT_NE(r.output.find("skipped " + series[broken].substr(0, 12) +
+                          " xfs: a commit that does not build: build:"),
+            std::string::npos)
+      << util::tail(r.output, 60);
+  // Where the time went at the culprit: the busy loop's own on-CPU stack (xfs_inodegc_queue()
+  // is inlined into xfs_inode_mark_reclaimable(), the frame that burns the CPU).
+  const auto where = r.output.find("where the time went:");
+  ASSERT_NE(where, std::string::npos) << util::tail(r.output, 60);
+  const std::string ranking = r.output.substr(where, r.output.find("\nskipped ", where) - where);
+  EXPECT_NE(ranking.find("oncpu      xfs_inode_mark_reclaimable < xfs_fs_destroy_inode"), std::string::npos)
+      << ranking;
+  EXPECT_FALSE(GitTree(repo).bisecting());
+  // Confirmed by reverting it on the bad end: the busy loop goes, the score comes back.
+  EXPECT_NE(r.output.find("revert check: passed"), std::string::npos) << util::tail(r.output, 60);
+  std::string revert;
+  {
+    SessionDb db(work / "rlab.db");
+    const auto s = db.get(1);
+    ASSERT_TRUE(s);
+    const auto checks = checks_from_json(s->checks_json);
+    ASSERT_TRUE(checks && checks->revert) << s->checks_json;
+    EXPECT_EQ(checks->revert->result, "good") << checks->revert->reason;
+    EXPECT_FALSE(checks->suspicious());
+    revert = checks->revert->commit;
+  }
+
+  // The exported trees of the series are large; the built kernels stay cached. After a
+  // failure everything stays, for `rlab bisect --resume` and a look at the store.
+  if (!::testing::Test::HasFailure()) {
+    for (const auto& c : series) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + revert));
+    fs::remove_all(work);
+  }
+}
+
+}  // namespace
+}  // namespace rlab::kernel_bisect
