@@ -187,7 +187,7 @@ TEST(RoundTrip, RunLoadOptionsAndBinaryInput) {
   r.runner = "unixbench";
   r.unixbench_dir = "/opt/ub";
   r.duration_s = 20;
-  for (const std::string in : {std::string(), std::string("a"), std::string("ab"), std::string("abc"),
+  for (const std::string& in : {std::string(), std::string("a"), std::string("ab"), std::string("abc"),
                                std::string("\0\xff\x80 the\n", 7)}) {
     r.input = in;
     const auto back = round_trip<rp::Run, rp::HostMessage>(r);

@@ -142,6 +142,35 @@ EndsCheck check_ends(References& refs, const Oracle& oracle, const Options& opt,
   }
 }
 
+namespace {
+
+/// Classifies the step's commit against the step's ends (its figures and reason filled in);
+/// true when it is good or bad, false while unknown (including while the step's ends do not
+/// show the change in the bisected direction: no reference to classify against).
+bool judge(Step& step, const Options& step_opt) {
+  const double mg = stats::median(step.good), mb = stats::median(step.bad);
+  if ((mb > mg ? 1 : (mb < mg ? -1 : 0)) != expected_sign(step_opt)) {
+    step.references_differ = false;
+    const auto d = stats::test_difference(step.good, step.samples, step_opt.verdict);
+    step.change_vs_good = d.relative_change;
+    step.p_vs_good = d.p_min;
+    step.p_vs_bad = 1;
+    step.reason = fmt::format("{} (good median {:.4g}, bad {:.4g}) -> unknown", kEndsDidNotDiffer, mg, mb);
+    return false;
+  }
+  step.references_differ = true;
+  const Classification c = classify(step.good, step.bad, step.samples, step_opt);
+  step.change_vs_good = c.vs_good.relative_change;
+  step.p_vs_good = c.vs_good.p_min;
+  step.p_vs_bad = c.vs_bad.p_min;
+  step.reason = c.reason;
+  if (c.call == Call::unknown) return false;
+  step.result = c.call == Call::good ? StepResult::good : StepResult::bad;
+  return true;
+}
+
+}  // namespace
+
 Step test_commit(std::size_t index, const References& refs, const Oracle& oracle, const Options& opt) {
   if (!(opt.step_alpha > 0)) {
     throw std::invalid_argument("bisection::test_commit: step_alpha must be > 0 (see default_step_alpha)");
@@ -182,27 +211,7 @@ Step test_commit(std::size_t index, const References& refs, const Oracle& oracle
       auto& into = *three[slots[k]].second;
       into.insert(into.end(), got[k].samples.begin(), got[k].samples.end());
     }
-    const double mg = stats::median(step.good), mb = stats::median(step.bad);
-    if ((mb > mg ? 1 : (mb < mg ? -1 : 0)) != expected_sign(opt)) {
-      // This step's ends do not show the change (yet): no reference to classify against.
-      step.references_differ = false;
-      const auto d = stats::test_difference(step.good, step.samples, step_opt.verdict);
-      step.change_vs_good = d.relative_change;
-      step.p_vs_good = d.p_min;
-      step.p_vs_bad = 1;
-      step.reason = fmt::format("{} (good median {:.4g}, bad {:.4g}) -> unknown", kEndsDidNotDiffer, mg, mb);
-    } else {
-      step.references_differ = true;
-      const Classification c = classify(step.good, step.bad, step.samples, step_opt);
-      step.change_vs_good = c.vs_good.relative_change;
-      step.p_vs_good = c.vs_good.p_min;
-      step.p_vs_bad = c.vs_bad.p_min;
-      step.reason = c.reason;
-      if (c.call != Call::unknown) {
-        step.result = c.call == Call::good ? StepResult::good : StepResult::bad;
-        return step;
-      }
-    }
+    if (judge(step, step_opt)) return step;
     n = stats::next_sample_count(step.samples.size(), opt.plan);
     if (n == 0) {
       step.result = StepResult::skip;

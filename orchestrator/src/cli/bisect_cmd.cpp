@@ -25,7 +25,11 @@ namespace bd = rlab::kernel_bisect;
 constexpr int kStepAbort = 128;
 
 struct BisectArgs {
-  bd::StartOptions o{.matrix = util::source_dir() / "matrix.yaml"};  ///< bound to the options
+  bd::StartOptions o = [] {  ///< bound to the options
+    bd::StartOptions s;
+    s.matrix = util::source_dir() / "matrix.yaml";
+    return s;
+  }();
   std::string direction = "regression", db, agent;
   std::int64_t resume = 0;
   std::int64_t session = 0;  ///< bisect-step

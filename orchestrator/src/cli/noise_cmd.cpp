@@ -22,7 +22,11 @@ namespace rlab::cli {
 namespace {
 
 struct NoiseArgs {
-  noise::MeasureOptions o{.matrix = util::source_dir() / "matrix.yaml"};  ///< bound to the options
+  noise::MeasureOptions o = [] {  ///< bound to the options
+    noise::MeasureOptions m;
+    m.matrix = util::source_dir() / "matrix.yaml";
+    return m;
+  }();
   bool show = false, json = false;
 };
 

@@ -63,6 +63,50 @@ void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out)
   }
 }
 
+/// One cell's score row (medians, %change, p, verdict, boots a side), the advice when it is
+/// not judged, its index and inode-AG rows, and its first movers.
+void write_row(const CellComparison& c, const CompareOptions& options, std::ostream& out) {
+  const bool cmp = c.result.has_value();
+  std::optional<double> base_med, new_med, base_rel, new_rel, change;
+  if (cmp) {
+    base_med = c.result->a.median;
+    new_med = c.result->b.median;
+    base_rel = c.result->a.relative_stddev;
+    new_rel = c.result->b.relative_stddev;
+    change = c.result->difference.relative_change;
+  }
+  const std::string verdict =
+      cmp && c.status == RowStatus::compared ? std::string(stats::verdict_name(c.result->verdict))
+                                             : std::string(row_status_name(c.status));
+  out << value_col(base_med, base_rel) << " " << change_col(change)
+      << value_col(new_med, new_rel) << " "
+      << (cmp ? p_col(c.result->difference.p_min) : fmt::format("{:>9}", "")) << "  "
+      << fmt::format("{:<9}", verdict) << "  " << c.label << ".score_lpm"
+      << fmt::format("  ({} vs {} boots", c.base_scores.size(), c.new_scores.size())
+      << (c.noise ? fmt::format("; noise {:.1f}%, detectable {:.1f}%)\n", *c.noise * 100, *c.mde * 100)
+                  : std::string(")\n"));
+  advice(c, options, out);
+  const auto figure = [&](std::optional<double> a, std::optional<double> b, std::string_view name) {
+    if (!a && !b) return;
+    std::optional<double> ch;
+    if (a && b && *a != 0) ch = *b / *a - 1;
+    out << value_col(a, std::nullopt) << " " << change_col(ch) << value_col(b, std::nullopt) << " "
+        << std::string(9 + 2 + 9, ' ') << "  " << c.label << "." << name << "\n";
+  };
+  figure(c.base_index, c.new_index, "unixbench_index(this_guest)");
+  figure(c.base_inode_ags, c.new_inode_ags, "xfs_inode_ags");
+  if (c.movers && !c.movers->rows.empty()) {
+    attribution::Ranking top = *c.movers;  // the text shows the first rows; --json has them all
+    if (top.rows.size() > kMoversShown) {
+      top.left_out += top.rows.size() - kMoversShown;
+      top.rows.resize(kMoversShown);
+    }
+    std::ostringstream m;
+    attribution::render_ranking(top, m, "      ");
+    out << m.str();
+  }
+}
+
 }  // namespace
 
 void render_text(const ComparisonTable& r, std::ostream& out) {
@@ -90,47 +134,7 @@ void render_text(const ComparisonTable& r, std::ostream& out) {
                      std::string(9, '-'), std::string(9, '-'));
   out << fmt::format("{:>16}{:>12}{:>16}{:>10}  {}\n", "%stddev", "%change", "%stddev", "p",
                      "verdict");
-  for (const auto& c : r.cells) {
-    const bool cmp = c.result.has_value();
-    std::optional<double> base_med, new_med, base_rel, new_rel, change;
-    if (cmp) {
-      base_med = c.result->a.median;
-      new_med = c.result->b.median;
-      base_rel = c.result->a.relative_stddev;
-      new_rel = c.result->b.relative_stddev;
-      change = c.result->difference.relative_change;
-    }
-    const std::string verdict =
-        cmp && c.status == RowStatus::compared ? std::string(stats::verdict_name(c.result->verdict))
-                                               : std::string(row_status_name(c.status));
-    out << value_col(base_med, base_rel) << " " << change_col(change)
-        << value_col(new_med, new_rel) << " "
-        << (cmp ? p_col(c.result->difference.p_min) : fmt::format("{:>9}", "")) << "  "
-        << fmt::format("{:<9}", verdict) << "  " << c.label << ".score_lpm"
-        << fmt::format("  ({} vs {} boots", c.base_scores.size(), c.new_scores.size())
-        << (c.noise ? fmt::format("; noise {:.1f}%, detectable {:.1f}%)\n", *c.noise * 100, *c.mde * 100)
-                    : std::string(")\n"));
-    advice(c, r.options, out);
-    const auto figure = [&](std::optional<double> a, std::optional<double> b, std::string_view name) {
-      if (!a && !b) return;
-      std::optional<double> ch;
-      if (a && b && *a != 0) ch = *b / *a - 1;
-      out << value_col(a, std::nullopt) << " " << change_col(ch) << value_col(b, std::nullopt) << " "
-          << std::string(9 + 2 + 9, ' ') << "  " << c.label << "." << name << "\n";
-    };
-    figure(c.base_index, c.new_index, "unixbench_index(this_guest)");
-    figure(c.base_inode_ags, c.new_inode_ags, "xfs_inode_ags");
-    if (c.movers && !c.movers->rows.empty()) {
-      attribution::Ranking top = *c.movers;  // the text shows the first rows; --json has them all
-      if (top.rows.size() > kMoversShown) {
-        top.left_out += top.rows.size() - kMoversShown;
-        top.rows.resize(kMoversShown);
-      }
-      std::ostringstream m;
-      attribution::render_ranking(top, m, "      ");
-      out << m.str();
-    }
-  }
+  for (const auto& c : r.cells) write_row(c, r.options, out);
   std::size_t diff = 0, regress = 0, same = 0, unknown = 0, refused = 0;
   for (const auto& c : r.cells) {
     refused += c.status == RowStatus::refused;

@@ -10,11 +10,9 @@ namespace rlab::kernel_bisect {
 ReplayOracle::ReplayOracle(Lab& lab, std::vector<std::string> commits, std::string purpose)
     : lab_(lab), commits_(std::move(commits)), purpose_(std::move(purpose)) {}
 
-std::vector<bisection::Measurement> ReplayOracle::operator()(std::span<const bisection::Request> requests) {
-  const std::size_t n = requests.size();
-  std::vector<bisection::Measurement> out(n);
-  std::vector<std::size_t> misses(n, 0);
-  for (std::size_t k = 0; k < n; ++k) {
+void ReplayOracle::replay(std::span<const bisection::Request> requests,
+                          std::vector<bisection::Measurement>& out) {
+  for (std::size_t k = 0; k < requests.size(); ++k) {
     if (requests[k].index >= commits_.size())
       throw std::out_of_range(fmt::format("bisect oracle: commit index {} of {}", requests[k].index,
                                           commits_.size()));
@@ -24,6 +22,13 @@ std::vector<bisection::Measurement> ReplayOracle::operator()(std::span<const bis
     while (handed < stored.size() && out[k].samples.size() < requests[k].runs)
       out[k].samples.push_back(stored[handed++]);
   }
+}
+
+std::vector<bisection::Measurement> ReplayOracle::operator()(std::span<const bisection::Request> requests) {
+  const std::size_t n = requests.size();
+  std::vector<bisection::Measurement> out(n);
+  std::vector<std::size_t> misses(n, 0);
+  replay(requests, out);
   // Boots that fail now and then (a QEMU that exits while libvirt connects, a guest that
   // never says hello) are measured again; a kernel that does not build, or boots that keep
   // failing, make the commit unmeasurable.

@@ -68,6 +68,8 @@ class ReplayOracle {
   std::size_t measured() const { return measured_; }
 
  private:
+  /// Fills `out` (one per request) with the stored samples not yet handed out.
+  void replay(std::span<const bisection::Request> requests, std::vector<bisection::Measurement>& out);
   Lab& lab_;
   std::vector<std::string> commits_;
   std::string purpose_;

@@ -13,13 +13,12 @@ prometheus::Labels with(prometheus::Labels l, const std::string& k, const std::s
   return l;
 }
 
-}  // namespace
+using prometheus::BuildCounter;
+using prometheus::BuildGauge;
+using prometheus::BuildHistogram;
 
-void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
-  using prometheus::BuildCounter;
-  using prometheus::BuildGauge;
-  using prometheus::BuildHistogram;
-
+/// rlab_cell_*: the latest result of each cell.
+void add_latest(prometheus::Registry& reg, const Snapshot& s) {
   auto& score = BuildGauge().Name("rlab_cell_score_lpm")
       .Help("Score of the cell's latest result in loops per minute (UnixBench aggregation: "
             "geometric mean of the passes after dropping the worst third)")
@@ -67,7 +66,10 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
       h.ObserveMultiple(r.latency->counts, r.latency->sum_s);
     }
   }
+}
 
+/// rlab_cell_*_total, rlab_xfs_*_total: sums over all the stored results of each cell.
+void add_totals(prometheus::Registry& reg, const Snapshot& s) {
   auto& load = BuildCounter().Name("rlab_cell_load_seconds_total")
       .Help("Measured load time of the cell over all its stored results, seconds").Register(reg);
   auto& loops_total = BuildCounter().Name("rlab_cell_loops_total")
@@ -89,7 +91,10 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
     for (const auto& [ev, v] : t.inactivation_events) inact.Add(with(l, "event", ev)).Increment(v);
     for (const auto& [st, v] : t.xfs_stats) stats.Add(with(l, "stat", st)).Increment(v);
   }
+}
 
+/// rlab_cells_total and rlab_guest_boot_seconds: every boot of each cell.
+void add_boots(prometheus::Registry& reg, const Snapshot& s) {
   auto& cells = BuildCounter().Name("rlab_cells_total")
       .Help("Boots of the cell (one per repeat) by outcome: done or failed").Register(reg);
   for (const auto& [key, n] : s.outcomes)
@@ -106,7 +111,10 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
     auto& h = boot.Add(key.second.to_labels(), kBootBuckets);
     for (double v : secs) h.Observe(v);
   }
+}
 
+/// rlab_kernel_info, rlab_runs_active, rlab_run_boots: kernels and runs in progress.
+void add_kernels_and_runs(prometheus::Registry& reg, const Snapshot& s) {
   auto& info = BuildGauge().Name("rlab_kernel_info")
       .Help("Identity of the kernel behind a kernel name's newest result (always 1)")
       .Register(reg);
@@ -124,6 +132,15 @@ void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
     active.Add(l).Set(p.active_runs);
     for (const auto& [state, n] : p.boots) boots.Add(with(l, "state", state)).Set(static_cast<double>(n));
   }
+}
+
+}  // namespace
+
+void add_snapshot(prometheus::Registry& reg, const Snapshot& s) {
+  add_latest(reg, s);
+  add_totals(reg, s);
+  add_boots(reg, s);
+  add_kernels_and_runs(reg, s);
 }
 
 }  // namespace rlab::metrics

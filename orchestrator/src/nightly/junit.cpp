@@ -9,8 +9,6 @@
 
 namespace rlab::nightly {
 
-using util::xml_escape;
-
 namespace {
 
 std::string figures(const CellOutcome& c) {
@@ -23,6 +21,32 @@ std::string figures(const CellOutcome& c) {
   return out;
 }
 
+void write_properties(util::XmlWriter& x, const NightAnalysis& r) {
+  const auto property = [&x](std::string_view name, const std::string& value) {
+    x.open("property").attr("name", name).attr("value", value).close();
+  };
+  x.open("properties");
+  property("run", std::to_string(r.run.id));
+  property("matrix", r.run.matrix_path);
+  if (r.previous) property("previous_run", std::to_string(r.previous->id));
+  if (r.baseline) property("baseline_run", std::to_string(r.baseline->id));
+  if (!r.control.empty()) property("drift_control", r.control);
+  if (r.vs_previous) property("drift_vs_previous", r.drift_text("previous"));
+  if (r.vs_baseline) property("drift_vs_baseline", r.drift_text("baseline"));
+  x.close();
+}
+
+void write_testcase(util::XmlWriter& x, const CellOutcome& c) {
+  x.open("testcase").attr("classname", "rlab." + c.kernel).attr("name", c.cell_id);
+  const auto s = c.status();
+  if (s == "FAIL")
+    x.open("failure").attr("type", "regression").attr("message", c.reason()).text(figures(c)).close();
+  else if (s == "ERROR")
+    x.open("error").attr("type", "boot").attr("message", c.reason()).text(c.failure).close();
+  x.leaf("system-out", figures(c));
+  x.close();
+}
+
 }  // namespace
 
 std::string render_junit(const NightAnalysis& r) {
@@ -32,43 +56,16 @@ std::string render_junit(const NightAnalysis& r) {
     failures += s == "FAIL";
     errors += s == "ERROR";
   }
-  const std::string suite = fmt::format("rlab nightly run {}", r.run.id);
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format(R"(<testsuites name="rlab nightly" tests="{}" failures="{}" errors="{}">)" "\n",
-                     r.cells.size(), failures, errors);
-  out += fmt::format(R"(  <testsuite name="{}" tests="{}" failures="{}" errors="{}" skipped="0" )"
-                     R"(timestamp="{}" hostname="{}">)" "\n",
-                     xml_escape(suite), r.cells.size(), failures, errors,
-                     xml_escape(r.run.created_at.substr(0, 19)), xml_escape(r.run.hostname));
-  out += "    <properties>\n";
-  out += fmt::format(R"(      <property name="run" value="{}"/>)" "\n", r.run.id);
-  out += fmt::format(R"(      <property name="matrix" value="{}"/>)" "\n", xml_escape(r.run.matrix_path));
-  if (r.previous)
-    out += fmt::format(R"(      <property name="previous_run" value="{}"/>)" "\n", r.previous->id);
-  if (r.baseline)
-    out += fmt::format(R"(      <property name="baseline_run" value="{}"/>)" "\n", r.baseline->id);
-  if (!r.control.empty())
-    out += fmt::format(R"(      <property name="drift_control" value="{}"/>)" "\n", xml_escape(r.control));
-  for (const char* which : {"previous", "baseline"})
-    if (which == std::string_view("previous") ? r.vs_previous.has_value() : r.vs_baseline.has_value())
-      out += fmt::format(R"(      <property name="drift_vs_{}" value="{}"/>)" "\n", which,
-                         xml_escape(r.drift_text(which)));
-  out += "    </properties>\n";
-  for (const auto& c : r.cells) {
-    out += fmt::format(R"(    <testcase classname="rlab.{}" name="{}">)" "\n", xml_escape(c.kernel),
-                       xml_escape(c.cell_id));
-    const auto s = c.status();
-    if (s == "FAIL")
-      out += fmt::format(R"(      <failure type="regression" message="{}">{}</failure>)" "\n",
-                         xml_escape(c.reason()), xml_escape(figures(c)));
-    else if (s == "ERROR")
-      out += fmt::format(R"(      <error type="boot" message="{}">{}</error>)" "\n",
-                         xml_escape(c.reason()), xml_escape(c.failure));
-    out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(figures(c)));
-    out += "    </testcase>\n";
-  }
-  out += "  </testsuite>\n</testsuites>\n";
-  return out;
+  util::XmlWriter x({.quote = '"', .declaration = true});
+  x.open("testsuites").attr("name", "rlab nightly").attr("tests", r.cells.size())
+      .attr("failures", failures).attr("errors", errors);
+  x.open("testsuite").attr("name", fmt::format("rlab nightly run {}", r.run.id))
+      .attr("tests", r.cells.size()).attr("failures", failures).attr("errors", errors)
+      .attr("skipped", 0).attr("timestamp", r.run.created_at.substr(0, 19))
+      .attr("hostname", r.run.hostname);
+  write_properties(x, r);
+  for (const auto& c : r.cells) write_testcase(x, c);
+  return x.finish();
 }
 
 }  // namespace rlab::nightly

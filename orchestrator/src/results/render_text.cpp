@@ -77,6 +77,43 @@ void legend(const ResultsTable& t, std::size_t unjudged, std::size_t smallest_si
                      need(std::max(t.verdict.min_effect, 1e-3)));
 }
 
+/// Writes the kernels' column heads (name, rule, "%change %stddev") and returns each
+/// column's width: the base 16, the others 1 + 11 (%change) + 16 (value), widened to fit the
+/// kernel's name.
+std::vector<std::size_t> column_heads(const std::vector<std::string>& kernels, std::ostream& out) {
+  std::vector<std::size_t> width;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    width.push_back(std::max<std::size_t>(i == 0 ? 16 : 27, kernels[i].size()));
+  std::string names, rule, head1, head2;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const std::string sep = i == 0 ? "" : " ";
+    names += sep + pad_left(kernels[i], width[i]);
+    rule += sep + std::string(width[i], '-');
+    if (i == 0) {
+      head1 += pad_left("%stddev", width[i]);
+      head2 += pad_left("\\", width[i] - 3) + "   ";
+    } else {
+      head1 += sep + pad_left("%change         %stddev", width[i]);
+      head2 += sep + pad_left("|                \\", width[i] - 3) + "   ";
+    }
+  }
+  out << names << "\n" << rule << "\n" << head1 << "\n" << head2 << "\n";
+  return width;
+}
+
+/// The cells with failed or missing boots, with their failures.
+void incomplete_cells(const ResultsTable& t, std::ostream& out) {
+  bool header = false;
+  for (const auto& c : t.cells) {
+    if (c.failures.empty() && c.done == c.boots) continue;
+    if (!header) out << "\nincomplete cells:\n";
+    header = true;
+    out << fmt::format("  {}: {}/{} boots done, {} failed\n", c.cell_id, c.done, c.boots,
+                       c.failed);
+    for (const auto& f : c.failures) out << "    " << f << "\n";
+  }
+}
+
 }  // namespace
 
 void render_text(const ResultsTable& t, std::ostream& out) {
@@ -92,25 +129,7 @@ void render_text(const ResultsTable& t, std::ostream& out) {
   for (const auto& k : t.kernels) out << "  " << k << "\n";
   out << "\n";
 
-  // Column widths: base group 16, other groups 1 + 11 (%change) + 16 (value), widened to fit
-  // the kernel's name.
-  std::vector<std::size_t> width;
-  for (std::size_t i = 0; i < t.kernels.size(); ++i)
-    width.push_back(std::max<std::size_t>(i == 0 ? 16 : 27, t.kernels[i].size()));
-  std::string names, rule, head1, head2;
-  for (std::size_t i = 0; i < t.kernels.size(); ++i) {
-    const std::string sep = i == 0 ? "" : " ";
-    names += sep + pad_left(t.kernels[i], width[i]);
-    rule += sep + std::string(width[i], '-');
-    if (i == 0) {
-      head1 += pad_left("%stddev", width[i]);
-      head2 += pad_left("\\", width[i] - 3) + "   ";
-    } else {
-      head1 += sep + pad_left("%change         %stddev", width[i]);
-      head2 += sep + pad_left("|                \\", width[i] - 3) + "   ";
-    }
-  }
-  out << names << "\n" << rule << "\n" << head1 << "\n" << head2 << "\n";
+  const std::vector<std::size_t> width = column_heads(t.kernels, out);
 
   std::map<Key, std::map<std::string, const CellSummary*>> rows;
   std::vector<Key> order;
@@ -167,15 +186,7 @@ void render_text(const ResultsTable& t, std::ostream& out) {
 
   if (t.kernels.size() > 1) legend(t, unjudged, smallest_side, out);
 
-  bool header = false;
-  for (const auto& c : t.cells) {
-    if (c.failures.empty() && c.done == c.boots) continue;
-    if (!header) out << "\nincomplete cells:\n";
-    header = true;
-    out << fmt::format("  {}: {}/{} boots done, {} failed\n", c.cell_id, c.done, c.boots,
-                       c.failed);
-    for (const auto& f : c.failures) out << "    " << f << "\n";
-  }
+  incomplete_cells(t, out);
 }
 
 }  // namespace rlab::results

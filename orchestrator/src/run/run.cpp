@@ -395,6 +395,39 @@ void count_left(RunContext& ctx, const ScheduleOutcome& scheduled) {
   if (ctx.hellos) ctx.sum.boot_to_hello_s /= static_cast<double>(ctx.hellos);
 }
 
+/// Ends run p.run after its schedule: destroys what is left of its guests (prefix: its domain
+/// names), thins the hosts' uploaded images, and stores its status (interrupted, failed, done).
+/// Throws HostsDrainedError when every host was drained before the run was interrupted.
+void close_run(Plan& p, Hosts& hosts, const RunOptions& o, const ScheduleOutcome& scheduled,
+               const std::string& prefix, RunSummary& sum) {
+  auto& intr = Interrupts::instance();
+  // Nothing of this run may outlive it; what earlier runs left unused for long goes too.
+  sum.leftover_domains = destroy_domains(hosts.hosts, prefix);
+  for (auto& h : hosts.hosts)
+    if (const auto n = h.files ? h.files->thin() : 0)
+      spdlog::info("host {}: removed {} kernels and initramfs no run used for {} days", h.uri(), n,
+                   kContentKeep.count() / 24);
+  for (const auto& d : sum.drained) spdlog::warn("host {} was drained: {}", d.uri, d.reason);
+  sum.interrupted = intr.stopped();
+  if (scheduled.all_drained && !sum.interrupted) {
+    p.st->finish_run(p.run, store::RunStatus::failed);
+    throw HostsDrainedError(fmt::format(
+        "run {}: every host was drained, {} boots not run: {}. Everything measured is stored; "
+        "`rlab run --resume {} --retry-failed {}` continues once a host answers",
+        p.run, scheduled.unstarted.size(), list_drained(sum.drained), p.run, o.matrix.string()));
+  }
+  if (!scheduled.unstarted.empty() && !sum.interrupted) {
+    // Cells only drained hosts could run: still pending, for `--resume` once one answers.
+    spdlog::error("run {}: {} boots not run: every host that can run their cells was drained", p.run,
+                  scheduled.unstarted.size());
+    sum.failed += scheduled.unstarted.size();
+    sum.boots += scheduled.unstarted.size();
+  }
+  p.st->finish_run(p.run, sum.interrupted ? store::RunStatus::interrupted
+                          : sum.failed    ? store::RunStatus::failed
+                                          : store::RunStatus::done);
+}
+
 }  // namespace
 
 RunSummary execute(const RunOptions& o, Progress& progress) {
@@ -445,31 +478,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   progress.end();
 
-  // Nothing of this run may outlive it; what earlier runs left unused for long goes too.
-  sum.leftover_domains = destroy_domains(hosts.hosts, prefix);
-  for (auto& h : hosts.hosts)
-    if (const auto n = h.files ? h.files->thin() : 0)
-      spdlog::info("host {}: removed {} kernels and initramfs no run used for {} days", h.uri(), n,
-                   kContentKeep.count() / 24);
-  for (const auto& d : sum.drained) spdlog::warn("host {} was drained: {}", d.uri, d.reason);
-  sum.interrupted = intr.stopped();
-  if (scheduled.all_drained && !sum.interrupted) {
-    p.st->finish_run(p.run, store::RunStatus::failed);
-    throw HostsDrainedError(fmt::format(
-        "run {}: every host was drained, {} boots not run: {}. Everything measured is stored; "
-        "`rlab run --resume {} --retry-failed {}` continues once a host answers",
-        p.run, scheduled.unstarted.size(), list_drained(sum.drained), p.run, o.matrix.string()));
-  }
-  if (!scheduled.unstarted.empty() && !sum.interrupted) {
-    // Cells only drained hosts could run: still pending, for `--resume` once one answers.
-    spdlog::error("run {}: {} boots not run: every host that can run their cells was drained", p.run,
-                  scheduled.unstarted.size());
-    sum.failed += scheduled.unstarted.size();
-    sum.boots += scheduled.unstarted.size();
-  }
-  p.st->finish_run(p.run, sum.interrupted ? store::RunStatus::interrupted
-                          : sum.failed    ? store::RunStatus::failed
-                                          : store::RunStatus::done);
+  close_run(p, hosts, o, scheduled, prefix, sum);
   return sum;
 }
 

@@ -48,7 +48,7 @@ SELECT * FROM ranked WHERE rn = 1 ORDER BY cell_key
   q.bind(1, run);
   while (q.step())
     out.push_back({q.i64(0), q.text(1), labels_at(q, 3), q.real(13), q.real(14), q.text(15),
-                   q.text(16), q.text(17), std::nullopt, {}});
+                   q.text(16), q.text(17), std::nullopt, {}, std::nullopt});
   const bool with_attribution = detail::has_column(db, "passes", "attribution_json");  // schema 5
   for (auto& r : out) {
     Stmt ags(db, "SELECT AVG(inode_ags) FROM passes WHERE boot_id = ?1");

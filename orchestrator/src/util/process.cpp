@@ -92,62 +92,55 @@ std::optional<std::filesystem::path> find_program(const std::string& name) {
   return std::nullopt;
 }
 
-ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& opts) {
-  if (argv.empty()) throw std::invalid_argument("run: empty argv");
-  auto started = std::chrono::steady_clock::now();
+namespace {
 
-  int out_pipe[2], in_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(in_pipe, O_CLOEXEC) != 0)
-    throw std::system_error(errno, std::generic_category(), "pipe");
-  Fd out_r{out_pipe[0]}, out_w{out_pipe[1]}, in_r{in_pipe[0]}, in_w{in_pipe[1]};
-
-  Fd log;
-  if (!opts.log_file.empty()) {
-    log.reset(::open(opts.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
-    if (log.fd < 0)
-      throw std::system_error(errno, std::generic_category(), "open " + opts.log_file.string());
-  }
-
+/// Starts argv in its own process group (so a timeout kills the whole tree: make spawns many
+/// children) with stdin from `in` and stdout+stderr to `out`, in opts.cwd with opts.env added.
+/// Returns its pid; throws std::system_error when it cannot start.
+pid_t spawn(const std::vector<std::string>& argv, const ProcessOptions& opts, int in, int out) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in_r.fd, 0);
-  posix_spawn_file_actions_adddup2(&fa, out_w.fd, 1);
-  posix_spawn_file_actions_adddup2(&fa, out_w.fd, 2);
+  posix_spawn_file_actions_adddup2(&fa, in, 0);
+  posix_spawn_file_actions_adddup2(&fa, out, 1);
+  posix_spawn_file_actions_adddup2(&fa, out, 2);
   if (!opts.cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, opts.cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  // Own process group, so a timeout kills the whole tree (make spawns many children).
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attr, 0);
   sigset_t none;
   sigemptyset(&none);
   posix_spawnattr_setsigmask(&attr, &none);
-
   auto args = argv;
   auto env = merged_env(opts.env);
   auto c_args = c_array(args);
   auto c_env = c_array(env);
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, c_args[0], &fa, &attr, c_args.data(), c_env.data());
+  const int rc = ::posix_spawnp(&pid, c_args[0], &fa, &attr, c_args.data(), c_env.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) throw std::system_error(rc, std::generic_category(), "cannot start " + argv[0]);
-  in_r.reset();
-  out_w.reset();
+  return pid;
+}
 
-  // Feed stdin (small inputs only; written before reading output).
-  if (!opts.stdin_data.empty()) {
-    ::signal(SIGPIPE, SIG_IGN);
-    std::size_t off = 0;
-    while (off < opts.stdin_data.size()) {
-      ssize_t n = ::write(in_w.fd, opts.stdin_data.data() + off, opts.stdin_data.size() - off);
-      if (n <= 0) break;
-      off += static_cast<std::size_t>(n);
-    }
+/// Writes `data` to `fd` (small inputs only: written before any output is read); a reader
+/// that is gone ends it quietly.
+void feed(int fd, const std::string& data) {
+  if (data.empty()) return;
+  ::signal(SIGPIPE, SIG_IGN);
+  std::size_t off = 0;
+  while (off < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + off, data.size() - off);
+    if (n <= 0) break;
+    off += static_cast<std::size_t>(n);
   }
-  in_w.reset();
+}
 
-  ProcessResult res;
+/// Reads `fd` to its end into res.output (or the log file `log` when >= 0), echoing whole
+/// lines to stderr when opts.echo; past opts.timeout from `started` kills process group `pid`
+/// and sets res.timed_out.
+void drain(int fd, int log, pid_t pid, const ProcessOptions& opts,
+           std::chrono::steady_clock::time_point started, ProcessResult& res) {
   std::string line_buf;
   char buf[65536];
   for (;;) {
@@ -157,20 +150,20 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& op
       wait_ms = static_cast<int>(std::max<long>(
           0, std::chrono::duration_cast<std::chrono::milliseconds>(left).count()));
     }
-    pollfd p{out_r.fd, POLLIN, 0};
-    int pr = ::poll(&p, 1, wait_ms);
+    pollfd p{fd, POLLIN, 0};
+    const int pr = ::poll(&p, 1, wait_ms);
     if (pr < 0 && errno == EINTR) continue;
     if (pr == 0) {
       res.timed_out = true;
       ::kill(-pid, SIGKILL);
       break;
     }
-    ssize_t n = ::read(out_r.fd, buf, sizeof buf);
+    const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     std::string_view chunk(buf, static_cast<std::size_t>(n));
-    if (log.fd >= 0) {
-      if (::write(log.fd, chunk.data(), chunk.size()) < 0) { /* keep draining */ }
+    if (log >= 0) {
+      if (::write(log, chunk.data(), chunk.size()) < 0) { /* keep draining */ }
     } else {
       res.output.append(chunk);
     }
@@ -184,7 +177,31 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& op
     }
   }
   if (opts.echo && !line_buf.empty()) std::fwrite(line_buf.data(), 1, line_buf.size(), stderr);
+}
 
+}  // namespace
+
+ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& opts) {
+  if (argv.empty()) throw std::invalid_argument("run: empty argv");
+  const auto started = std::chrono::steady_clock::now();
+  int out_pipe[2], in_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(in_pipe, O_CLOEXEC) != 0)
+    throw std::system_error(errno, std::generic_category(), "pipe");
+  Fd out_r{out_pipe[0]}, out_w{out_pipe[1]}, in_r{in_pipe[0]}, in_w{in_pipe[1]};
+  Fd log;
+  if (!opts.log_file.empty()) {
+    log.reset(::open(opts.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+    if (log.fd < 0)
+      throw std::system_error(errno, std::generic_category(), "open " + opts.log_file.string());
+  }
+  const pid_t pid = spawn(argv, opts, in_r.fd, out_w.fd);
+  in_r.reset();
+  out_w.reset();
+  feed(in_w.fd, opts.stdin_data);
+  in_w.reset();
+
+  ProcessResult res;
+  drain(out_r.fd, log.fd, pid, opts, started, res);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

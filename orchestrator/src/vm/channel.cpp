@@ -232,9 +232,28 @@ std::string StreamBridge::stream_error() const {
   return state_->error;
 }
 
+namespace {
+
+/// A new connection to `uri` for one stream. The host answered a moment ago on its shared
+/// connection, so a failed open is taken as transient (an ssh handshake that timed out on a
+/// busy host): tried three times, 2 s apart, and the last error thrown.
+std::shared_ptr<Connection> own_connection(const std::string& uri) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return std::make_shared<Connection>(uri);
+    } catch (const LibvirtError& e) {
+      if (attempt == 3) throw;
+      spdlog::warn("{} (attempt {} of 3; trying again in 2 s)", e.what(), attempt);
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+    }
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<StreamBridge> open_channel(Connection& conn, const std::string& domain_name,
                                            const std::string& channel) {
-  auto own = std::make_shared<Connection>(conn.uri());
+  auto own = own_connection(conn.uri());
   auto c = static_cast<virConnectPtr>(own->raw());
   virDomainPtr d = virDomainLookupByName(c, domain_name.c_str());
   if (!d)

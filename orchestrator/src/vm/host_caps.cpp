@@ -32,8 +32,8 @@ HostCaps parse_capabilities(const std::string& uri, const std::string& xml) {
       c.page_kib.push_back(static_cast<unsigned>(std::stoul(s)));
   const std::string guest = "/capabilities/guest[os_type='hvm']/arch[@name='aarch64']";
   const std::string emulator = doc.text("string(" + guest + "/emulator)");
-  if (!doc.texts(guest + "/domain[@type='qemu']").empty()) c.tcg = AccelCaps{emulator};
-  if (!doc.texts(guest + "/domain[@type='kvm']").empty()) c.kvm = AccelCaps{emulator};
+  if (!doc.texts(guest + "/domain[@type='qemu']").empty()) c.tcg.emplace().emulator = emulator;
+  if (!doc.texts(guest + "/domain[@type='kvm']").empty()) c.kvm.emplace().emulator = emulator;
   c.granule_64k = granule_64k(c);
   return c;
 }

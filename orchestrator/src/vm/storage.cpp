@@ -113,10 +113,12 @@ VolPtr lookup(virStoragePoolPtr pool, const std::string& name) {
 VolPtr create_volume(virStoragePoolPtr pool, const std::string& uri, const std::string& name,
                      std::uint64_t bytes) {
   if (auto old = lookup(pool, name)) virStorageVolDelete(old.get(), 0);
-  const std::string xml = fmt::format(
-      "<volume><name>{}</name><capacity unit='bytes'>{}</capacity>"
-      "<allocation unit='bytes'>0</allocation><target><format type='raw'/></target></volume>",
-      util::xml_escape(name), bytes);
+  util::XmlWriter x;
+  x.open("volume").leaf("name", name);
+  x.open("capacity").attr("unit", "bytes").text(std::to_string(bytes)).close();
+  x.open("allocation").attr("unit", "bytes").text("0").close();
+  x.open("target").open("format").attr("type", "raw").close().close();
+  const std::string xml = x.finish();
   VolPtr v(virStorageVolCreateXML(pool, xml.c_str(), 0), virStorageVolFree);
   if (!v) throw LibvirtError(fmt::format("host {}: cannot create volume '{}': {}", uri, name, last_libvirt_error()));
   return v;

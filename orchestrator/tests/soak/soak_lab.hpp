@@ -116,10 +116,16 @@ class SoakLab {
   bool wait_for(const std::string& sql, pid_t pid, std::chrono::seconds limit) {
     for (auto until = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < until;
          std::this_thread::sleep_for(std::chrono::seconds(1))) {
-      if (::kill(pid, 0) != 0) return false;
+      if (exited(pid)) return false;
       if (std::atoll(query(sql).c_str()) > 0) return true;
     }
     return false;
+  }
+  /// Whether child `pid` has ended, without reaping it (wait_night() still reads its status).
+  /// kill(pid, 0) cannot tell: it succeeds on a zombie, and a wait on it then lasts its limit.
+  static bool exited(pid_t pid) {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == pid;
   }
   /// A one-value query on the store (sqlite3 CLI, read-only); "" when there is no row.
   std::string query(const std::string& sql) const {
