@@ -6,6 +6,7 @@
 //   unixbench/<key>/ unixbench.cpio (UnixBench's looper, scripts)
 //   host-disks/<key>/ root.img, ssh keys, manifest.json          (emulated KVM host, kvm_host/)
 //   sources/ apt/ kbuild/<key>/{src,obj} ccache/ locks/       (inputs and build state)
+//   kbuild/tree-<key>/{src,obj}                              (a git tree's work tree, work_tree.hpp)
 // A key is the SHA-256 of everything that determines the artifact, so a repeat request with
 // the same inputs is a hit and any change to an input is a miss.
 #include "util/file_lock.hpp"

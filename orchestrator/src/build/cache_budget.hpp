@@ -3,7 +3,8 @@
 // first (docs/operations.md "Disk").
 //
 // What may be freed, in this order: build trees (kbuild/<key>: the exported source and the
-// objects of one kernel, ~1.5 GB each, only needed to rebuild that kernel), then unpacked
+// objects of one kernel, ~1.5 GB each, only needed to rebuild that kernel; kbuild/tree-<key>:
+// a git repository's work tree, only needed to rebuild its next commit quickly), then unpacked
 // kernel sources (sources/<tree>: fetched again on demand), then cache entries (kernels,
 // initramfs, UnixBench's programs, KVM host disks: rebuilt from their recipe on the next
 // miss). Within a kind the least recently used goes first. Never freed: an item whose lock a

@@ -7,6 +7,7 @@
 #include "build/kernel_config.hpp"
 #include "build/kernel_source.hpp"
 #include "build/patches.hpp"
+#include "build/work_tree.hpp"
 #include "util/hash.hpp"
 #include "util/paths.hpp"
 #include "build/run_options.hpp"
@@ -71,6 +72,7 @@ fs::path prepared_tree(const SourceTree& tree, const KernelSpec& spec, const fs:
 
 // "expecting 2600 steps (from ...)" or "expecting ~2600 steps (estimate from ...)".
 std::string expectation(const StepBasis& b) {
+  if (b.steps == 0) return b.from;
   return b.estimate ? fmt::format("expecting ~{} steps (estimate from {})", b.steps, b.from)
                     : fmt::format("expecting {} steps (from {})", b.steps, b.from);
 }
@@ -209,8 +211,10 @@ MadeImage make_image(const KernelSpec& spec, const fs::path& src, const fs::path
   out.from_scratch = !fs::exists(obj / "init");
   const auto log = obj / "build.log";
   fs::remove(log);
-  const auto basis = choose_step_basis(list_cache(util::cache_dir()), identity,
-                                       util::sha256_hex(util::read_file(obj / ".config")));
+  // An object directory of an earlier build (a work tree's) makes only what changed: no count to go by.
+  const auto basis = out.from_scratch ? choose_step_basis(list_cache(util::cache_dir()), identity,
+                                                          util::sha256_hex(util::read_file(obj / ".config")))
+                                      : StepBasis{0, true, "incremental: the objects of the last build are kept"};
   std::vector<std::string> make{"make", "-C", src.string(), "O=" + obj.string()};
   make.insert(make.end(), ms.args.begin(), ms.args.end());
   make.insert(make.end(), {"-j" + std::to_string(out.jobs), "Image"});
@@ -261,32 +265,77 @@ json store_kernel(const fs::path& staging, const fs::path& obj, const KernelSpec
 }
 
 
+// Where one build compiles: its tree and object directory, and what holds them meanwhile.
+struct BuildDirs {
+  fs::path src, obj;
+  std::optional<WorkTree> work_tree;  ///< a git source's moving tree, when it was free
+  bool configure = true;              ///< the configuration must be made (again)
+};
+
+// A git source: its work tree moved to the commit (only changed files touched), or, while
+// another build holds that tree, an export of the commit beside a fresh object directory.
+BuildDirs git_dirs(const KernelSpec& spec, const KernelKeyInputs& in, const fs::path& cache_root,
+                   const std::string& key, const Progress& progress) {
+  KernelKeyInputs config_only = in;  // the tree serves every commit and patch set of a config
+  config_only.source_commit.clear();
+  config_only.patches.clear();
+  BuildDirs d;
+  d.work_tree = WorkTree::try_open(cache_root, spec.source.git_tree, kernel_key(config_only));
+  if (d.work_tree) {
+    d.configure = d.work_tree->move_to(in.source_commit, spec.patches, progress);
+    d.src = d.work_tree->src();
+    d.obj = d.work_tree->obj();
+    return d;
+  }
+  report(progress, "checkout", "the tree's work tree is busy with another build: exporting the commit");
+  auto tree = fetch_kernel_source(spec.source, cache_root, progress);
+  d.src = prepared_tree(tree, spec, cache_root / "kbuild" / key, progress);
+  d.obj = cache_root / "kbuild" / key / "obj";
+  return d;
+}
+
 // ensure_kernel() without its disk-full diagnosis.
 KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, const Progress& progress) {
   auto fragments = fragment_paths(spec, images_dir());
   for (const auto& p : spec.patches)
     if (!fs::is_regular_file(p))
       throw std::runtime_error("kernel " + spec.name + ": patch " + p.string() + " does not exist");
-  auto tree = fetch_kernel_source(spec.source, cache_root, progress);
-  const KernelKeyInputs in = key_inputs(spec, tree.identity, tree.commit);
+  // A Debian source is fetched first (its version is the archive's candidate); a git source
+  // needs only its commit to find the entry, and is checked out only on a miss.
+  const bool git = spec.source.kind == KernelSource::Kind::kGitTree;
+  std::optional<SourceTree> fetched;
+  if (!git) fetched = fetch_kernel_source(spec.source, cache_root, progress);
+  const KernelKeyInputs in = git ? key_inputs(spec, source_identity(spec.source), git_commit(spec.source))
+                                 : key_inputs(spec, fetched->identity, fetched->commit);
   const std::string key = kernel_key(in);
   bool built = false;
   auto [dir, hit] = ensure_entry(cache_root, "kernel", key, [&](const fs::path& staging) {
     keep_within_budget(cache_root, progress);  // room for the build tree first
     touch_used(cache_root / "kbuild" / key);
-    auto src = prepared_tree(tree, spec, cache_root / "kbuild" / key, progress);
-    tree.in_use.reset();  // the build tree holds its own links to the files now
-    auto obj = cache_root / "kbuild" / key / "obj";
+    BuildDirs d;
+    if (git) {
+      d = git_dirs(spec, in, cache_root, key, progress);
+    } else {
+      d.src = prepared_tree(*fetched, spec, cache_root / "kbuild" / key, progress);
+      d.obj = cache_root / "kbuild" / key / "obj";
+      fetched->in_use.reset();  // the build tree holds its own links to the files now
+    }
     const MakeSetup ms = make_setup(cache_root);
-    report(progress, "config", "allnoconfig + " + std::to_string(fragments.size()) + " fragments");
-    configure_kernel(src, obj, fragments, ms.args, ms.env);
-    const MadeImage made = make_image(spec, src, obj, ms, tree.identity, progress);
+    if (d.configure) {
+      report(progress, "config", "allnoconfig + " + std::to_string(fragments.size()) + " fragments");
+      configure_kernel(d.src, d.obj, fragments, ms.args, ms.env);
+      if (d.work_tree) d.work_tree->configured();
+    } else {
+      report(progress, "config", "kept: no Kconfig file changed since it was made");
+    }
+    const MadeImage made = make_image(spec, d.src, d.obj, ms, in.source_identity, progress);
     built = true;
-    report(progress, "cache", fmt::format("kernel {} built in {:.0f} s ({} steps): {}", made.release,
-                                          made.seconds, made.steps, key.substr(0, 16)));
-    return store_kernel(staging, obj, spec, in, key, made);
+    report(progress, "cache", fmt::format("kernel {} built in {:.0f} s ({} steps{}): {}", made.release,
+                                          made.seconds, made.steps, made.from_scratch ? "" : ", incremental",
+                                          key.substr(0, 16)));
+    return store_kernel(staging, d.obj, spec, in, key, made);
   });
-  tree.in_use.reset();
+  if (fetched) fetched->in_use.reset();
   if (hit) report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
   else keep_within_budget(cache_root, progress);
   return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), !built);

@@ -62,18 +62,9 @@ SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
 }
 
 SourceTree fetch_git(const KernelSource& src, const fs::path& cache_root, const Progress& progress) {
-  if (src.git_tree.empty()) throw std::runtime_error("kernel source: git tree without a path");
-  if (src.git_ref.empty())
-    throw std::runtime_error("kernel source " + src.git_tree.string() + ": no git ref");
-  if (!fs::exists(src.git_tree))
-    throw std::runtime_error("kernel source: git tree " + src.git_tree.string() + " does not exist");
-  auto rev = util::run({"git", "-C", src.git_tree.string(), "rev-parse", "--verify", "--quiet",
-                        src.git_ref + "^{commit}"});
-  if (!rev.ok())
-    throw std::runtime_error("kernel source " + src.git_tree.string() + ": ref '" + src.git_ref +
-                             "' is not a commit");
-  SourceTree tree{cache_root / "sources" / ("git-" + util::trim_end(rev.output)), source_identity(src),
-                  util::trim_end(rev.output), hold(cache_root, "git-" + util::trim_end(rev.output))};
+  const std::string commit = git_commit(src);
+  SourceTree tree{cache_root / "sources" / ("git-" + commit), source_identity(src), commit,
+                  hold(cache_root, "git-" + commit)};
   if (fs::exists(tree.dir / "Makefile")) return tree;
   report(progress, "fetch", "exporting " + src.git_ref + " (" + tree.commit + ")");
   const Staging guard(tree.dir);
@@ -93,6 +84,20 @@ SourceTree fetch_git(const KernelSource& src, const fs::path& cache_root, const 
 }
 
 }  // namespace
+
+std::string git_commit(const KernelSource& src) {
+  if (src.git_tree.empty()) throw std::runtime_error("kernel source: git tree without a path");
+  if (src.git_ref.empty())
+    throw std::runtime_error("kernel source " + src.git_tree.string() + ": no git ref");
+  if (!fs::exists(src.git_tree))
+    throw std::runtime_error("kernel source: git tree " + src.git_tree.string() + " does not exist");
+  auto rev = util::run({"git", "-C", src.git_tree.string(), "rev-parse", "--verify", "--quiet",
+                        src.git_ref + "^{commit}"});
+  if (!rev.ok())
+    throw std::runtime_error("kernel source " + src.git_tree.string() + ": ref '" + src.git_ref +
+                             "' is not a commit");
+  return util::trim_end(rev.output);
+}
 
 std::string source_identity(const KernelSource& source) {
   if (source.kind == KernelSource::Kind::kDebianPackage)

@@ -35,6 +35,11 @@ SourceTree fetch_kernel_source(const KernelSource& source,
                                const std::filesystem::path& cache_root,
                                const Progress& progress = {});
 
+/// The full SHA of a git source's ref (`git rev-parse <ref>^{commit}`), without exporting
+/// anything. Throws std::runtime_error naming the tree on an empty or missing tree or ref, or a
+/// ref that is not a commit.
+std::string git_commit(const KernelSource& source);
+
 /// The identity string of `source` (see SourceTree::identity), without touching the network.
 std::string source_identity(const KernelSource& source);
 
