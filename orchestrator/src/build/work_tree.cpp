@@ -43,6 +43,16 @@ std::string short_sha(const std::string& sha) { return sha.substr(0, 12); }
 
 }  // namespace
 
+void WorkTree::give_back_if_full(const std::exception& e) {
+  std::error_code ec;
+  const auto space = fs::space(dir_, ec);
+  if (ec || space.available >= kFullBelowBytes) return;
+  // git says "unable to write file" without the errno: name the cause, free what it wrote.
+  for (const char* part : {"src", "obj", "index", "state.json"}) fs::remove_all(dir_ / part, ec);
+  throw std::runtime_error(fmt::format("{}: checking out into {}: No space left on device ({} MiB free)", e.what(),
+                                       src().string(), space.available >> 20));
+}
+
 bool affects_config(const std::string& path) {
   const auto slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -84,8 +94,13 @@ bool WorkTree::move_to(const std::string& commit, const std::vector<fs::path>& p
          previous_.empty() ? fmt::format("checking out {} into {}", short_sha(commit), src().string())
                            : fmt::format("moving {} from {} to {}: only the files that differ", src().string(),
                                          short_sha(previous_), short_sha(commit)));
-  git({"read-tree", "--reset", "-u", commit});
-  if (was_patched) git({"clean", "-fdxq"});  // files an earlier patch created
+  try {
+    git({"read-tree", "--reset", "-u", commit});
+    if (was_patched) git({"clean", "-fdxq"});  // files an earlier patch created
+  } catch (const std::exception& e) {
+    give_back_if_full(e);
+    throw;
+  }
   apply_patches(src(), patches);
   state["commit"] = commit;
   state["patched"] = !patches.empty();

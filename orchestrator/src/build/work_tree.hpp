@@ -15,6 +15,7 @@
 #include "build/artifact_cache.hpp"
 #include "build/progress.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -35,7 +36,8 @@ class WorkTree {
   /// Checks out `commit` (a full SHA of the repository) and applies `patches` in order.
   /// Returns whether the object directory's configuration must be made again before
   /// building (see the file comment). Throws util::ProcessError when git fails, PatchError
-  /// when a patch does not apply.
+  /// when a patch does not apply, std::runtime_error saying "No space left on device" when the
+  /// checkout failed on a full disk (the tree's files are then removed).
   bool move_to(const std::string& commit, const std::vector<std::filesystem::path>& patches,
                const Progress& progress);
 
@@ -51,6 +53,11 @@ class WorkTree {
  private:
   WorkTree(std::filesystem::path dir, std::filesystem::path git_dir, util::FileLock lock)
       : dir_(std::move(dir)), git_dir_(std::move(git_dir)), lock_(std::move(lock)) {}
+  /// After a failed checkout: when the cache's disk has less than kFullBelowBytes free, removes
+  /// what the tree holds (the next move starts afresh) and throws saying "No space left on
+  /// device" (git's own message does not); returns otherwise.
+  void give_back_if_full(const std::exception& e);
+  static constexpr std::uintmax_t kFullBelowBytes = 256ull << 20;
   /// `git <args>` on the repository with this tree's work tree and index; throws on failure.
   std::string git(std::vector<std::string> args) const;
 
