@@ -11,6 +11,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -27,7 +31,36 @@ struct CompareArgs {
   double min_effect = 0.02;
   std::size_t cap = 80;
   std::string control;
+  std::string flame_graphs;  ///< folder for the differential flame graphs; "" for none
 };
+
+/// `text` with every character but letters, digits, '.', '-' and '+' made '_': a file name.
+std::string file_name_of(const std::string& text) {
+  std::string out = text;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '+') c = '_';
+  return out;
+}
+
+/// "run 3" or, comparing kernels, the kernel's name.
+std::string side_label(const compare::Side& s) { return s.kernel.empty() ? fmt::format("run {}", s.run) : s.kernel; }
+
+/// Writes `<dir>/<cell>.<family>.svg` for every flame tree of `rep`; says where on stderr.
+void write_flame_graphs(const compare::ComparisonTable& rep, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  std::size_t n = 0;
+  for (const auto& c : rep.cells)
+    for (const auto& [family, tree] : c.flames) {
+      attribution::FlameSvgOptions o;
+      o.base_label = side_label(rep.base);
+      o.new_label = side_label(rep.next);
+      o.title = fmt::format("{}: {} -> {}, {}", attribution::family_name(family), o.base_label, o.new_label, c.label);
+      util::write_file_atomic(dir / (file_name_of(c.label) + "." + std::string(attribution::family_name(family)) + ".svg"),
+                              attribution::flame_svg(tree, o));
+      ++n;
+    }
+  spdlog::info("{} differential flame graphs in {}", n, dir.string());
+}
 
 int compare_main(const CompareArgs& a) {
   compare::CompareOptions opt;
@@ -68,6 +101,13 @@ int compare_main(const CompareArgs& a) {
     }
   } catch (...) {
     return exit_code_of_current_exception();
+  }
+  if (!a.flame_graphs.empty()) {
+    try {
+      write_flame_graphs(rep, a.flame_graphs);
+    } catch (...) {
+      return exit_code_of_current_exception();
+    }
   }
   if (a.json) std::cout << compare::to_json(rep).dump(2) << "\n";
   else compare::render_text(rep, std::cout);
@@ -112,6 +152,9 @@ Registrar compare_registrar(40, [](CLI::App& app, int* exit_code) {
                   "Drift-correct every score against this cell (id or a unique part) of the same "
                   "run and repeat");
   cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the table");
+  cmd->add_option("--flame-graphs", args->flame_graphs,
+                  "Folder to write a differential flame graph (SVG) per cell and stack family (lock, "
+                  "offcpu, oncpu) into: <cell>.<family>.svg");
   cmd->final_callback([args, exit_code] { *exit_code = compare_main(*args); });
 });
 

@@ -101,13 +101,21 @@ static void side_figures(const std::vector<const BootData*>& side, std::optional
   if (!placed.empty()) ags = stats::mean(placed);
 }
 
-/// The "what changed" ranking of two sides' boots.
-static attribution::Ranking movers(const std::vector<const BootData*>& a, const std::vector<const BootData*>& b,
-                            const attribution::RankOptions& opt) {
-  std::vector<attribution::BootProfile> pa, pb;
-  for (const BootData* x : a) pa.push_back(attribution::profile_of(x->passes));
-  for (const BootData* x : b) pb.push_back(attribution::profile_of(x->passes));
-  return attribution::rank(pa, pb, opt);
+/// The side's boots as profiles of their counted passes.
+static std::vector<attribution::BootProfile> profiles(const std::vector<const BootData*>& side) {
+  std::vector<attribution::BootProfile> out;
+  for (const BootData* x : side) out.push_back(attribution::profile_of(x->passes));
+  return out;
+}
+
+/// The "what changed" ranking of two sides' boots, and the flame trees of its stack families.
+static void explain(CellComparison& row, const std::vector<const BootData*>& a, const std::vector<const BootData*>& b,
+                    const attribution::RankOptions& opt) {
+  const auto pa = profiles(a), pb = profiles(b);
+  row.movers = attribution::rank(pa, pb, opt);
+  for (const auto f : row.movers->families)
+    if (f == attribution::Family::lock || f == attribution::Family::offcpu || f == attribution::Family::oncpu)
+      row.flames[f] = attribution::flame_tree(pa, pb, f);
 }
 
 ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
@@ -136,7 +144,7 @@ ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
       row.status = RowStatus::refused;  // neither the scores nor the counters are comparable
       row.mismatch = std::move(m);
     } else {
-      row.movers = movers(side_a, side_b, opt.movers);
+      explain(row, side_a, side_b, opt.movers);
       fill_verdict(row, opt);
     }
     rep.cells.push_back(std::move(row));

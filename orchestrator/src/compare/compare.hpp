@@ -5,11 +5,13 @@
 // run by filesystem variant, vCPUs, workload and copies.
 #include "compare/boots.hpp"
 #include "compare/drift.hpp"
+#include "attribution/flame.hpp"
 #include "attribution/rank.hpp"
 #include "stats/verdict.hpp"
 #include "util/usage_error.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +88,9 @@ struct CellComparison {
   /// What changed between the sides' boots, across every counter family, per 1,000 loops
   /// (attribution/rank.hpp); nullopt for refused and one-sided rows.
   std::optional<attribution::Ranking> movers;
+  /// Differential flame trees (attribution/flame.hpp) of the stack families both sides
+  /// collected (lock, offcpu, oncpu); empty where movers is nullopt.
+  std::map<attribution::Family, attribution::FlameNode> flames;
   /// UnixBench's index of each side's median score in this guest (protocol::unixbench_index;
   /// nullopt for a workload without a UnixBench baseline or a side without boots).
   std::optional<double> base_index, new_index;

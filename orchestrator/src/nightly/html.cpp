@@ -4,6 +4,7 @@
 #include "nightly/report_dirs.hpp"
 #include "nightly/svg.hpp"
 
+#include "attribution/flame.hpp"
 #include "attribution/render.hpp"
 #include "stats/shift_interval.hpp"
 #include "util/xml.hpp"
@@ -164,6 +165,14 @@ std::string where_the_time_went(const NightAnalysis& r) {
         const bool prev = side == &c.vs_previous;
         o += fmt::format("<h3>{} (against the {})</h3>\n", h(c.cell_id), prev ? "previous night" : "baseline");
         o += attribution::ranking_html(*(*side)->movers, prev ? "previous night" : "baseline", "tonight");
+        for (const auto& [family, tree] : (*side)->flames) {
+          attribution::FlameSvgOptions fo;
+          fo.base_label = prev ? "previous night" : "baseline";
+          fo.new_label = "tonight";
+          fo.title = fmt::format("{}: {} -> tonight, {}", attribution::family_name(family), fo.base_label, c.cell_id);
+          o += fmt::format("<details><summary>differential flame graph: {}</summary>\n{}</details>\n",
+                           attribution::family_name(family), attribution::flame_svg(tree, fo));
+        }
         ++shown;
         break;
       }

@@ -7,6 +7,7 @@
 #include "build/run_options.hpp"
 #include "store/readers.hpp"
 #include "store/store.hpp"
+#include "util/paths.hpp"
 #include "util/process.hpp"
 #include "real_lab.hpp"
 
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <regex>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -62,8 +64,9 @@ TEST(RealAttribution, AContendedXfsLoadGivesLockOffCpuAndOnCpuStacksThatCompareR
     EXPECT_LE(rows, 51u) << "bounded: the top 50 stacks and one other row";
   }
   // The run against itself: every family collected, the ranking lists them.
+  const fs::path flames = d.dir / "flames";
   auto c = rlab::util::run(rlab_argv({"compare", std::to_string(run), std::to_string(run), "--db",
-                                      (d.dir / "rlab.db").string(), "--json"}));
+                                      (d.dir / "rlab.db").string(), "--json", "--flame-graphs", flames.string()}));
   ASSERT_TRUE(c.exit_code == 0 || c.exit_code == 1) << c.output;
   const auto j = nlohmann::json::parse(c.output.substr(c.output.find('{')));
   ASSERT_EQ(j["cells"].size(), 1u);
@@ -73,4 +76,18 @@ TEST(RealAttribution, AContendedXfsLoadGivesLockOffCpuAndOnCpuStacksThatCompareR
   for (const auto& f : w["families"]) families.insert(f.get<std::string>());
   for (const char* f : {"lock", "offcpu", "oncpu", "tracepoint", "vmstat"}) EXPECT_TRUE(families.count(f)) << f;
   for (const auto& row : w["rows"]) EXPECT_FALSE(row["significant"].get<bool>()) << "a run against itself: " << row.dump();
+  // A differential flame graph per stack family; against itself every box is white, and the
+  // XFS frames of the lock or off-CPU stacks are boxes of their own.
+  std::size_t svgs = 0, xfs_boxes = 0;
+  for (const auto& e : fs::directory_iterator(flames)) {
+    ++svgs;
+    const std::string svg = rlab::util::read_file(e.path());
+    EXPECT_EQ(svg.rfind("<svg ", 0), 0u) << e.path();
+    const std::regex fill(R"re(<rect [^>]*fill="(#[0-9a-f]{6})")re");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), fill); it != std::sregex_iterator(); ++it)
+      EXPECT_EQ((*it)[1].str(), "#ffffff") << e.path() << ": a box coloured as changed against itself";
+    for (auto at = svg.find("<title>xfs_"); at != std::string::npos; at = svg.find("<title>xfs_", at + 1)) ++xfs_boxes;
+  }
+  EXPECT_EQ(svgs, 3u) << "lock, offcpu and oncpu";
+  EXPECT_GT(xfs_boxes, 0u);
 }
