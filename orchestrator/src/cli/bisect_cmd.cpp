@@ -75,7 +75,14 @@ int bisect_main(const BisectArgs& a) {
     run::Interrupts::instance().destroy_domains();
     return run::Interrupts::instance().stopped() ? kInterrupted : code;
   }
-  std::cout << bd::render_report(*db, s, bd::GitTree(s.spec.tree));
+  const bd::GitTree git(s.spec.tree);
+  std::cout << bd::render_report(*db, s, git);
+  try {
+    const auto flames = bd::write_flame_graphs(*db, s, git, db->path().parent_path() / fmt::format("bisect-{}-flames", s.id));
+    for (const auto& f : flames) std::cout << "differential flame graph: " << f.string() << "\n";
+  } catch (const std::exception& e) {
+    spdlog::warn("bisect session {}: the flame graphs could not be written: {}", s.id, e.what());
+  }
   return s.status == kernel_bisect::SessionState::found ? kOk : kFailure;
 }
 

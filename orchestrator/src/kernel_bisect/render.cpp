@@ -2,13 +2,16 @@
 
 #include "kernel_bisect/lab.hpp"
 
+#include "attribution/flame.hpp"
 #include "attribution/render.hpp"
 #include "kernel_bisect/culprit.hpp"
 #include "compare/compare.hpp"
 #include "stats/descriptive.hpp"
+#include "util/paths.hpp"
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <sstream>
 
 namespace rlab::kernel_bisect {
@@ -40,22 +43,33 @@ std::vector<compare::BootData> boots_of(const SessionDb& db, SessionId id, const
   return out;
 }
 
+/// The two sides of "where the time went": the first bad commit's boots against its parent's
+/// (else the good end's), as profiles; nullopt when either side has no boot.
+struct CulpritSides {
+  std::string base;
+  std::vector<attribution::BootProfile> base_boots, bad_boots;
+};
+
+std::optional<CulpritSides> culprit_sides(const SessionDb& db, const Session& s, const GitTree& git) {
+  if (s.first_bad.empty()) return std::nullopt;
+  CulpritSides c;
+  if (auto p = git.parent(s.first_bad); p && !db.samples(s.id, *p).empty()) c.base = *p;
+  if (c.base.empty()) c.base = s.spec.good_commit;
+  for (const auto& x : boots_of(db, s.id, c.base)) c.base_boots.push_back(attribution::profile_of(x.passes));
+  for (const auto& x : boots_of(db, s.id, s.first_bad)) c.bad_boots.push_back(attribution::profile_of(x.passes));
+  if (c.base_boots.empty() || c.bad_boots.empty()) return std::nullopt;
+  return c;
+}
+
 /// What changed at the first bad commit against its parent (else the nearest good-answered
 /// ancestor, else the good end), every counter family ranked (attribution/rank.hpp).
 std::string what_changed(const SessionDb& db, const Session& s, const GitTree& git) {
-  std::string base;
-  if (auto p = git.parent(s.first_bad); p && !db.samples(s.id, *p).empty()) base = *p;
-  if (base.empty()) base = s.spec.good_commit;
-  auto b = boots_of(db, s.id, base);
-  auto n = boots_of(db, s.id, s.first_bad);
-  if (b.empty() || n.empty()) return "";
-  std::vector<attribution::BootProfile> bp, np;
-  for (const auto& x : b) bp.push_back(attribution::profile_of(x.passes));
-  for (const auto& x : n) np.push_back(attribution::profile_of(x.passes));
+  const auto c = culprit_sides(db, s, git);
+  if (!c) return "";
   std::ostringstream out;
-  out << fmt::format("\nwhere the time went: {} ({} boots) -> {} ({} boots)\n", base.substr(0, 12), b.size(),
-                     s.first_bad.substr(0, 12), n.size());
-  attribution::render_ranking(attribution::rank(bp, np, {.fdr = 0.05, .top = 15}), out);
+  out << fmt::format("\nwhere the time went: {} ({} boots) -> {} ({} boots)\n", c->base.substr(0, 12),
+                     c->base_boots.size(), s.first_bad.substr(0, 12), c->bad_boots.size());
+  attribution::render_ranking(attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = 15}), out);
   return out.str();
 }
 
@@ -103,6 +117,26 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
       out += fmt::format("skipped {} {}: {}\n", r.commit.substr(0, 12), subject_of(git, r.commit),
                          r.reason);
   return out;
+}
+
+std::vector<std::filesystem::path> write_flame_graphs(const SessionDb& db, const Session& s, const GitTree& git,
+                                                    const std::filesystem::path& dir) {
+  const auto c = culprit_sides(db, s, git);
+  if (!c) return {};
+  std::vector<std::filesystem::path> written;
+  const auto ranked = attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = 1});
+  for (const auto f : ranked.families) {
+    if (f != attribution::Family::lock && f != attribution::Family::offcpu && f != attribution::Family::oncpu) continue;
+    attribution::FlameSvgOptions o;
+    o.base_label = c->base.substr(0, 12);
+    o.new_label = s.first_bad.substr(0, 12);
+    o.title = fmt::format("{}: {} -> first bad commit {}, {}", attribution::family_name(f), o.base_label, o.new_label,
+                          s.spec.cell_id);
+    std::filesystem::create_directories(dir);
+    written.push_back(dir / (std::string(attribution::family_name(f)) + ".svg"));
+    util::write_file_atomic(written.back(), attribution::flame_svg(attribution::flame_tree(c->base_boots, c->bad_boots, f), o));
+  }
+  return written;
 }
 
 }  // namespace rlab::kernel_bisect

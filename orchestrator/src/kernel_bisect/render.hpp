@@ -6,12 +6,21 @@
 #include "kernel_bisect/git.hpp"
 #include "kernel_bisect/session.hpp"
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace rlab::kernel_bisect {
 
 /// Multi-line text report of session `s` (any status). Subjects are read from `git`; a
 /// commit the tree no longer has is shown by its SHA alone. Throws store::StoreError.
 std::string render_report(const SessionDb& db, const Session& s, const GitTree& git);
+
+/// Writes the differential flame graphs (attribution/flame.hpp) of the first bad commit
+/// against the side render_report's "where the time went" uses, one per stack family both
+/// collected, as `<dir>/<family>.svg`; returns the files written (none before a first bad
+/// commit, or without stacks). Throws std::filesystem::filesystem_error, std::runtime_error.
+std::vector<std::filesystem::path> write_flame_graphs(const SessionDb& db, const Session& s, const GitTree& git,
+                                                      const std::filesystem::path& dir);
 
 }  // namespace rlab::kernel_bisect

@@ -106,6 +106,17 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
   const std::string ranking = r.output.substr(where, r.output.find("\nskipped ", where) - where);
   EXPECT_NE(ranking.find("oncpu      xfs_inode_mark_reclaimable < xfs_fs_destroy_inode"), std::string::npos)
       << ranking;
+  // The same as a differential flame graph: the busy loop's frame is new, so full red.
+  const fs::path oncpu = work / "bisect-1-flames" / "oncpu.svg";
+  EXPECT_NE(r.output.find("differential flame graph: " + oncpu.string()), std::string::npos) << util::tail(r.output, 20);
+  if (fs::exists(oncpu)) {
+    const std::string svg = util::read_file(oncpu);
+    bool red = false;
+    for (auto box = svg.find("<title>xfs_inode_mark_reclaimable: "); box != std::string::npos;
+         box = svg.find("<title>xfs_inode_mark_reclaimable: ", box + 1))
+      red |= svg.compare(svg.find("fill=", box), 14, "fill=\"#ff3737\"") == 0;
+    EXPECT_TRUE(red) << "no box of the busy loop's frame is new in " << oncpu;
+  }
   EXPECT_FALSE(GitTree(repo).bisecting());
   // Confirmed by reverting it on the bad end: the busy loop goes, the score comes back.
   EXPECT_NE(r.output.find("revert check: passed"), std::string::npos) << util::tail(r.output, 60);
