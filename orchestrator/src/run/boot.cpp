@@ -1,5 +1,4 @@
 #include "run/boot.hpp"
-#include "run/scheduler.hpp"
 
 #include "link/agent_link.hpp"
 #include "image/unixbench.hpp"
@@ -190,10 +189,6 @@ class BootRun {
     check_platform(hello);
     prepare_filesystem();
     run_load(hello);
-    // The result is stored. Under icount guest time is instructions, not host time, so the next
-    // boot may start while this guest shuts down without moving any measured figure; under
-    // real time the budget holds until the guest is gone.
-    if (g_.icount_shift) release_budget();
     shut_down();
   }
 

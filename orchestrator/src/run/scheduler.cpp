@@ -29,15 +29,6 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed) {
   return jobs;
 }
 
-namespace {
-/// The running job's early release, in its own thread while `work` runs (release_budget()).
-thread_local const std::function<void()>* t_release = nullptr;
-}  // namespace
-
-void release_budget() {
-  if (t_release) (*t_release)();
-}
-
 ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
                         const std::function<Attempt(const Job&, std::size_t)>& work,
                         const std::function<bool()>& stop, unsigned max_moves,
@@ -86,23 +77,13 @@ ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>&
         threads.emplace_back([&, job, host] {
           std::exception_ptr e;
           Attempt a;
-          bool released = false;  // under mu
-          const std::function<void()> release = [&] {
-            std::lock_guard l(mu);
-            if (released) return;
-            released = true;
-            used[host] -= job.vcpus;
-            cv.notify_all();
-          };
-          t_release = &release;
           try {
             a = work(job, host);
           } catch (...) {
             e = std::current_exception();
           }
-          t_release = nullptr;
           std::lock_guard l(mu);
-          if (!released) used[host] -= job.vcpus;
+          used[host] -= job.vcpus;
           --running;
           if (e && !error) error = e;
           if (!e && a.host_failed) {

@@ -52,11 +52,6 @@ struct ScheduleOutcome {
   bool all_drained = false;
 };
 
-/// Called from inside `work` (its own thread) once the job's measuring is over: frees the job's
-/// vCPUs in its host's budget now, so that the next job starts (its guest boots) while this
-/// one's guest shuts down and is torn down. Idempotent; a no-op outside a job's thread.
-void release_budget();
-
 /// The run order: all boots of repeat 0 first, then repeat 1, ...; within a repeat the order is
 /// a Fisher-Yates shuffle with std::mt19937_64 seeded by `seed` + repeat (the same seed gives
 /// the same order on every machine).

@@ -305,34 +305,3 @@ TEST(Schedule, AJobWhoseOnlyHostIsDrainedStaysUnstarted) {
   EXPECT_EQ(cell0, 2u) << "both boots of cell 0 stay out: abandoned after its host failed, or never started";
   for (const auto& j : out.unstarted) EXPECT_EQ(j.cell, 0u) << "cell 1 ran on host 0";
 }
-
-TEST(Schedule, AReleasedJobLetsTheNextStartWhileItEndsAndIsNotFreedTwice) {
-  // Budget 1, three jobs: each "measures" (holds the budget), releases it, then "shuts down"
-  // for a while. The next job must start during that shutdown, and the budget must never
-  // count more than one measuring job (a double free would let two measure at once).
-  std::mutex mu;
-  int measuring = 0, most_measuring = 0, shutting_down = 0, started_during_shutdown = 0;
-  auto work = [&](const Job&, std::size_t) {
-    {
-      std::lock_guard l(mu);
-      started_during_shutdown += shutting_down > 0;
-      most_measuring = std::max(most_measuring, ++measuring);
-    }
-    std::this_thread::sleep_for(20ms);
-    {
-      std::lock_guard l(mu);
-      --measuring;
-      ++shutting_down;
-    }
-    release_budget();
-    release_budget();  // idempotent
-    std::this_thread::sleep_for(150ms);
-    std::lock_guard l(mu);
-    --shutting_down;
-    return Attempt{};
-  };
-  schedule(jobs(3, 1), {Slot{"h", 1}}, work, [] { return false; });
-  EXPECT_EQ(most_measuring, 1);
-  EXPECT_EQ(started_during_shutdown, 2) << "the 2nd and 3rd job start while the one before shuts down";
-  release_budget();  // outside a job: nothing to free, nothing happens
-}
