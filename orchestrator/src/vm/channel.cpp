@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <condition_variable>
+#include <iterator>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -236,15 +237,19 @@ namespace {
 
 /// A new connection to `uri` for one stream. The host answered a moment ago on its shared
 /// connection, so a failed open is taken as transient (an ssh handshake that timed out on a
-/// busy host): tried three times, 2 s apart, and the last error thrown.
+/// host whose CPUs its guests fill): tried four times, 2, 5 and 10 s apart, and the last
+/// error thrown.
 std::shared_ptr<Connection> own_connection(const std::string& uri) {
+  constexpr int kPauseS[] = {2, 5, 10};
+  constexpr int kAttempts = static_cast<int>(std::size(kPauseS)) + 1;
   for (int attempt = 1;; ++attempt) {
     try {
       return std::make_shared<Connection>(uri);
     } catch (const LibvirtError& e) {
-      if (attempt == 3) throw;
-      spdlog::warn("{} (attempt {} of 3; trying again in 2 s)", e.what(), attempt);
-      std::this_thread::sleep_for(std::chrono::seconds(2));
+      if (attempt == kAttempts) throw;
+      const int pause = kPauseS[attempt - 1];
+      spdlog::warn("{} (attempt {} of {}; trying again in {} s)", e.what(), attempt, kAttempts, pause);
+      std::this_thread::sleep_for(std::chrono::seconds(pause));
     }
   }
 }
