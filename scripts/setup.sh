@@ -13,6 +13,13 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 2
 fi
 
+# The static aarch64 agent links Debian's arm64 libbpf, libelf and zlib archives
+# (scripts/packages.txt lists them as :arm64): apt needs the architecture first.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  echo "setup.sh: adding the arm64 architecture to apt (dpkg --add-architecture arm64)"
+  dpkg --add-architecture arm64
+fi
+
 mapfile -t pkgs < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/packages.txt | grep -v '^$')
 missing=()
 for p in "${pkgs[@]}"; do

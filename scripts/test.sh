@@ -11,8 +11,9 @@
 # over kernel builds and guest boots; RealNightlyBisect.*: two nights over a generated kernel
 # tree, the second finding, bisecting and checking a planted regression by itself;
 # RealKvmBisect.*: a bisection under KVM on the emulated arm64 KVM host; RealSoak.TenNights*:
-# ten unattended nights with faults on a small cache disk; each up to an hour on 2 cores); without it they are not run, so that this command stays well under an
-# hour. Their last passing runs are in docs/benchmarks.md.
+# ten unattended nights with faults on a small cache disk; RealBpfKernels.*: the agent's BPF
+# programs on a 6.1 guest kernel as well as 6.12; each up to an hour on 2 cores); without it
+# they are not run, so that this command stays well under an hour. Their last passing runs are in docs/benchmarks.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -27,7 +28,7 @@ cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSa
 
 bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
-long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect)\.|^RealSoak\.TenNights')
+long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealBpfKernels)\.|^RealSoak\.TenNights')
 [[ "${RLAB_LONG_TESTS:-0}" == 1 ]] && long=()
 # Tests share the two cores with guests and kernel builds: run them one at a time.
 ctest --preset host --timeout 3600 "${long[@]}" "$@"

@@ -1,7 +1,7 @@
 #pragma once
 // Where tasks wait, by kernel stack, aggregated in the kernel by BPF programs on raw tracepoints
-// (no trace record is built per event; bpf(2), Documentation/bpf/, include/uapi/linux/bpf.h).
-// The programs, written here as BPF instructions:
+// (no trace record is built per event). The programs are BPF C (bpf/waits.bpf.c, compiled by
+// clang -target bpf at build time and embedded as a bpftool skeleton), loaded by libbpf:
 //  - off-CPU, on sched_switch(preempt, prev, next, prev_state) (Linux >= 5.18): a switch-out of
 //    `prev` asleep in D (prev_state & 0x7f == 2, not TASK_NOLOAD, not preempted; with S also 1),
 //    PID 1 (this agent) excepted, saves {now, kernel stack id, state, comm} keyed by the task
@@ -11,6 +11,7 @@
 //    semaphores such as the XFS buffer lock, spinlocks' slow path): the first begin of a task's
 //    wait for a lock saves {now, stack id} keyed by {pid, lock}; its end adds (1, now - saved)
 //    to the counts of {stack id, state 0}.
+// No kernel BTF is needed: the programs read only the tracepoints' u64 arguments (no CO-RE).
 // Limits: a task whose sleep is cut short by a pending signal passes sched_switch with its
 // sleeping state while it stays runnable (the tracepoint reports the state it had); a wait
 // whose stack could not be stored (a stack map bucket taken by another stack) is counted
@@ -23,6 +24,10 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+struct bpf_link;
+struct bpf_program;
+struct waits_bpf;
 
 namespace rlab::agent {
 
@@ -39,12 +44,13 @@ struct WaitEntry {
 /// detached at stop(), read by entries(), closed by the destructor.
 class BpfWaits {
  public:
-  /// Frames kept per stack (the stack map's value is kFrames x 8 bytes).
+  /// Frames kept per stack (the stack map's value is kFrames x 8 bytes; bpf/waits.h).
   static constexpr std::uint32_t kFrames = 32;
-  /// Creates the maps, loads the programs and tries attaching each (then detaches). `with_s`:
-  /// count S sleeps too. Throws std::runtime_error naming the failing bpf(2) command and errno
-  /// (with the verifier's log when a program is refused) when nothing can be collected; a
-  /// family whose tracepoints this kernel lacks is named in unavailable().
+  /// Opens and loads the programs and their maps (libbpf) and tries attaching each (then
+  /// detaches). `with_s`: count S sleeps too. Throws std::runtime_error naming the failing step
+  /// and errno (with the end of libbpf's log, the verifier's when a program is refused) when
+  /// nothing can be collected; a family whose tracepoints this kernel lacks is named in
+  /// unavailable().
   static std::unique_ptr<BpfWaits> open(bool with_s);
   ~BpfWaits();
   BpfWaits(const BpfWaits&) = delete;
@@ -68,11 +74,11 @@ class BpfWaits {
   BpfWaits() = default;
   struct Attached {
     const char* tracepoint;
-    int prog_fd = -1;
-    int link_fd = -1;
+    bpf_program* prog = nullptr;
+    bpf_link* link = nullptr;
   };
+  waits_bpf* skel_ = nullptr;  ///< the skeleton: programs and maps (bpf/waits.bpf.c)
   std::vector<Attached> progs_;
-  int offcpu_start_fd_ = -1, lock_start_fd_ = -1, counts_fd_ = -1, stacks_fd_ = -1, drops_fd_ = -1;
   bool lock_ = false, offcpu_ = false;
   std::string unavailable_;
 };
