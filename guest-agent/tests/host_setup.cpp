@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "harness.hpp"
@@ -44,6 +45,23 @@ std::string ensure_loop_control() {
   if (fs::exists(control, ec)) return "";
   return control.string() + " is missing and `modprobe loop` did not create it (exit " +
          std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : -1) + "): " + out;
+}
+
+LoopDisk::LoopDisk(const fs::path& dir, const fs::path& mnt) : mountpoint(mnt) {
+  if (auto why = ensure_loop_control(); !why.empty()) throw std::runtime_error(why);
+  const auto img = dir / "disk.img";
+  { std::ofstream(img).close(); }
+  fs::resize_file(img, 512ull << 20);
+  int st = 0;
+  device = run_capture({"losetup", "--find", "--show", img.string()}, &st);
+  while (!device.empty() && device.back() == '\n') device.pop_back();
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) throw std::runtime_error("losetup failed: " + device);
+}
+
+LoopDisk::~LoopDisk() {
+  while (::umount2(mountpoint.c_str(), 0) == 0) {
+  }
+  run_capture({"losetup", "-d", device});
 }
 
 }  // namespace rlab::agent::test

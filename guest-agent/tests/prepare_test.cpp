@@ -21,27 +21,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// A loop device over a sparse file; detached (and its mountpoint unmounted) on destruction.
-struct LoopDisk {
-  explicit LoopDisk(const fs::path& dir, const fs::path& mnt) : mountpoint(mnt) {
-    if (auto why = ensure_loop_control(); !why.empty()) throw std::runtime_error(why);
-    const auto img = dir / "disk.img";
-    { std::ofstream(img).close(); }
-    fs::resize_file(img, 512ull << 20);
-    int st = 0;
-    device = run_capture({"losetup", "--find", "--show", img.string()}, &st);
-    while (!device.empty() && device.back() == '\n') device.pop_back();
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) throw std::runtime_error("losetup failed: " + device);
-  }
-  ~LoopDisk() {
-    while (::umount2(mountpoint.c_str(), 0) == 0) {
-    }
-    run_capture({"losetup", "-d", device});
-  }
-  std::string device;
-  fs::path mountpoint;
-};
-
 struct Served {
   TempDir dir;
   Process agent{{agent_binary(), "--listen", "unix:" + (dir.path / "agent.sock").string()}};

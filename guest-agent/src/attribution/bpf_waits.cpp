@@ -2,6 +2,8 @@
 // bpf_waits.hpp), embedded as the bpftool skeleton waits.skel.h and loaded by libbpf.
 #include "attribution/bpf_waits.hpp"
 
+#include "attribution/libbpf_util.hpp"
+
 #include "waits.skel.h"  // generated at build time from bpf/waits.bpf.c
 #include "waits.h"
 
@@ -9,80 +11,23 @@
 #include <bpf/libbpf.h>
 
 #include <cerrno>
-#include <cstdarg>
-#include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
 
 namespace rlab::agent {
-namespace {
 
 static_assert(BpfWaits::kFrames == WAITS_FRAMES, "bpf/waits.h and BpfWaits::kFrames disagree");
 static_assert(sizeof(waits_key) == 32 && sizeof(waits_val) == 16);
 
-/// The end of what libbpf printed (the verifier's log when a program was refused), kept for
-/// the error message instead of going to the agent's stderr.
-std::mutex log_mu;
-std::string libbpf_log;
-
-int keep_log(libbpf_print_level level, const char* fmt, va_list args) {
-  if (level == LIBBPF_DEBUG) return 0;
-  va_list again;
-  va_copy(again, args);
-  const int n = std::vsnprintf(nullptr, 0, fmt, args);  // the verifier's log comes in one piece
-  std::string text(n > 0 ? static_cast<std::size_t>(n) : 0, '\0');
-  if (n > 0) std::vsnprintf(text.data(), text.size() + 1, fmt, again);
-  va_end(again);
-  std::lock_guard lk(log_mu);
-  libbpf_log += text;
-  if (libbpf_log.size() > 8000) libbpf_log.erase(0, libbpf_log.size() - 4000);
-  return n;
-}
-
-/// `what` and errno (libbpf 1.x sets it on failure), with the end of libbpf's log.
-std::runtime_error bpf_error(const std::string& what, int err) {
-  std::lock_guard lk(log_mu);
-  std::string log = libbpf_log;
-  libbpf_log.clear();
-  if (log.size() > 2000) log = "..." + log.substr(log.size() - 2000);
-  while (!log.empty() && log.back() == '\n') log.pop_back();
-  return std::runtime_error(what + ": " + std::strerror(err) + (log.empty() ? "" : " [libbpf: " + log + "]"));
-}
-
-/// Deletes every key of map `fd` (keys of `key_size` bytes).
-void clear_map(int fd, std::size_t key_size) {
-  std::vector<unsigned char> key(key_size);
-  while (bpf_map_get_next_key(fd, nullptr, key.data()) == 0)
-    if (bpf_map_delete_elem(fd, key.data()) != 0) return;
-}
-
-/// The kernel stack of `stack_id` in map `fd`, innermost first; empty when it has none.
-std::vector<std::uint64_t> stack_of(int fd, std::int64_t stack_id) {
-  std::vector<std::uint64_t> out;
-  if (stack_id < 0) return out;
-  std::uint64_t ips[WAITS_FRAMES] = {};
-  const auto id = static_cast<std::uint32_t>(stack_id);
-  if (bpf_map_lookup_elem(fd, &id, ips) != 0) return out;
-  for (std::uint64_t ip : ips) {
-    if (ip == 0) break;
-    out.push_back(ip);
-  }
-  return out;
-}
-
-}  // namespace
-
 std::unique_ptr<BpfWaits> BpfWaits::open(bool with_s) {
-  static std::once_flag print_set;
-  std::call_once(print_set, [] { libbpf_set_print(keep_log); });
+  bpf::keep_libbpf_log();
   std::unique_ptr<BpfWaits> w(new BpfWaits);
   w->skel_ = waits_bpf::open();
-  if (!w->skel_) throw bpf_error("libbpf: open the wait programs (bpf/waits.bpf.c)", errno);
+  if (!w->skel_) throw bpf::libbpf_error("libbpf: open the wait programs (bpf/waits.bpf.c)", errno);
   bpf_program* sleeps = with_s ? w->skel_->progs.on_sched_switch_ds : w->skel_->progs.on_sched_switch_d;
   bpf_program__set_autoload(with_s ? w->skel_->progs.on_sched_switch_d : w->skel_->progs.on_sched_switch_ds, false);
   if (const int err = waits_bpf::load(w->skel_); err != 0)
-    throw bpf_error("libbpf: load the wait programs (bpf/waits.bpf.c)", -err);
+    throw bpf::libbpf_error("libbpf: load the wait programs (bpf/waits.bpf.c)", -err);
   w->progs_ = {{"sched_switch", sleeps},
                {"contention_begin", w->skel_->progs.on_contention_begin},
                {"contention_end", w->skel_->progs.on_contention_end}};
@@ -93,10 +38,7 @@ std::unique_ptr<BpfWaits> BpfWaits::open(bool with_s) {
     if (!link) missing.push_back(std::string(p.tracepoint) + ": " + std::strerror(errno));
     else bpf_link__destroy(link);
   }
-  {
-    std::lock_guard lk(log_mu);
-    libbpf_log.clear();  // the attach attempts' complaints are said below
-  }
+  bpf::forget_libbpf_log();  // the attach attempts' complaints are said below
   auto lacks = [&](std::string_view tp) {
     for (const auto& m : missing)
       if (m.rfind(tp, 0) == 0) return true;
@@ -118,10 +60,10 @@ BpfWaits::~BpfWaits() {
 
 void BpfWaits::start() {
   stop();
-  clear_map(bpf_map__fd(skel_->maps.offcpu_start), sizeof(std::uint64_t));
-  clear_map(bpf_map__fd(skel_->maps.lock_start), 2 * sizeof(std::uint64_t));
-  clear_map(bpf_map__fd(skel_->maps.counts), sizeof(waits_key));
-  clear_map(bpf_map__fd(skel_->maps.stacks), sizeof(std::uint32_t));
+  bpf::clear_map(bpf_map__fd(skel_->maps.offcpu_start), sizeof(std::uint64_t));
+  bpf::clear_map(bpf_map__fd(skel_->maps.lock_start), 2 * sizeof(std::uint64_t));
+  bpf::clear_map(bpf_map__fd(skel_->maps.counts), sizeof(waits_key));
+  bpf::clear_map(bpf_map__fd(skel_->maps.stacks), sizeof(std::uint32_t));
   const std::uint32_t zero = 0;
   const std::uint64_t none = 0;
   bpf_map_update_elem(bpf_map__fd(skel_->maps.drops), &zero, &none, BPF_ANY);
@@ -129,7 +71,7 @@ void BpfWaits::start() {
     const bool sched = std::string_view(p.tracepoint) == "sched_switch";
     if (sched ? !offcpu_ : !lock_) continue;
     p.link = bpf_program__attach_raw_tracepoint(p.prog, p.tracepoint);
-    if (!p.link) throw bpf_error(std::string("libbpf: attach to raw tracepoint ") + p.tracepoint, errno);
+    if (!p.link) throw bpf::libbpf_error(std::string("libbpf: attach to raw tracepoint ") + p.tracepoint, errno);
   }
 }
 
@@ -153,7 +95,7 @@ std::vector<WaitEntry> BpfWaits::entries() const {
     e.comm.assign(key.comm, strnlen(key.comm, sizeof key.comm));
     e.count = v.count;
     e.total_ns = v.total_ns;
-    e.ips = stack_of(stacks, key.stack_id);
+    e.ips = bpf::read_stack(stacks, key.stack_id, WAITS_FRAMES);
     out.push_back(std::move(e));
   }
   return out;

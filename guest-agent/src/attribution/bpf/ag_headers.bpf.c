@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Who waits for which XFS AG header buffer (AGF, AGI, AGFL), for how long, and who held it:
+ * the report's question about AGI/AGF lock contention, per AG (attribution/bpf_ag_headers.hpp).
+ * Classic tracepoints on the xfs_buf_class events, whose record carries the buffer's
+ * address; the programs return at once for any buffer that is no AG header of the
+ * filesystem under test. No kernel BTF is needed. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "ag_headers.h"
+
+struct lock_key {
+	__u64 pid_tgid;
+	__s64 bno;
+};
+
+struct lock_start {
+	__u64 ts;
+	__s64 stack_id;
+	__u64 contended;
+};
+
+struct held {
+	__u64 ts;
+	__s64 stack_id;
+	char comm[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ag_geometry);
+} geometry SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AG_HEADERS_TASKS);
+	__type(key, struct lock_key);
+	__type(value, struct lock_start);
+} starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AG_HEADERS_HELD);
+	__type(key, __s64); /* the buffer's address */
+	__type(value, struct held);
+} holders SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AG_HEADERS_ROWS);
+	__type(key, struct ag_key);
+	__type(value, struct ag_val);
+} waits SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AG_HEADERS_ROWS);
+	__type(key, struct ag_key);
+	__type(value, struct ag_val);
+} holds SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, AG_HEADERS_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, AG_HEADERS_FRAMES * sizeof(__u64));
+} ag_stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} ag_drops SEC(".maps");
+
+static __always_inline void count_drop(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&ag_drops, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+/* The AG and header of the record's buffer in *ag / *header; 0 when it is none. */
+static __always_inline int header_of(struct xfs_buf_record *r, __u32 *ag, __u32 *header)
+{
+	__u32 zero = 0;
+	struct ag_geometry *g = bpf_map_lookup_elem(&geometry, &zero);
+
+	if (!g || r->dev != g->dev || r->bno < 0 || !g->ag_daddrs || !g->sector_daddrs)
+		return 0;
+	__u64 bno = r->bno, in_ag = bno % g->ag_daddrs, a = bno / g->ag_daddrs;
+
+	if (a >= g->agcount || in_ag % g->sector_daddrs)
+		return 0;
+	__u64 h = in_ag / g->sector_daddrs;
+
+	if (h < 1 || h > 3) /* the superblock copy is not one of the three */
+		return 0;
+	*ag = a;
+	*header = h;
+	return 1;
+}
+
+/* map[key] += {1, contended, ns}, max ns kept. */
+static __always_inline void add(void *map, struct ag_key *key, __u64 contended, __u64 ns)
+{
+	struct ag_val *v = bpf_map_lookup_elem(map, key);
+
+	if (!v) {
+		struct ag_val first = { .count = 1, .contended = contended, .total_ns = ns, .max_ns = ns };
+
+		if (bpf_map_update_elem(map, key, &first, BPF_NOEXIST) == 0)
+			return;
+		v = bpf_map_lookup_elem(map, key); /* another CPU added the key first */
+		if (!v) {
+			count_drop();
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->contended, contended);
+	__sync_fetch_and_add(&v->total_ns, ns);
+	if (ns > v->max_ns)
+		v->max_ns = ns; /* racy by design: a lost maximum is another CPU's close one */
+}
+
+/* The buffer is now held by the current task: from here to its unlock. */
+static __always_inline void take(void *ctx, struct xfs_buf_record *r)
+{
+	struct held h = {};
+
+	h.stack_id = bpf_get_stackid(ctx, &ag_stacks, 0);
+	bpf_get_current_comm(h.comm, sizeof(h.comm));
+	h.ts = bpf_ktime_get_ns();
+	__s64 bno = r->bno;
+
+	if (bpf_map_update_elem(&holders, &bno, &h, BPF_ANY))
+		count_drop();
+}
+
+SEC("tracepoint/xfs/xfs_buf_lock")
+int on_buf_lock(struct xfs_buf_record *r)
+{
+	__u32 ag, header;
+
+	if (!header_of(r, &ag, &header))
+		return 0;
+	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = r->bno };
+	struct lock_start s = { .contended = r->lockval == 0 };
+
+	s.stack_id = bpf_get_stackid(r, &ag_stacks, 0);
+	s.ts = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&starts, &k, &s, BPF_ANY))
+		count_drop();
+	return 0;
+}
+
+SEC("tracepoint/xfs/xfs_buf_lock_done")
+int on_buf_lock_done(struct xfs_buf_record *r)
+{
+	__u32 ag, header;
+
+	if (!header_of(r, &ag, &header))
+		return 0;
+	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = r->bno };
+	struct lock_start *s = bpf_map_lookup_elem(&starts, &k);
+
+	if (s) {
+		struct ag_key key = { .ag = ag, .header = header, .stack_id = s->stack_id };
+		__u64 ns = bpf_ktime_get_ns() - s->ts, contended = s->contended;
+
+		bpf_map_delete_elem(&starts, &k);
+		add(&waits, &key, contended, ns);
+	}
+	take(r, r);
+	return 0;
+}
+
+SEC("tracepoint/xfs/xfs_buf_trylock")
+int on_buf_trylock(struct xfs_buf_record *r)
+{
+	__u32 ag, header;
+
+	if (header_of(r, &ag, &header))
+		take(r, r);
+	return 0;
+}
+
+SEC("tracepoint/xfs/xfs_buf_unlock")
+int on_buf_unlock(struct xfs_buf_record *r)
+{
+	__u32 ag, header;
+
+	if (!header_of(r, &ag, &header))
+		return 0;
+	__s64 bno = r->bno;
+	struct held *h = bpf_map_lookup_elem(&holders, &bno);
+
+	if (!h)
+		return 0;
+	struct ag_key key = { .ag = ag, .header = header, .stack_id = h->stack_id };
+
+	__builtin_memcpy(key.comm, h->comm, sizeof(key.comm));
+	__u64 ns = bpf_ktime_get_ns() - h->ts;
+
+	bpf_map_delete_elem(&holders, &bno);
+	add(&holds, &key, 0, ns);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL"; /* bpf_get_stackid is GPL-only */

@@ -1,0 +1,56 @@
+/* The AG header collector's shared layout: what ag_headers.bpf.c reads and stores, and
+ * bpf_ag_headers.cpp writes and reads back. Plain C, for the BPF program and the loader. */
+#ifndef RLAB_AG_HEADERS_H
+#define RLAB_AG_HEADERS_H
+
+#include <linux/types.h>
+
+#define AG_HEADERS_FRAMES 32   /* frames kept per stack */
+#define AG_HEADERS_TASKS 16384 /* buffer locks under way at once */
+#define AG_HEADERS_HELD 4096   /* header buffers held at once */
+#define AG_HEADERS_ROWS 4096   /* distinct {AG, header, stack(, comm)} per pass */
+#define AG_HEADERS_STACKS 8192
+
+/* Which filesystem and how its addresses map to AGs (attribution/xfs_ag.hpp), written by the
+ * loader into the one-entry `geometry` array before counting starts. */
+struct ag_geometry {
+	__u32 dev;           /* the kernel's dev_t of the filesystem: major << 20 | minor */
+	__u32 agcount;       /* AGs */
+	__u64 ag_daddrs;     /* 512-byte units per AG: agblocks x blocksize / 512 */
+	__u64 sector_daddrs; /* 512-byte units per sector: sectsize / 512 */
+};
+
+/* The xfs_buf_class tracepoint record as the kernel lays it out (6.1 to 6.18: dev at 8, bno
+ * at 16, lockval at 36); the loader checks these offsets against the event's format file. */
+struct xfs_buf_record {
+	__u64 common;   /* common_type, flags, preempt count, pid */
+	__u32 dev;      /* dev_t */
+	__u32 pad0;
+	__s64 bno;      /* xfs_daddr_t: the buffer's address, 512-byte units */
+	__s32 nblks;
+	__s32 hold;
+	__s32 pincount;
+	__u32 lockval;  /* b_sema.count: 0 while another task holds the buffer */
+};
+
+/* A row's key: AG, header (1 AGF, 2 AGI, 3 AGFL as enum AgHeader), the stack (waiter's for
+ * waits, holder's when it took the buffer for holds; < 0: none) and, for holds, the
+ * holder's comm ("" for waits). */
+struct ag_key {
+	__u32 ag;
+	__u32 header;
+	__s64 stack_id;
+	char comm[16];
+};
+
+/* A row's value. Waits: blocking locks of the header (xfs_buf_lock to xfs_buf_lock_done),
+ * those that found it held, and their time. Holds: the header held (lock or trylock to
+ * unlock), the time held and the longest hold. */
+struct ag_val {
+	__u64 count;
+	__u64 contended;
+	__u64 total_ns;
+	__u64 max_ns;
+};
+
+#endif

@@ -1,0 +1,136 @@
+// The AG header collector's loader: bpf/ag_headers.bpf.c as the skeleton ag_headers.skel.h.
+#include "attribution/bpf_ag_headers.hpp"
+
+#include "attribution/libbpf_util.hpp"
+#include "common/fileio.hpp"
+
+#include "ag_headers.h"
+#include "ag_headers.skel.h"  // generated at build time from bpf/ag_headers.bpf.c
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <cerrno>
+#include <cstring>
+#include <regex>
+#include <stdexcept>
+
+namespace rlab::agent {
+namespace {
+
+static_assert(sizeof(ag_key) == 32 && sizeof(ag_val) == 32);
+static_assert(offsetof(xfs_buf_record, dev) == 8 && offsetof(xfs_buf_record, bno) == 16 &&
+              offsetof(xfs_buf_record, lockval) == 36);
+
+constexpr const char* kEvents[] = {"xfs_buf_lock", "xfs_buf_lock_done", "xfs_buf_trylock", "xfs_buf_unlock"};
+
+}  // namespace
+
+std::uint32_t kernel_dev(unsigned long long rdev) {
+  return static_cast<std::uint32_t>(major(rdev)) << 20 | static_cast<std::uint32_t>(minor(rdev));
+}
+
+std::string check_xfs_buf_format(const std::string& format) {
+  std::string why;
+  for (auto [field, want] : {std::pair{"dev", 8}, {"bno", 16}, {"lockval", 36}}) {
+    std::smatch m;
+    const std::regex re(std::string(R"(field:[^;]*[ \*])") + field + R"(;\s*offset:(\d+);)");
+    if (!std::regex_search(format, m, re)) why += std::string(why.empty() ? "" : "; ") + "no field " + field;
+    else if (std::stoi(m[1]) != want)
+      why += std::string(why.empty() ? "" : "; ") + field + " at offset " + m[1].str() + ", expected " + std::to_string(want);
+  }
+  return why;
+}
+
+std::unique_ptr<BpfAgHeaders> BpfAgHeaders::open(const std::filesystem::path& device, const std::filesystem::path& tracefs) {
+  struct stat st {};
+  if (::stat(device.c_str(), &st) != 0 || !S_ISBLK(st.st_mode))
+    throw std::runtime_error("AG headers: " + device.string() + " is no block device");
+  const auto geometry = read_superblock(device);
+  if (!geometry) throw std::runtime_error("AG headers: no XFS superblock on " + device.string());
+  for (const char* e : kEvents) {
+    const auto fmt = read_file(tracefs / "events" / "xfs" / e / "format");
+    if (!fmt) throw std::runtime_error(std::string("AG headers: no tracepoint xfs:") + e + " in " + tracefs.string());
+    if (auto why = check_xfs_buf_format(*fmt); !why.empty())
+      throw std::runtime_error(std::string("AG headers: xfs:") + e + " is laid out otherwise: " + why);
+  }
+  bpf::keep_libbpf_log();
+  std::unique_ptr<BpfAgHeaders> a(new BpfAgHeaders);
+  a->geometry_ = *geometry;
+  a->skel_ = ag_headers_bpf::open_and_load();
+  if (!a->skel_) throw bpf::libbpf_error("libbpf: load the AG header programs (bpf/ag_headers.bpf.c)", errno);
+  const ag_geometry g{kernel_dev(st.st_rdev), geometry->agcount,
+                      std::uint64_t{geometry->agblocks} * (geometry->blocksize / 512), geometry->sectsize / 512u};
+  const std::uint32_t zero = 0;
+  if (bpf_map_update_elem(bpf_map__fd(a->skel_->maps.geometry), &zero, &g, BPF_ANY) != 0)
+    throw bpf::libbpf_error("bpf: write the AG geometry", errno);
+  return a;
+}
+
+BpfAgHeaders::~BpfAgHeaders() {
+  stop();
+  ag_headers_bpf::destroy(skel_);
+}
+
+void BpfAgHeaders::start() {
+  stop();
+  bpf::clear_map(bpf_map__fd(skel_->maps.starts), 16);
+  bpf::clear_map(bpf_map__fd(skel_->maps.holders), 8);
+  bpf::clear_map(bpf_map__fd(skel_->maps.waits), sizeof(ag_key));
+  bpf::clear_map(bpf_map__fd(skel_->maps.holds), sizeof(ag_key));
+  bpf::clear_map(bpf_map__fd(skel_->maps.ag_stacks), sizeof(std::uint32_t));
+  const std::uint32_t zero = 0;
+  const std::uint64_t none = 0;
+  bpf_map_update_elem(bpf_map__fd(skel_->maps.ag_drops), &zero, &none, BPF_ANY);
+  bpf_program* progs[] = {skel_->progs.on_buf_lock, skel_->progs.on_buf_lock_done, skel_->progs.on_buf_trylock,
+                          skel_->progs.on_buf_unlock};
+  for (std::size_t i = 0; i < std::size(progs); ++i) {
+    bpf_link* l = bpf_program__attach_tracepoint(progs[i], "xfs", kEvents[i]);
+    if (!l) {
+      const int err = errno;
+      stop();
+      throw bpf::libbpf_error(std::string("libbpf: attach to tracepoint xfs:") + kEvents[i], err);
+    }
+    links_.push_back(l);
+  }
+}
+
+void BpfAgHeaders::stop() {
+  for (bpf_link* l : links_) bpf_link__destroy(l);
+  links_.clear();
+}
+
+std::vector<AgHeaderRow> BpfAgHeaders::rows(int map_fd) const {
+  const int stacks = bpf_map__fd(skel_->maps.ag_stacks);
+  std::vector<AgHeaderRow> out;
+  ag_key key{}, next{};
+  for (const ag_key* prev = nullptr; bpf_map_get_next_key(map_fd, prev, &next) == 0; prev = &key) {
+    key = next;
+    ag_val v{};
+    if (bpf_map_lookup_elem(map_fd, &key, &v) != 0) continue;
+    AgHeaderRow r;
+    r.ag = key.ag;
+    r.header = static_cast<AgHeader>(key.header);
+    r.ips = bpf::read_stack(stacks, key.stack_id, AG_HEADERS_FRAMES);
+    r.comm.assign(key.comm, strnlen(key.comm, sizeof key.comm));
+    r.count = v.count;
+    r.contended = v.contended;
+    r.total_ns = v.total_ns;
+    r.max_ns = v.max_ns;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<AgHeaderRow> BpfAgHeaders::waits() const { return rows(bpf_map__fd(skel_->maps.waits)); }
+std::vector<AgHeaderRow> BpfAgHeaders::holds() const { return rows(bpf_map__fd(skel_->maps.holds)); }
+
+std::uint64_t BpfAgHeaders::dropped() const {
+  const std::uint32_t zero = 0;
+  std::uint64_t n = 0;
+  return bpf_map_lookup_elem(bpf_map__fd(skel_->maps.ag_drops), &zero, &n) == 0 ? n : 0;
+}
+
+}  // namespace rlab::agent

@@ -1,0 +1,80 @@
+#pragma once
+// Waits for, and holds of, the AG header buffers (AGF, AGI, AGFL) of one XFS filesystem, per
+// AG, counted in the kernel by BPF programs (bpf/ag_headers.bpf.c, loaded by libbpf) on the
+// xfs_buf_class tracepoints: xfs_buf_lock to xfs_buf_lock_done is a wait (contended when the
+// buffer's semaphore was taken at the start: lockval 0), xfs_buf_lock_done or a successful
+// xfs_buf_trylock to xfs_buf_unlock a hold. The buffer's address maps to {AG, header} through
+// the filesystem's geometry (xfs_ag.hpp); every other buffer returns at once.
+// Limits: a buffer released by another task than the one that locked it (XFS hands a locked
+// buffer from a transaction to log I/O completion) counts as held by the locker until the
+// unlock; a header locked before start() and released after it is not counted.
+// Cost: per XFS buffer lock/unlock of any filesystem a tracepoint record (classic tracepoint
+// programs), a map lookup and two divisions; per header lock a stack walk and two hash
+// updates. Needs CONFIG_BPF_EVENTS, CONFIG_PERF_EVENTS and XFS with tracepoints; no BTF.
+#include "attribution/xfs_ag.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct ag_headers_bpf;
+struct bpf_link;
+
+namespace rlab::agent {
+
+/// One {AG, header, stack (, holder)} as the kernel counted it.
+struct AgHeaderRow {
+  std::uint32_t ag = 0;             ///< 0..agcount-1
+  AgHeader header = AgHeader::agi;  ///< agf, agi or agfl
+  std::vector<std::uint64_t> ips;   ///< kernel return addresses, innermost first; empty: no stack
+  std::string comm;                 ///< holds: the holder's task name; waits: ""
+  std::uint64_t count = 0;          ///< waits (blocking locks) or holds
+  std::uint64_t contended = 0;      ///< waits that found the header held by another task
+  std::uint64_t total_ns = 0;       ///< waited or held, summed
+  std::uint64_t max_ns = 0;         ///< the longest single wait or hold
+};
+
+/// The AG header collector of one filesystem: programs loaded at open(), counting between
+/// start() and stop(), read by waits() and holds(), closed by the destructor.
+class BpfAgHeaders {
+ public:
+  /// For the XFS filesystem on block device `device` (its superblock read for the geometry,
+  /// its device number for the filter). `tracefs`: the tracefs mount (for the events'
+  /// formats). Throws std::runtime_error when the device is no XFS, the xfs_buf events are
+  /// missing or laid out otherwise than bpf/ag_headers.h expects, or libbpf cannot load the
+  /// programs (with its log).
+  static std::unique_ptr<BpfAgHeaders> open(const std::filesystem::path& device, const std::filesystem::path& tracefs);
+  ~BpfAgHeaders();
+  BpfAgHeaders(const BpfAgHeaders&) = delete;
+  BpfAgHeaders& operator=(const BpfAgHeaders&) = delete;
+
+  const XfsGeometry& geometry() const { return geometry_; }
+  /// Empties the maps and attaches the programs: counting starts now. Throws on attach failure.
+  void start();
+  /// Detaches the programs. Idempotent.
+  void stop();
+  /// Waits by {AG, header, the waiter's stack}.
+  std::vector<AgHeaderRow> waits() const;
+  /// Holds by {AG, header, the holder's stack when it took the header, its name}.
+  std::vector<AgHeaderRow> holds() const;
+  /// Waits or holds that could not be counted (a full map) since start().
+  std::uint64_t dropped() const;
+
+ private:
+  BpfAgHeaders() = default;
+  std::vector<AgHeaderRow> rows(int map_fd) const;
+  ag_headers_bpf* skel_ = nullptr;
+  std::vector<bpf_link*> links_;
+  XfsGeometry geometry_;
+};
+
+/// The kernel's dev_t (major << 20 | minor) of a userspace device number (st_rdev).
+std::uint32_t kernel_dev(unsigned long long rdev);
+
+/// Whether the xfs_buf_class event format text (events/xfs/<event>/format) puts dev at 8,
+/// bno at 16 and lockval at 36, as bpf/ag_headers.h reads them; "" when it does, else what differs.
+std::string check_xfs_buf_format(const std::string& format);
+
+}  // namespace rlab::agent
