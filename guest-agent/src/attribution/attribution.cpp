@@ -144,17 +144,11 @@ void Attribution::stop() {
   if (oncpu_) oncpu_->enable(false);
 }
 
-void Attribution::poll() {
-  if (oncpu_) oncpu_->poll();
-}
-
 protocol::Attribution Attribution::end_pass() {
   std::vector<protocol::StackRow> rows;
   if (waits_) rows = wait_rows(waits_->entries(), *syms_, load_task);
-  if (oncpu_) {
-    oncpu_->poll();
+  if (oncpu_)
     for (auto& r : oncpu_->rows()) rows.push_back(std::move(r));
-  }
   protocol::Attribution a = summarize_stacks(std::move(rows), top_, keep_stacks_);
   // A family that was collected and saw nothing is 0, not absent.
   auto zero = [&a](const std::string& family) {

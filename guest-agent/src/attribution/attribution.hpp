@@ -7,7 +7,9 @@
 //    load's tasks only: the scripts' commands (sh, sort, od, grep, tee, wc, rm; UnixBench's
 //    looper, multi.sh, tst.sh) and kernel workers (kworker/*, which run XFS inodegc); the agent
 //    itself (PID 1) and other kernel threads are not counted;
-//  - on-CPU: perf_event_open cpu-clock samples with kernel callchains (oncpu.hpp).
+//  - on-CPU: perf_event_open cpu-clock samples counted by kernel stack and task name in a BPF
+//    program on the events (oncpu.hpp).
+// Nothing of this runs in the agent during a pass: it is read after the window closed.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,9 +62,6 @@ class Attribution {
   /// Stops every aggregation (the BPF programs detached, perf events disabled): the window
   /// closed.
   void stop();
-  /// Moves on-CPU samples out of the kernel's ring buffers (call every second or so during a
-  /// pass so they do not overflow).
-  void poll();
   /// The pass's attribution between begin_pass() and stop() (totals, and stacks at level
   /// "stacks"); symbolizes and sorts, so it costs far more than stop().
   protocol::Attribution end_pass();

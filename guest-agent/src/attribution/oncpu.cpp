@@ -1,31 +1,26 @@
-// perf_event_open(2) sampling; record layouts: include/uapi/linux/perf_event.h.
+// On-CPU sampling: perf_event_open(2) cpu-clock events (include/uapi/linux/perf_event.h)
+// with bpf/oncpu.bpf.c attached by libbpf.
 #include "attribution/oncpu.hpp"
 
+#include "attribution/libbpf_util.hpp"
+#include "common/fileio.hpp"
+
+#include "oncpu.h"
+#include "oncpu.skel.h"  // generated at build time from bpf/oncpu.bpf.c
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
-#include "common/fileio.hpp"
-
 namespace rlab::agent {
-namespace {
-
-constexpr std::size_t kDataPages = 8;  // per CPU; a power of two. 512 KiB with 64K pages.
-
-// The ring's head/tail protocol (perf_event.h): read data_head with acquire, publish
-// data_tail with release.
-__u64 load_acquire(const __u64* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-void store_release(__u64* p, __u64 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-
-}  // namespace
 
 Kallsyms::Kallsyms(const std::string& text) {
   std::vector<std::pair<std::uint64_t, std::string>> all;
@@ -73,8 +68,10 @@ std::shared_ptr<const Kallsyms> Kallsyms::load() {
 std::unique_ptr<OnCpuSampler> OnCpuSampler::open(std::uint64_t period_ns, std::shared_ptr<const Kallsyms> syms) {
   std::unique_ptr<OnCpuSampler> s(new OnCpuSampler);
   s->period_ns_ = period_ns;
-  s->page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   s->syms_ = std::move(syms);
+  bpf::keep_libbpf_log();
+  s->skel_ = oncpu_bpf::open_and_load();
+  if (!s->skel_) throw bpf::libbpf_error("libbpf: load the on-CPU program (bpf/oncpu.bpf.c)", errno);
   const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
   for (long cpu = 0; cpu < ncpu; ++cpu) {
     perf_event_attr attr{};
@@ -82,11 +79,6 @@ std::unique_ptr<OnCpuSampler> OnCpuSampler::open(std::uint64_t period_ns, std::s
     attr.size = sizeof(attr);
     attr.config = PERF_COUNT_SW_CPU_CLOCK;
     attr.sample_period = period_ns;
-    attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
-    attr.exclude_callchain_user = 1;
-    attr.comm = 1;
-    attr.comm_exec = 1;
-    attr.task = 1;  // FORK records: a child is named after its parent until it execs
     attr.exclude_idle = 1;  // the idle task's time is not the load's
     attr.disabled = 1;
     const int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, static_cast<int>(cpu), -1, PERF_FLAG_FD_CLOEXEC));
@@ -94,125 +86,53 @@ std::unique_ptr<OnCpuSampler> OnCpuSampler::open(std::uint64_t period_ns, std::s
       if (errno == ENODEV) continue;  // offline CPU
       throw std::runtime_error("perf_event_open(cpu-clock, cpu " + std::to_string(cpu) + "): " + std::strerror(errno));
     }
-    Ring r;
-    r.fd = fd;
-    r.data_bytes = kDataPages * s->page_;
-    r.bytes = r.data_bytes + s->page_;
-    r.base = ::mmap(nullptr, r.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (r.base == MAP_FAILED) {
-      const int e = errno;
-      ::close(fd);
-      throw std::runtime_error("mmap of the perf ring (cpu " + std::to_string(cpu) + "): " + std::strerror(e));
-    }
-    s->rings_.push_back(r);
+    s->events_.push_back(fd);
+    bpf_link* l = bpf_program__attach_perf_event(s->skel_->progs.on_sample, fd);  // enables the event
+    if (!l) throw bpf::libbpf_error("libbpf: attach the on-CPU program to cpu " + std::to_string(cpu), errno);
+    s->links_.push_back(l);
   }
-  if (s->rings_.empty()) throw std::runtime_error("perf_event_open: no online CPU");
-  s->enable(true);
+  if (s->events_.empty()) throw std::runtime_error("perf_event_open: no online CPU");
   return s;
 }
 
 OnCpuSampler::~OnCpuSampler() {
-  for (auto& r : rings_) {
-    ::ioctl(r.fd, PERF_EVENT_IOC_DISABLE, 0);
-    ::munmap(r.base, r.bytes);
-    ::close(r.fd);
-  }
+  enable(false);
+  for (bpf_link* l : links_) bpf_link__destroy(l);
+  for (int fd : events_) ::close(fd);
+  oncpu_bpf::destroy(skel_);
 }
 
 void OnCpuSampler::reset() {
-  poll();  // consume what is buffered (keeps the task names it carries)
-  counts_.clear();
-  lost_ = 0;
+  bpf::clear_map(bpf_map__fd(skel_->maps.samples), sizeof(oncpu_key));
+  bpf::clear_map(bpf_map__fd(skel_->maps.oncpu_stacks), sizeof(std::uint32_t));
+  const std::uint32_t zero = 0;
+  const std::uint64_t none = 0;
+  bpf_map_update_elem(bpf_map__fd(skel_->maps.oncpu_drops), &zero, &none, BPF_ANY);
 }
 
 void OnCpuSampler::enable(bool on) {
-  for (const auto& r : rings_) ::ioctl(r.fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+  for (int fd : events_) ::ioctl(fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
-void OnCpuSampler::poll() {
-  for (auto& r : rings_) drain(r);
-}
-
-void OnCpuSampler::drain(Ring& r) {
-  auto* meta = static_cast<perf_event_mmap_page*>(r.base);
-  const auto* data = static_cast<const unsigned char*>(r.base) + page_;
-  const std::uint64_t head = load_acquire(&meta->data_head);
-  std::uint64_t tail = meta->data_tail;
-  while (tail + sizeof(perf_event_header) <= head) {
-    perf_event_header h;
-    for (std::size_t i = 0; i < sizeof h; ++i)
-      reinterpret_cast<unsigned char*>(&h)[i] = data[(tail + i) % r.data_bytes];
-    if (h.size < sizeof h || tail + h.size > head) break;
-    rec_.resize(h.size);
-    const std::size_t at = tail % r.data_bytes, first = std::min<std::size_t>(h.size, r.data_bytes - at);
-    std::memcpy(rec_.data(), data + at, first);
-    std::memcpy(rec_.data() + first, data, h.size - first);
-    record(rec_.data() + sizeof h, h.size - sizeof h, h.type);
-    tail += h.size;
-  }
-  store_release(&meta->data_tail, tail);
-}
-
-void OnCpuSampler::record(const unsigned char* p, std::size_t size, std::uint32_t type) {
-  auto u32 = [&](std::size_t off) {
-    std::uint32_t v;
-    std::memcpy(&v, p + off, 4);
-    return v;
-  };
-  auto u64 = [&](std::size_t off) {
-    std::uint64_t v;
-    std::memcpy(&v, p + off, 8);
-    return v;
-  };
-  if (type == PERF_RECORD_COMM && size > 8) {  // pid, tid, comm[]
-    const char* c = reinterpret_cast<const char*>(p + 8);
-    comms_[u32(4)] = intern(std::string(c, strnlen(c, size - 8)));
-  } else if (type == PERF_RECORD_FORK && size >= 16) {  // pid, ppid, tid, ptid, time
-    comms_[u32(8)] = comm_of(u32(12));
-  } else if (type == PERF_RECORD_EXIT && size >= 16) {
-    comms_.erase(u32(8));
-  } else if (type == PERF_RECORD_LOST && size >= 16) {  // id, lost
-    lost_ += u64(8);
-  } else if (type == PERF_RECORD_SAMPLE && size >= 16) {  // pid, tid, nr, ips[nr]
-    const std::uint32_t tid = u32(4);
-    const std::uint64_t nr = u64(8);
-    if (16 + nr * 8 > size) return;
-    std::vector<std::uint64_t> key;
-    key.reserve(nr + 1);
-    for (std::uint64_t i = 0; i < nr; ++i) {
-      const std::uint64_t ip = u64(16 + i * 8);
-      if (ip < static_cast<std::uint64_t>(PERF_CONTEXT_MAX)) key.push_back(ip);  // not a context marker
-    }
-    key.push_back(comm_of(tid));
-    ++counts_[std::move(key)];
-  }
-}
-
-std::uint32_t OnCpuSampler::intern(const std::string& name) {
-  const auto [it, added] = name_ids_.try_emplace(name, static_cast<std::uint32_t>(names_.size()));
-  if (added) names_.push_back(name);
-  return it->second;
-}
-
-std::uint32_t OnCpuSampler::comm_of(std::uint32_t tid) {
-  if (auto it = comms_.find(tid); it != comms_.end()) return it->second;
-  std::string name = "?";
-  if (tid == 0) name = "swapper";
-  else if (auto c = read_file("/proc/" + std::to_string(tid) + "/comm")) {
-    name = *c;
-    while (!name.empty() && name.back() == '\n') name.pop_back();
-  }
-  return comms_[tid] = intern(name);
+std::uint64_t OnCpuSampler::lost() const {
+  const std::uint32_t zero = 0;
+  std::uint64_t n = 0;
+  return bpf_map_lookup_elem(bpf_map__fd(skel_->maps.oncpu_drops), &zero, &n) == 0 ? n : 0;
 }
 
 std::vector<protocol::StackRow> OnCpuSampler::rows() const {
+  const int samples = bpf_map__fd(skel_->maps.samples), stacks = bpf_map__fd(skel_->maps.oncpu_stacks);
   std::vector<protocol::StackRow> out;
-  for (const auto& [key, n] : counts_) {
+  oncpu_key key{}, next{};
+  for (const oncpu_key* prev = nullptr; bpf_map_get_next_key(samples, prev, &next) == 0; prev = &key) {
+    key = next;
+    std::uint64_t n = 0;
+    if (bpf_map_lookup_elem(samples, &key, &n) != 0) continue;
     protocol::StackRow r;
     r.family = "oncpu";
-    for (std::size_t i = 0; i + 1 < key.size(); ++i) r.frames.push_back(syms_->name(key[i]));
-    if (r.frames.empty()) r.frames.push_back("[user]");
-    r.frames.push_back("[" + names_.at(key.back()) + "]");
+    for (std::uint64_t ip : bpf::read_stack(stacks, key.stack_id, ONCPU_FRAMES)) r.frames.push_back(syms_->name(ip));
+    if (r.frames.empty()) r.frames.push_back(key.stack_id == -EFAULT ? "[user]" : "[no stack]");
+    r.frames.push_back("[" + std::string(key.comm, strnlen(key.comm, sizeof key.comm)) + "]");
     r.count = n;
     r.total_ns = n * period_ns_;
     out.push_back(std::move(r));

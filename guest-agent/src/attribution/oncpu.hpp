@@ -1,18 +1,20 @@
 #pragma once
-// On-CPU stacks: perf_event_open(2) cpu-clock sampling on every online CPU (all tasks), kernel
-// callchains only, aggregated in the agent by (kernel return addresses, task name) as they are
-// read and symbolized from /proc/kallsyms only when rows() is asked for. User frames are not
-// unwound (the guest's binaries carry no symbols); a sample taken in user mode is the frame
-// "[user]". Task names come from the kernel's COMM records (exec) and FORK records (a child
-// has its parent's name until it execs), /proc/<tid>/comm for tasks older than the sampler.
+// On-CPU stacks: perf_event_open(2) cpu-clock sampling on every online CPU (all tasks but the
+// idle task), each sample counted in the kernel by a BPF program on the event
+// (bpf/oncpu.bpf.c, loaded by libbpf) under {kernel stack (up to 64 frames), task name};
+// symbolized from /proc/kallsyms only when rows() is asked for. User frames are not unwound
+// (the guest's binaries carry no symbols); a sample taken in user mode is the frame "[user]".
+// Nothing is read during a pass (the perf ring reader this replaced drained every CPU's ring
+// once a second: docs/benchmarks.md "Attribution overhead").
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "rlab/protocol/messages.hpp"
+
+struct bpf_link;
+struct oncpu_bpf;
 
 namespace rlab::agent {
 
@@ -33,12 +35,13 @@ class Kallsyms {
   std::vector<std::string> names_;    ///< parallel to addrs_
 };
 
-/// One mmap'ed perf ring per CPU.
+/// The on-CPU sampler of one run: perf events and the BPF program made at open().
 class OnCpuSampler {
  public:
-  /// Opens and enables one sampling event per online CPU, every `period_ns` of CPU time;
-  /// `syms` names the sampled addresses. Throws std::runtime_error naming the failing call
-  /// (e.g. perf_event_open without CONFIG_PERF_EVENTS).
+  /// Opens one sampling event per online CPU, every `period_ns` of CPU time, with the BPF
+  /// program attached, and enables them; `syms` names the sampled addresses. Throws
+  /// std::runtime_error naming the failing call (perf_event_open without
+  /// CONFIG_PERF_EVENTS; libbpf's log when the program is refused).
   static std::unique_ptr<OnCpuSampler> open(std::uint64_t period_ns, std::shared_ptr<const Kallsyms> syms);
   ~OnCpuSampler();
   OnCpuSampler(const OnCpuSampler&) = delete;
@@ -48,38 +51,20 @@ class OnCpuSampler {
   void reset();
   /// Starts (true) or stops (false) sampling on every CPU.
   void enable(bool on);
-  /// Reads every ring into the aggregation (cheap; call about once a second).
-  void poll();
   /// Rows of family "oncpu" since reset(): frames innermost first, then "[<comm>]"; total_ns =
-  /// count x period. Lost records (a ring overflowed) are counted in lost().
+  /// count x period.
   std::vector<protocol::StackRow> rows() const;
-  std::uint64_t lost() const { return lost_; }
+  /// Samples a full map could not count since reset().
+  std::uint64_t lost() const;
   std::uint64_t period_ns() const { return period_ns_; }
 
  private:
   OnCpuSampler() = default;
-  struct Ring {
-    int fd = -1;
-    void* base = nullptr;
-    std::size_t bytes = 0;  ///< metadata page + data
-    std::size_t data_bytes = 0;
-  };
-  void drain(Ring& r);
-  void record(const unsigned char* rec, std::size_t size, std::uint32_t type);
-  /// The interned name of task `tid` (an index into names_).
-  std::uint32_t comm_of(std::uint32_t tid);
-  std::uint32_t intern(const std::string& name);
-  std::vector<Ring> rings_;
+  std::vector<int> events_;  ///< one perf event per online CPU
+  std::vector<bpf_link*> links_;
+  oncpu_bpf* skel_ = nullptr;
   std::shared_ptr<const Kallsyms> syms_;
   std::uint64_t period_ns_ = 0;
-  std::uint64_t lost_ = 0;
-  std::unordered_map<std::uint32_t, std::uint32_t> comms_;   ///< tid -> index into names_
-  std::vector<std::string> names_;                           ///< interned task names
-  std::map<std::string, std::uint32_t> name_ids_;            ///< names_ -> index
-  /// Kernel return addresses (innermost first), then the task name's index -> samples.
-  std::map<std::vector<std::uint64_t>, std::uint64_t> counts_;
-  std::vector<unsigned char> rec_;                           ///< one record, unwrapped
-  std::size_t page_ = 4096;
 };
 
 }  // namespace rlab::agent

@@ -226,7 +226,6 @@ void ShellRun::on_sample() {
   sample_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
     if (ec || !*alive || !in_window_) return;
     if (placement_) placement_->scan();
-    if (attribution_) attribution_->poll();
     sampler_->snapshot_into(scratch_);
     protocol::Sample s;
     s.id = p_.id;

@@ -202,7 +202,7 @@ struct Attribution {
   /// "offcpu.D.wait_ns", "offcpu.S.waits", "offcpu.S.wait_ns", "xfs_agi.waits",
   /// "xfs_agi.wait_ns", "xfs_agf.waits", "xfs_agf.wait_ns", "xfs_buf.waits", "xfs_buf.wait_ns"
   /// (lock waits whose stack holds xfs_read_agi / xfs_read_agf / xfs_buf_lock), "oncpu.samples",
-  /// "oncpu.sampled_ns", "oncpu.lost" (samples a full ring lost), "waits.dropped" (lock and
+  /// "oncpu.sampled_ns", "oncpu.lost" (samples a full BPF map could not count), "waits.dropped" (lock and
   /// off-CPU waits a full BPF map could not count). Only families that could be collected are
   /// present.
   std::map<std::string, std::uint64_t> totals;
