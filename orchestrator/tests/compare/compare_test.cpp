@@ -135,8 +135,11 @@ TEST_F(CompareStore, WhatChangedRanksEveryFamilyPerThousandLoopsBiggestMoverFirs
     per_boot.push_back(6000.0 / loops);
   }
   EXPECT_NEAR(tp[2]->base_per_kloop, rlab::stats::median(per_boot), 1e-9);
-  for (const auto& r : m.rows)
-    if (r.family == rlab::attribution::Family::cpu) EXPECT_NE(r.key, "idle") << "idle time is not the load's";
+  for (const auto& r : m.rows) {
+    if (r.family == rlab::attribution::Family::cpu) {
+      EXPECT_NE(r.key, "idle") << "idle time is not the load's";
+    }
+  }
 }
 
 TEST_F(CompareStore, TwoKernelsInOneRun) {

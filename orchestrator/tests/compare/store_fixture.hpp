@@ -95,7 +95,14 @@ inline store::RunId fill_run(
         const std::string counters =
             "{\"tracepoints\":{" + tp + "},\"xfs_stats\":{\"ig.0\":812,\"vnodes.1\":40}," +
             "\"cpu\":{\"user\":1200,\"system\":800,\"idle\":30},\"ctxt\":52000,\"forks\":3100}";
-        st.record_pass(id, {p, loops, 0, 20.0, lpm, R"({"bounds_s":[0.1],"counts":[1,0]})", counters});
+        rlab::store::Pass pass;
+        pass.index = p;
+        pass.loops = loops;
+        pass.duration_s = 20.0;
+        pass.lpm = lpm;
+        pass.latency_json = R"({"bounds_s":[0.1],"counts":[1,0]})";
+        pass.counters_json = counters;
+        st.record_pass(id, pass);
       }
       st.record_result(id, {b.score, 0, "[]"}, b.env);
     }

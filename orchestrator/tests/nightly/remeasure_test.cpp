@@ -32,8 +32,13 @@ NightAnalysis night(std::vector<compare::CellComparison> rows, std::string contr
   compare::ComparisonTable t;
   t.base.run = 1;
   t.cells = std::move(rows);
-  for (const auto& c : t.cells) a.cells.push_back({c.new_cell});
-  if (!control.empty()) a.cells.push_back({control});
+  auto outcome = [](std::string id) {
+    rlab::nightly::CellOutcome o;
+    o.cell_id = std::move(id);
+    return o;
+  };
+  for (const auto& c : t.cells) a.cells.push_back(outcome(c.new_cell));
+  if (!control.empty()) a.cells.push_back(outcome(control));
   a.vs_previous = t;
   a.control = control;
   return a;
