@@ -105,11 +105,7 @@ void BpfAgHeaders::stop() {
 std::vector<AgHeaderRow> BpfAgHeaders::rows(int map_fd) const {
   const int stacks = bpf_map__fd(skel_->maps.ag_stacks);
   std::vector<AgHeaderRow> out;
-  ag_key key{}, next{};
-  for (const ag_key* prev = nullptr; bpf_map_get_next_key(map_fd, prev, &next) == 0; prev = &key) {
-    key = next;
-    ag_val v{};
-    if (bpf_map_lookup_elem(map_fd, &key, &v) != 0) continue;
+  bpf::for_each_entry<ag_key, ag_val>(map_fd, [&](const ag_key& key, const ag_val& v) {
     AgHeaderRow r;
     r.ag = key.ag;
     r.header = static_cast<AgHeader>(key.header);
@@ -120,7 +116,7 @@ std::vector<AgHeaderRow> BpfAgHeaders::rows(int map_fd) const {
     r.total_ns = v.total_ns;
     r.max_ns = v.max_ns;
     out.push_back(std::move(r));
-  }
+  });
   return out;
 }
 

@@ -85,11 +85,7 @@ void BpfWaits::stop() {
 std::vector<WaitEntry> BpfWaits::entries() const {
   const int counts = bpf_map__fd(skel_->maps.counts), stacks = bpf_map__fd(skel_->maps.stacks);
   std::vector<WaitEntry> out;
-  waits_key key{}, next{};
-  for (const waits_key* prev = nullptr; bpf_map_get_next_key(counts, prev, &next) == 0; prev = &key) {
-    key = next;
-    waits_val v{};
-    if (bpf_map_lookup_elem(counts, &key, &v) != 0) continue;
+  bpf::for_each_entry<waits_key, waits_val>(counts, [&](const waits_key& key, const waits_val& v) {
     WaitEntry e;
     e.state = static_cast<std::uint32_t>(key.state);
     e.comm.assign(key.comm, strnlen(key.comm, sizeof key.comm));
@@ -97,7 +93,7 @@ std::vector<WaitEntry> BpfWaits::entries() const {
     e.total_ns = v.total_ns;
     e.ips = bpf::read_stack(stacks, key.stack_id, WAITS_FRAMES);
     out.push_back(std::move(e));
-  }
+  });
   return out;
 }
 

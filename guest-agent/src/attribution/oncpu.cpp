@@ -123,11 +123,7 @@ std::uint64_t OnCpuSampler::lost() const {
 std::vector<protocol::StackRow> OnCpuSampler::rows() const {
   const int samples = bpf_map__fd(skel_->maps.samples), stacks = bpf_map__fd(skel_->maps.oncpu_stacks);
   std::vector<protocol::StackRow> out;
-  oncpu_key key{}, next{};
-  for (const oncpu_key* prev = nullptr; bpf_map_get_next_key(samples, prev, &next) == 0; prev = &key) {
-    key = next;
-    std::uint64_t n = 0;
-    if (bpf_map_lookup_elem(samples, &key, &n) != 0) continue;
+  bpf::for_each_entry<oncpu_key, std::uint64_t>(samples, [&](const oncpu_key& key, std::uint64_t n) {
     protocol::StackRow r;
     r.family = "oncpu";
     for (std::uint64_t ip : bpf::read_stack(stacks, key.stack_id, ONCPU_FRAMES)) r.frames.push_back(syms_->name(ip));
@@ -136,7 +132,7 @@ std::vector<protocol::StackRow> OnCpuSampler::rows() const {
     r.count = n;
     r.total_ns = n * period_ns_;
     out.push_back(std::move(r));
-  }
+  });
   return out;
 }
 
