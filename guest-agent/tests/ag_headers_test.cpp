@@ -14,12 +14,14 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <set>
 #include <cstring>
 #include <thread>
 
-#include "attribution/oncpu.hpp"
+#include "attribution/attribution.hpp"
 #include "attribution/bpf_ag_headers.hpp"
+#include "attribution/oncpu.hpp"
 #include "counters/tracepoints.hpp"
 #include "harness.hpp"
 #include "host_setup.hpp"
@@ -113,4 +115,93 @@ TEST(BpfAgHeaders, CountsWaitsAndHoldsOfTheAgiPerAgOnTheRealKernel) {
   EXPECT_TRUE(xfs_frame) << "the waiters' stacks are XFS's";
   EXPECT_TRUE(holders.count("rlab_agent_test") || holders.size() > 1) << "the test's threads hold the AGI";
   EXPECT_EQ(c->dropped(), 0u);
+}
+
+TEST(AgHeaderAttribution, TotalsPerAgAndHeaderAndStacksThatNameTheHeader) {
+  const ra::Kallsyms syms("0000000000001000 T __traceiter_xfs_buf_lock\n0000000000002000 T xfs_buf_lock\n"
+                          "0000000000003000 T xfs_read_agi\n0000000000004000 T xfs_inodegc_worker\n");
+  std::vector<ra::AgHeaderRow> waits = {
+      {.ag = 3, .header = ra::AgHeader::agi, .ips = {0x1010, 0x2010, 0x3010}, .comm = "", .count = 5, .contended = 4, .total_ns = 900, .max_ns = 400},
+      {.ag = 3, .header = ra::AgHeader::agi, .ips = {}, .comm = "", .count = 1, .contended = 0, .total_ns = 100, .max_ns = 100},
+      {.ag = 70, .header = ra::AgHeader::agf, .ips = {0x2010}, .comm = "", .count = 2, .contended = 2, .total_ns = 50, .max_ns = 30},
+  };
+  std::vector<ra::AgHeaderRow> holds = {
+      {.ag = 3, .header = ra::AgHeader::agi, .ips = {0x3010, 0x4010}, .comm = "kworker/0:1", .count = 7, .total_ns = 7000, .max_ns = 3000},
+      {.ag = 64, .header = ra::AgHeader::agf, .ips = {0x3010}, .comm = "rm", .count = 1, .total_ns = 20, .max_ns = 20},
+      {.ag = 65, .header = ra::AgHeader::agf, .ips = {0x3010}, .comm = "rm", .count = 1, .total_ns = 90, .max_ns = 90},
+  };
+  std::map<std::string, std::uint64_t> totals;
+  std::vector<rlab::protocol::StackRow> rows;
+  ra::ag_header_attribution(waits, holds, 80, syms, totals, rows);
+  EXPECT_EQ(totals.at("agheader.agcount"), 80u);
+  EXPECT_EQ(totals.at("agheader.AGI.3.waits"), 6u);
+  EXPECT_EQ(totals.at("agheader.AGI.3.contended"), 4u);
+  EXPECT_EQ(totals.at("agheader.AGI.3.wait_ns"), 1000u);
+  EXPECT_EQ(totals.at("agheader.AGI.3.holds"), 7u);
+  EXPECT_EQ(totals.at("agheader.AGI.3.held_ns"), 7000u);
+  EXPECT_EQ(totals.at("agheader.AGI.3.max_held_ns"), 3000u);
+  EXPECT_EQ(totals.at("agheader.AGF.64+.waits"), 2u) << "AG 70 is summed with every AG from 64 on";
+  EXPECT_EQ(totals.at("agheader.AGF.64+.holds"), 2u);
+  EXPECT_EQ(totals.at("agheader.AGF.64+.held_ns"), 110u);
+  EXPECT_EQ(totals.at("agheader.AGF.64+.max_held_ns"), 90u) << "the longest of the summed AGs";
+  EXPECT_FALSE(totals.count("agheader.AGF.70.waits"));
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0].family, "agheader.wait");
+  EXPECT_EQ(rows[0].frames, (std::vector<std::string>{"[AGI of AG 3]", "xfs_buf_lock", "xfs_read_agi"}))
+      << "the tracepoint's glue is dropped";
+  EXPECT_EQ(rows[1].frames, (std::vector<std::string>{"[AGI of AG 3]", "[no stack]"}));
+  EXPECT_EQ(rows[3].family, "agheader.hold");
+  EXPECT_EQ(rows[3].frames, (std::vector<std::string>{"[AGI of AG 3]", "xfs_read_agi", "xfs_inodegc_worker", "[kworker/0:1]"}));
+  EXPECT_EQ(rows[3].total_ns, 7000u);
+
+  // Summarized, the families keep their own totals (no "agheader.wait.waits").
+  auto a = ra::summarize_stacks(rows, 20, true);
+  EXPECT_FALSE(a.totals.count("agheader.wait.waits"));
+  EXPECT_FALSE(a.totals.count("agheader.hold.wait_ns"));
+  EXPECT_EQ(a.stacks.size(), 5u) << "the holds of AG 64 and 65 by the same stack and task are one row";
+}
+
+TEST(Attribution, WatchesThePassFilesystemsAgHeadersOnTheRealKernel) {
+  ASSERT_EQ(ensure_tracefs(), "");
+  TempDir dir;
+  const fs::path mnt = dir.path / "mnt";
+  fs::create_directories(mnt);
+  LoopDisk disk(dir.path, mnt);
+  int st = 0;
+  std::string err;
+  run_capture({"mkfs.xfs", "-q", "-f", "-d", "agcount=4", disk.device}, &st, &err);
+  ASSERT_EQ(st, 0) << err;
+  ASSERT_EQ(::mount(disk.device.c_str(), mnt.c_str(), "xfs", 0, nullptr), 0) << std::strerror(errno);
+  const auto device = ra::xfs_device_of(mnt);
+  ASSERT_TRUE(device);
+  EXPECT_EQ(fs::canonical(*device), fs::canonical(disk.device));
+  EXPECT_FALSE(ra::xfs_device_of(dir.path).has_value()) << "the test's own directory is not on that XFS";
+
+  auto a = ra::Attribution::open("stacks", 20, device);
+  a->begin_pass();
+  churn(mnt, 1000);
+  ::syncfs(::open(mnt.c_str(), O_RDONLY | O_CLOEXEC));
+  a->stop();
+  const auto pass = a->end_pass();
+  EXPECT_EQ(pass.unavailable.find("agheader"), std::string::npos) << pass.unavailable;
+  EXPECT_EQ(pass.totals.at("agheader.agcount"), 4u);
+  std::uint64_t agi_holds = 0;
+  for (int ag = 0; ag < 4; ++ag)
+    if (auto it = pass.totals.find("agheader.AGI." + std::to_string(ag) + ".holds"); it != pass.totals.end())
+      agi_holds += it->second;
+  EXPECT_GT(agi_holds, 0u) << "creating and freeing inodes holds the AGIs";
+  bool hold_row = false, wait_row = false;
+  for (const auto& r : pass.stacks) {
+    if (r.family != "agheader.hold" && r.family != "agheader.wait") continue;
+    if (r.frames.empty()) continue;  // the family's "other" row
+    EXPECT_TRUE(std::regex_match(r.frames.front(), std::regex(R"(\[(AGF|AGI|AGFL) of AG [0-3]\])"))) << r.frames.front();
+    if (r.family == "agheader.hold") {
+      hold_row = true;
+      EXPECT_EQ(r.frames.back().front(), '[') << "a hold ends with its holder's name";
+    } else {
+      wait_row = true;
+    }
+  }
+  EXPECT_TRUE(hold_row);
+  std::cout << "AGI holds " << agi_holds << ", wait rows " << (wait_row ? "yes" : "no") << "\n";
 }

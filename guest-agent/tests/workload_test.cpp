@@ -97,19 +97,25 @@ TEST(Workload, LooperCountLine) {
 TEST(Placement, SuperblockGeometry) {
   std::string sb(512, '\0');
   sb.replace(0, 4, "XFSB");
+  sb[6] = 0x10;         // sb_blocksize = 4096
+  sb[86] = 1;           // sb_agblocks = 65536
   sb[91] = 4;           // sb_agcount = 4 (big-endian)
+  sb[102] = 2;          // sb_sectsize = 512
   sb[123] = 3;          // sb_inopblog: 8 inodes per block
   sb[124] = 16;         // sb_agblklog
-  const auto g = parse_xfs_superblock(sb);
+  const auto g = parse_superblock(sb);
   ASSERT_TRUE(g.has_value());
   EXPECT_EQ(g->agcount, 4u);
   EXPECT_EQ(g->agino_log, 19u);
-  EXPECT_EQ(g->ag_of(133), 0u);
-  EXPECT_EQ(g->ag_of(1048704), 2u);  // 1048704 >> 19
-  EXPECT_EQ(g->ag_of(3145856), 6u);
-  EXPECT_FALSE(parse_xfs_superblock(sb.substr(0, 100)).has_value());
+  EXPECT_EQ(g->ag_of_inode(133), 0u);
+  EXPECT_EQ(g->ag_of_inode(1048704), 2u);  // 1048704 >> 19
+  EXPECT_EQ(g->ag_of_inode(3145856), 6u);
+  EXPECT_FALSE(parse_superblock(sb.substr(0, 100)).has_value());
+  sb[124] = 0, sb[123] = 0;
+  EXPECT_FALSE(parse_superblock(sb).has_value()) << "no inode numbering";
+  sb[124] = 16;
   sb[0] = 'Y';
-  EXPECT_FALSE(parse_xfs_superblock(sb).has_value());
+  EXPECT_FALSE(parse_superblock(sb).has_value());
 }
 
 TEST(Workload, LatencyHistogramBuckets) {

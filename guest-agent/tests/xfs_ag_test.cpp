@@ -27,6 +27,8 @@ std::string superblock(std::uint32_t blocksize, std::uint32_t agblocks, std::uin
   put32(88, agcount);
   sb[102] = static_cast<char>(sectsize >> 8);
   sb[103] = static_cast<char>(sectsize & 0xff);
+  sb[123] = 3;   // sb_inopblog
+  sb[124] = 10;  // sb_agblklog
   return sb;
 }
 

@@ -158,13 +158,14 @@ void read(const json& v, const std::string& w, Histogram& m) {
                             std::to_string(m.counts.size()));
 }
 
-const char* const kStackFamilies[] = {"lock", "offcpu.D", "offcpu.S", "oncpu"};
+const char* const kStackFamilies[] = {"lock", "offcpu.D", "offcpu.S", "oncpu", "agheader.wait", "agheader.hold"};
 
 void read(const json& v, const std::string& w, StackRow& m) {
   Fields f(v, w);
   f.req("family", m.family);
   if (std::find(std::begin(kStackFamilies), std::end(kStackFamilies), m.family) == std::end(kStackFamilies))
-    bad(f.at("family"), "expected \"lock\", \"offcpu.D\", \"offcpu.S\" or \"oncpu\", got \"" + m.family + "\"");
+    bad(f.at("family"), "expected \"lock\", \"offcpu.D\", \"offcpu.S\", \"oncpu\", \"agheader.wait\" or \"agheader.hold\", got \"" +
+                            m.family + "\"");
   f.req("frames", m.frames);
   f.req("count", m.count);
   f.req("total_ns", m.total_ns);

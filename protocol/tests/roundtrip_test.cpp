@@ -226,6 +226,31 @@ TEST(RoundTrip, PassPlacement) {
   EXPECT_NE(std::get<rp::ProtocolError>(bad).message.find("pass.placement.ags: must be at most agcount"), std::string::npos);
 }
 
+TEST(RoundTrip, PassAttributionWithAgHeaderRows) {
+  rp::PassReport p;
+  p.id = 1;
+  p.latency.bounds_s = {1};
+  p.latency.counts = {0, 0};
+  rp::Attribution a;
+  a.totals = {{"agheader.agcount", 20}, {"agheader.AGI.3.waits", 12}, {"agheader.AGI.3.held_ns", 9000}};
+  a.stacks = {{"agheader.wait", {"[AGI of AG 3]", "xfs_buf_lock", "xfs_read_agi"}, 12, 4000},
+              {"agheader.hold", {"[AGI of AG 3]", "xfs_inodegc_worker", "[kworker/1:0]"}, 3, 9000}};
+  p.attribution = a;
+  const auto back = round_trip<rp::PassReport, rp::AgentMessage>(p);
+  ASSERT_TRUE(back.attribution.has_value());
+  EXPECT_EQ(back.attribution->totals, a.totals);
+  ASSERT_EQ(back.attribution->stacks.size(), 2u);
+  EXPECT_EQ(back.attribution->stacks[1].family, "agheader.hold");
+  EXPECT_EQ(back.attribution->stacks[1].frames, a.stacks[1].frames);
+  p.attribution->stacks[1].family = "agheader";
+  std::string line = rp::encode(rp::AgentMessage{p});
+  line.pop_back();
+  const auto bad = rp::parse_agent_message(line);
+  ASSERT_TRUE(std::holds_alternative<rp::ProtocolError>(bad));
+  EXPECT_NE(std::get<rp::ProtocolError>(bad).message.find("pass.attribution.stacks[1].family: expected"), std::string::npos)
+      << std::get<rp::ProtocolError>(bad).message;
+}
+
 TEST(Protocol, VersionCheck) {
   EXPECT_FALSE(rp::check_protocol(rp::kProtocolVersion).has_value());
   auto e = rp::check_protocol(2, 4);

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <map>
 
+#include "attribution/bpf_ag_headers.hpp"
 #include "attribution/bpf_waits.hpp"
 #include "attribution/oncpu.hpp"
+#include "counters/tracepoints.hpp"
 
 namespace rlab::agent {
 namespace {
@@ -39,7 +41,7 @@ void drop_tracing_frames(std::vector<std::string>& frames) {
   // sits a few frames below the top; everything above it is the probe itself (the BPF
   // program, which kallsyms may not name, and its helpers).
   auto glue = [](const std::string& f) {
-    for (std::string_view p : {"__traceiter_", "__bpf_trace_", "bpf_trace_run", "trace_"})
+    for (std::string_view p : {"__traceiter_", "__bpf_trace_", "bpf_trace_run", "trace_", "perf_trace_"})
       if (f.rfind(p, 0) == 0) return true;
     return false;
   };
@@ -61,7 +63,9 @@ protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std
   }
   std::map<std::string, std::vector<protocol::StackRow>> by_family;
   for (auto& [k, r] : merged) {
+    const bool own_totals = r.family.rfind("agheader.", 0) == 0;  // counted by the collector itself
     auto add = [&](const std::string& name) {
+      if (own_totals) return;
       a.totals[name + ".waits"] += r.count;
       a.totals[name + ".wait_ns"] += r.total_ns;
     };
@@ -98,7 +102,43 @@ protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std
   return a;
 }
 
-std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::uint32_t top) {
+void ag_header_attribution(const std::vector<AgHeaderRow>& waits, const std::vector<AgHeaderRow>& holds,
+                           std::uint32_t agcount, const Kallsyms& syms, std::map<std::string, std::uint64_t>& totals,
+                           std::vector<protocol::StackRow>& rows) {
+  totals["agheader.agcount"] = agcount;
+  auto ag_name = [](std::uint32_t ag) { return ag < kMaxAgs ? std::to_string(ag) : std::to_string(kMaxAgs) + "+"; };
+  auto add = [&](const AgHeaderRow& r, bool hold) {
+    const std::string ag = ag_name(r.ag), header(to_string(r.header));
+    const std::string key = "agheader." + header + "." + ag + ".";
+    if (hold) {
+      totals[key + "holds"] += r.count;
+      totals[key + "held_ns"] += r.total_ns;
+      auto& longest = totals[key + "max_held_ns"];
+      longest = std::max(longest, r.max_ns);
+      totals.try_emplace(key + "waits", 0), totals.try_emplace(key + "contended", 0), totals.try_emplace(key + "wait_ns", 0);
+    } else {
+      totals[key + "waits"] += r.count;
+      totals[key + "contended"] += r.contended;
+      totals[key + "wait_ns"] += r.total_ns;
+      totals.try_emplace(key + "holds", 0), totals.try_emplace(key + "held_ns", 0), totals.try_emplace(key + "max_held_ns", 0);
+    }
+    protocol::StackRow row;
+    row.family = hold ? "agheader.hold" : "agheader.wait";
+    for (std::uint64_t ip : r.ips) row.frames.push_back(syms.name(ip));
+    drop_tracing_frames(row.frames);
+    if (row.frames.empty()) row.frames.push_back("[no stack]");
+    row.frames.insert(row.frames.begin(), "[" + header + " of AG " + ag + "]");
+    if (hold) row.frames.push_back("[" + r.comm + "]");
+    row.count = r.count;
+    row.total_ns = r.total_ns;
+    rows.push_back(std::move(row));
+  };
+  for (const auto& r : waits) add(r, false);
+  for (const auto& r : holds) add(r, true);
+}
+
+std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::uint32_t top,
+                                               const std::optional<std::filesystem::path>& xfs_device) {
   std::unique_ptr<Attribution> a(new Attribution);
   a->keep_stacks_ = level == "stacks" || level == "full";
   a->full_ = level == "full";
@@ -116,6 +156,13 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
       a->oncpu_ = OnCpuSampler::open(kOnCpuPeriodNs, a->syms_);
     } catch (const std::exception& e) {
       why.push_back(std::string("oncpu: ") + e.what());
+    }
+    try {
+      const auto tracefs = find_tracefs();
+      if (xfs_device && !tracefs) throw std::runtime_error("no tracefs");
+      if (xfs_device) a->ag_headers_ = BpfAgHeaders::open(*xfs_device, *tracefs);
+    } catch (const std::exception& e) {
+      why.push_back(std::string("agheader: ") + e.what());
     }
   } catch (const std::exception& e) {
     why.push_back(std::string("lock, offcpu, oncpu: ") + e.what());
@@ -137,11 +184,20 @@ void Attribution::begin_pass() {
     }
   }
   if (oncpu_) oncpu_->reset(), oncpu_->enable(true);
+  if (ag_headers_) {
+    try {
+      ag_headers_->start();
+    } catch (const std::exception& e) {
+      unavailable_ += (unavailable_.empty() ? "agheader: " : "; agheader: ") + std::string(e.what());
+      ag_headers_.reset();
+    }
+  }
 }
 
 void Attribution::stop() {
   if (waits_) waits_->stop();
   if (oncpu_) oncpu_->enable(false);
+  if (ag_headers_) ag_headers_->stop();
 }
 
 protocol::Attribution Attribution::end_pass() {
@@ -149,7 +205,12 @@ protocol::Attribution Attribution::end_pass() {
   if (waits_) rows = wait_rows(waits_->entries(), *syms_, load_task);
   if (oncpu_)
     for (auto& r : oncpu_->rows()) rows.push_back(std::move(r));
+  std::map<std::string, std::uint64_t> ag_totals;
+  if (ag_headers_) ag_header_attribution(ag_headers_->waits(), ag_headers_->holds(), ag_headers_->geometry().agcount, *syms_, ag_totals, rows);
   protocol::Attribution a = summarize_stacks(std::move(rows), top_, keep_stacks_);
+  a.totals.merge(ag_totals);
+  if (ag_headers_)
+    if (const auto n = ag_headers_->dropped(); n > 0) a.totals["agheader.dropped"] = n;
   // A family that was collected and saw nothing is 0, not absent.
   auto zero = [&a](const std::string& family) {
     a.totals.try_emplace(family + ".waits", 0);

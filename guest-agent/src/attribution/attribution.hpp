@@ -8,10 +8,16 @@
 //    looper, multi.sh, tst.sh) and kernel workers (kworker/*, which run XFS inodegc); the agent
 //    itself (PID 1) and other kernel threads are not counted;
 //  - on-CPU: perf_event_open cpu-clock samples counted by kernel stack and task name in a BPF
-//    program on the events (oncpu.hpp).
+//    program on the events (oncpu.hpp);
+//  - XFS AG headers (the pass's filesystem only, when XFS): waits for and holds of each AG's
+//    AGF, AGI and AGFL buffer, by AG, header and stack, holds also by the holder's name
+//    (bpf_ag_headers.hpp).
 // Nothing of this runs in the agent during a pass: it is read after the window closed.
 #include <cstdint>
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +26,8 @@
 
 namespace rlab::agent {
 
+struct AgHeaderRow;
+class BpfAgHeaders;
 class BpfWaits;
 class Kallsyms;
 class OnCpuSampler;
@@ -44,15 +52,33 @@ protocol::Attribution summarize_stacks(std::vector<protocol::StackRow> rows, std
 std::vector<protocol::StackRow> wait_rows(const std::vector<WaitEntry>& entries, const Kallsyms& syms,
                                           bool (*keep)(std::string_view comm));
 
+/// The AG header collector's counts as protocol::Attribution totals and stack rows:
+///  - totals "agheader.agcount" and, per {header H in AGF/AGI/AGFL, AG} that saw a wait or a
+///    hold, "agheader.<H>.<ag>.{waits,contended,wait_ns,holds,held_ns,max_held_ns}" (ns;
+///    AGs from `kMaxAgs` on summed as ag "64+", their max_held_ns the largest);
+///  - rows of family "agheader.wait" (frames "[AGI of AG 3]", then the waiter's stack) and
+///    "agheader.hold" (frames "[AGI of AG 3]", the holder's stack when it took the header,
+///    then "[<its task name>]"), symbolized with `syms`, tracing frames removed.
+/// `waits`/`holds` as BpfAgHeaders::waits()/holds() read them.
+void ag_header_attribution(const std::vector<AgHeaderRow>& waits, const std::vector<AgHeaderRow>& holds,
+                           std::uint32_t agcount, const Kallsyms& syms, std::map<std::string, std::uint64_t>& totals,
+                           std::vector<protocol::StackRow>& rows);
+
+/// AGs counted one by one in the AG header totals; the rest are summed as "64+".
+inline constexpr std::uint32_t kMaxAgs = 64;
+
 /// The collectors of one run. Loaded at open(), cleared and started at begin_pass(), stopped
 /// at stop() (the window closed: cheap, so the loops in flight are not slowed), read at
 /// end_pass() (after they ended), removed by the destructor.
 class Attribution {
  public:
-  /// `level` "counts", "stacks" or "full" (stacks, and off-CPU in S too). Never throws: what
-  /// cannot be collected (no BPF raw tracepoints, a kernel without the lock events, no perf
-  /// events, no /proc/kallsyms) is named in the pass's `unavailable`, and the rest is collected.
-  static std::unique_ptr<Attribution> open(const std::string& level, std::uint32_t top);
+  /// `level` "counts", "stacks" or "full" (stacks, and off-CPU in S too); `xfs_device`: the
+  /// block device of the pass's XFS filesystem, whose AG headers are watched (nullopt: not
+  /// XFS). Never throws: what cannot be collected (no BPF raw tracepoints, a kernel without
+  /// the lock or xfs_buf events, no perf events, no /proc/kallsyms) is named in the pass's
+  /// `unavailable`, and the rest is collected.
+  static std::unique_ptr<Attribution> open(const std::string& level, std::uint32_t top,
+                                           const std::optional<std::filesystem::path>& xfs_device = std::nullopt);
   ~Attribution();
   Attribution(const Attribution&) = delete;
   Attribution& operator=(const Attribution&) = delete;
@@ -71,6 +97,7 @@ class Attribution {
   std::shared_ptr<const Kallsyms> syms_;
   std::unique_ptr<BpfWaits> waits_;
   std::unique_ptr<OnCpuSampler> oncpu_;
+  std::unique_ptr<BpfAgHeaders> ag_headers_;
   std::string unavailable_;
   bool keep_stacks_ = false;
   bool full_ = false;  ///< level "full": off-CPU in S too

@@ -149,7 +149,7 @@ void ShellRun::start() {
   env_ = {kLang, "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + p_.workdir,
           "RLAB_PGMS=" + pgms_.string(), "UB_BINDIR=" + pgms_.string()};
   sampler_ = std::make_unique<Sampler>(testdir_);
-  if (p_.attribution != "off") attribution_ = Attribution::open(p_.attribution, p_.attribution_top);
+  if (p_.attribution != "off") attribution_ = Attribution::open(p_.attribution, p_.attribution_top, xfs_device_of(testdir_));
   settle(0);
 }
 

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <iostream>
 #include <regex>
 #include <set>
 
@@ -62,6 +63,24 @@ TEST(RealAttribution, AContendedXfsLoadGivesLockOffCpuAndOnCpuStacksThatCompareR
     std::size_t rows = 0;
     for (const auto& s : a["stacks"]) rows += s["family"] == "lock";
     EXPECT_LE(rows, 51u) << "bounded: the top 50 stacks and one other row";
+    // The AG headers of the pass's XFS: per AG, waits and holds, and the holders by stack.
+    const auto& t = a["totals"];
+    ASSERT_TRUE(t.contains("agheader.agcount")) << t.dump();
+    const auto agcount = t["agheader.agcount"].get<std::uint64_t>();
+    EXPECT_GE(agcount, 1u);
+    std::uint64_t agi_holds = 0, agi_waits = 0;
+    for (std::uint64_t ag = 0; ag < agcount; ++ag) {
+      const std::string k = "agheader.AGI." + std::to_string(ag);
+      if (t.contains(k + ".holds")) agi_holds += t[k + ".holds"].get<std::uint64_t>();
+      if (t.contains(k + ".waits")) agi_waits += t[k + ".waits"].get<std::uint64_t>();
+    }
+    EXPECT_GT(agi_holds, 0u) << "8 copies creating and removing files hold the AGIs: " << t.dump();
+    bool hold_names_the_header = false;
+    for (const auto& s : a["stacks"])
+      if (s["family"] == "agheader.hold" && !s["frames"].empty())
+        hold_names_the_header |= s["frames"][0].get<std::string>().rfind("[AGI of AG ", 0) == 0;
+    EXPECT_TRUE(hold_names_the_header) << a["stacks"].dump().substr(0, 4000);
+    std::cout << "AG headers: agcount " << agcount << ", AGI holds " << agi_holds << ", AGI waits " << agi_waits << "\n";
   }
   // The run against itself: every family collected, the ranking lists them.
   const fs::path flames = d.dir / "flames";

@@ -184,15 +184,18 @@ struct Placement {
 struct StackRow {
   /// "lock" (contended lock waits, lock:contention_begin..end), "offcpu.D" / "offcpu.S"
   /// (switched out uninterruptible / interruptible until switched back in, a BPF program on
-  /// the sched_switch raw tracepoint)
-  /// or "oncpu" (cpu-clock samples, perf_event_open).
+  /// the sched_switch raw tracepoint), "oncpu" (cpu-clock samples, perf_event_open), or
+  /// "agheader.wait" / "agheader.hold" (waits for, and holds of, an XFS AG header buffer of
+  /// the pass's filesystem: first frame "[AGI of AG 3]" (AGF, AGI or AGFL; "64+" for the
+  /// AGs from 64 on), then the waiter's or holder's stack; a hold's last frame is the
+  /// holder's task name in brackets).
   std::string family;
   /// Symbols without offsets, innermost first (e.g. "down", "xfs_buf_lock", ...); empty: the
   /// "other" row, every stack of the family beyond the top N. On-CPU rows end with the
   /// sampled task's name in brackets, e.g. "[sh]" (user frames are not symbolized).
   std::vector<std::string> frames;
-  std::uint64_t count = 0;               ///< waits (lock, offcpu.*) or samples (oncpu)
-  std::uint64_t total_ns = 0;            ///< summed wait, nanoseconds; oncpu: samples x period
+  std::uint64_t count = 0;               ///< waits (lock, offcpu.*, agheader.wait), holds (agheader.hold) or samples (oncpu)
+  std::uint64_t total_ns = 0;            ///< summed wait or hold, nanoseconds; oncpu: samples x period
 };
 
 /// Where the time of one pass went, aggregated in the guest's kernel (BPF programs on raw
@@ -203,8 +206,12 @@ struct Attribution {
   /// "xfs_agi.wait_ns", "xfs_agf.waits", "xfs_agf.wait_ns", "xfs_buf.waits", "xfs_buf.wait_ns"
   /// (lock waits whose stack holds xfs_read_agi / xfs_read_agf / xfs_buf_lock), "oncpu.samples",
   /// "oncpu.sampled_ns", "oncpu.lost" (samples a full BPF map could not count), "waits.dropped" (lock and
-  /// off-CPU waits a full BPF map could not count). Only families that could be collected are
-  /// present.
+  /// off-CPU waits a full BPF map could not count). On XFS, the AG headers:
+  /// "agheader.agcount", and per header H (AGF, AGI, AGFL) and AG that saw a wait or a hold
+  /// "agheader.<H>.<ag>.waits", ".contended" (waits that found it held), ".wait_ns",
+  /// ".holds", ".held_ns", ".max_held_ns" (the longest hold), ns; ag "0".."63", then "64+"
+  /// summing the rest; "agheader.dropped" (locks a full BPF map could not count). Only
+  /// families that could be collected are present.
   std::map<std::string, std::uint64_t> totals;
   std::vector<StackRow> stacks;          ///< level "stacks" only: top N per family, then its "other" row
   std::string unavailable;               ///< families that could not be collected and why ("" = none)
