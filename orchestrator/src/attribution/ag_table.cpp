@@ -297,8 +297,10 @@ std::optional<AgComparison> ag_compare(const std::vector<BootAgHeaders>& base, c
 }
 
 std::string format_ms(double ms) {
-  if (std::fabs(ms) < 10) return fmt::format(std::fabs(ms) < 1 ? "{:.3f}" : "{:.2f}", ms);
-  if (std::fabs(ms) < 100) return fmt::format("{:.1f}", ms);
+  const double a = std::fabs(ms);
+  if (a < 1) return fmt::format("{:.3f}", ms);
+  if (a < 10) return fmt::format("{:.2f}", ms);
+  if (a < 100) return fmt::format("{:.1f}", ms);
   std::string digits = fmt::format("{:.0f}", std::fabs(ms)), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';

@@ -83,12 +83,6 @@ std::vector<CountedPass> agi_boot(std::uint64_t loops, double wait_ns, double he
   return {pass(loops, pass_json(f, s))};
 }
 
-const AgHeaderRow* find_row(const AgTable& t, const std::string& header, const std::string& ag) {
-  for (const auto& r : t.rows)
-    if (r.at.header == header && r.at.ag == ag) return &r;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST(AgHeaderProfile, TotalsAndStacksBecomeAgheaderKeys) {

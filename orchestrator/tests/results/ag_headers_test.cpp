@@ -80,6 +80,8 @@ axes:
   std::unique_ptr<store::Store> st_;
 };
 
+}  // namespace
+
 TEST_F(ResultsAgHeaders, TheCellWithAgHeaderTotalsGetsItsTablePerThousandLoops) {
   const auto t = results::load_table(*st_, fill(true));
   ASSERT_EQ(t.cells.size(), 2u);
