@@ -17,11 +17,16 @@ struct Building {
   std::map<std::string, Building> children;
 };
 
-bool is_stack_family(Family f) { return f == Family::lock || f == Family::offcpu || f == Family::oncpu; }
-
-/// The frames of stack `key`, outermost first; empty for a total ("[all]", "[AGI buffer]").
+/// The frames of stack `key`, outermost first; empty for a total ("[all]", "[AGI buffer]"). An
+/// agheader key gives its wait stacks only, without the "wait;" prefix (the AG header on top, as
+/// the innermost frame); its hold stacks overlap the waits in time and are left out.
 std::vector<std::string> outermost_first(std::string_view key, Family f) {
   if (key.empty()) return {};
+  if (f == Family::agheader) {
+    if (key == "[wait other stacks]") return {std::string(key)};
+    if (key.rfind("wait;", 0) != 0) return {};
+    key.remove_prefix(5);
+  }
   if (key.front() == '[' && key.find(';') == std::string_view::npos)
     return key.find("other stacks]") != std::string_view::npos ? std::vector<std::string>{std::string(key)}
                                                                : std::vector<std::string>{};
@@ -117,9 +122,13 @@ void draw(util::XmlWriter& x, const FlameNode& n, double left, double w, int lev
 
 }  // namespace
 
+bool has_flame_graph(Family f) {
+  return f == Family::lock || f == Family::offcpu || f == Family::oncpu || f == Family::agheader;
+}
+
 FlameNode flame_tree(const std::vector<BootProfile>& base, const std::vector<BootProfile>& next, Family family) {
   Building root;
-  if (is_stack_family(family)) {
+  if (has_flame_graph(family)) {
     add_side(root, base, family, false);
     add_side(root, next, family, true);
   }

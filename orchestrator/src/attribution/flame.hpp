@@ -1,5 +1,5 @@
 #pragma once
-// Differential flame graphs of a stack family (lock waits, off-CPU, on-CPU): two sets of
+// Differential flame graphs of a stack family (lock waits, off-CPU, on-CPU, AG header waits): two sets of
 // boots merged into one call tree and drawn as an SVG, the way the field draws them (Brendan
 // Gregg's flame graphs: one box per frame, callers below callees, siblings in name order;
 // differential: colour = change).
@@ -24,7 +24,11 @@ struct FlameNode {
   std::vector<FlameNode> children;  ///< sorted by frame
 };
 
-/// The merged call tree of `family` (lock, offcpu or oncpu; any other family gives an empty
+/// Whether `f` is drawn as a flame graph: the stack families lock, offcpu, oncpu, and agheader
+/// (its wait stacks: who waited for which AG header).
+bool has_flame_graph(Family f);
+
+/// The merged call tree of `family` (has_flame_graph(); any other family gives an empty
 /// root), outermost frame first: an off-CPU stack's state ("D", "S") is its outermost frame, an
 /// on-CPU stack's task comes next to the root. A family's "[… other stacks]" key (stacks the
 /// guest did not keep) is a frame of its own under the root; totals ("[all]", "[AGI buffer]",

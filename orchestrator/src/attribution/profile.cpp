@@ -16,7 +16,25 @@ constexpr std::array<std::pair<Family, std::string_view>, 10> kNames = {{
     {Family::tracepoint, "tracepoint"}, {Family::xfs_stats, "xfs_stats"}, {Family::vmstat, "vmstat"},
     {Family::psi, "psi"},               {Family::cpu, "cpu"},             {Family::stat, "stat"},
     {Family::lock, "lock"},             {Family::offcpu, "offcpu"},       {Family::oncpu, "oncpu"},
+    {Family::agheader, "agheader"},
 }};
+
+constexpr std::string_view kAgPrefix = "agheader.";
+
+/// "[AGI of AG 3 waited]" for "agheader.AGI.3.wait_ns", "[AGI of AG 3 held]" for ".held_ns";
+/// "" for any other total.
+std::string agheader_total_key(std::string_view name) {
+  if (name.rfind(kAgPrefix, 0) != 0) return "";
+  name.remove_prefix(kAgPrefix.size());
+  const auto dot1 = name.find('.');
+  const auto dot2 = dot1 == std::string_view::npos ? dot1 : name.find('.', dot1 + 1);
+  if (dot2 == std::string_view::npos) return "";
+  const auto field = name.substr(dot2 + 1);
+  const char* what = field == "wait_ns" ? "waited" : field == "held_ns" ? "held" : nullptr;
+  if (!what) return "";
+  return "[" + std::string(name.substr(0, dot1)) + " of AG " + std::string(name.substr(dot1 + 1, dot2 - dot1 - 1)) + " " +
+         what + "]";
+}
 
 std::string join(const std::vector<std::string>& frames) {
   std::string k;
@@ -45,6 +63,11 @@ std::map<Family, std::map<std::string, double>> attribution_values(const protoco
     m["[S all]"] = total(a, "offcpu.S.wait_ns");
   }
   if (a.totals.count("oncpu.samples")) v[Family::oncpu]["[all]"] = total(a, "oncpu.sampled_ns");
+  if (a.totals.count("agheader.agcount")) {
+    auto& m = v[Family::agheader];
+    for (const auto& [name, n] : a.totals)
+      if (const auto key = agheader_total_key(name); !key.empty()) m[key] += static_cast<double>(n);
+  }
   for (const auto& r : a.stacks) {
     if (r.family == "lock" && v.count(Family::lock)) {
       v[Family::lock][r.frames.empty() ? "[other stacks]" : join(r.frames)] += static_cast<double>(r.total_ns);
@@ -54,6 +77,10 @@ std::map<Family, std::map<std::string, double>> attribution_values(const protoco
           static_cast<double>(r.total_ns);
     } else if (r.family == "oncpu" && v.count(Family::oncpu)) {
       v[Family::oncpu][r.frames.empty() ? "[other stacks]" : join(r.frames)] += static_cast<double>(r.total_ns);
+    } else if ((r.family == "agheader.wait" || r.family == "agheader.hold") && v.count(Family::agheader)) {
+      const std::string kind = r.family.substr(9);
+      v[Family::agheader][r.frames.empty() ? "[" + kind + " other stacks]" : kind + ";" + join(r.frames)] +=
+          static_cast<double>(r.total_ns);
     }
   }
   return v;
@@ -74,7 +101,8 @@ std::optional<Family> parse_family(std::string_view name) {
 }
 
 bool is_time(Family f) {
-  return f == Family::psi || f == Family::cpu || f == Family::lock || f == Family::offcpu || f == Family::oncpu;
+  return f == Family::psi || f == Family::cpu || f == Family::lock || f == Family::offcpu || f == Family::oncpu ||
+         f == Family::agheader;
 }
 
 void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& c,
@@ -111,6 +139,26 @@ void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& c,
     for (auto& [k, x] : m) p.values[f][k] += x;
 }
 
+protocol::Attribution read_stored_attribution(const std::string& text) {
+  auto j = nlohmann::json::parse(text);
+  std::vector<protocol::StackRow> ag_rows;
+  if (auto it = j.find("stacks"); it != j.end() && it->is_array()) {
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& r : *it) {
+      const auto fam = r.is_object() ? r.value("family", std::string()) : std::string();
+      if (fam.rfind("agheader.", 0) == 0)
+        ag_rows.push_back({fam, r.at("frames").get<std::vector<std::string>>(), r.at("count").get<std::uint64_t>(),
+                           r.at("total_ns").get<std::uint64_t>()});
+      else
+        kept.push_back(r);
+    }
+    *it = std::move(kept);
+  }
+  auto a = j.get<protocol::Attribution>();
+  for (auto& r : ag_rows) a.stacks.push_back(std::move(r));
+  return a;
+}
+
 BootProfile profile_of(const std::vector<store::CountedPass>& passes) {
   BootProfile p;
   for (const auto& pass : passes) {
@@ -118,7 +166,7 @@ BootProfile profile_of(const std::vector<store::CountedPass>& passes) {
     std::optional<protocol::Attribution> a;
     try {
       c = nlohmann::json::parse(pass.counters_json).get<protocol::Counters>();
-      if (pass.attribution_json) a = nlohmann::json::parse(*pass.attribution_json).get<protocol::Attribution>();
+      if (pass.attribution_json) a = read_stored_attribution(*pass.attribution_json);
     } catch (const std::exception&) {
       c = {};
       a.reset();
@@ -133,6 +181,9 @@ std::string short_stack(std::string_view key, std::size_t frames) {
   if (key.size() > 2 && (key[0] == 'D' || key[0] == 'S') && key[1] == ';') {  // offcpu state
     out = std::string(1, key[0]) + ": ";
     key.remove_prefix(2);
+  } else if (key.rfind("wait;", 0) == 0 || key.rfind("hold;", 0) == 0) {  // agheader wait or hold
+    out = std::string(key.substr(0, 4)) + ": ";
+    key.remove_prefix(5);
   }
   const std::size_t head = out.size();
   std::size_t n = 0, pos = 0;

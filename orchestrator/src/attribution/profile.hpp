@@ -25,14 +25,15 @@ enum class Family {
   lock,        ///< contended lock waits by waiting kernel stack, and the XFS AGI/AGF/buffer classes; nanoseconds
   offcpu,      ///< the load's time switched out in D or S by blocking stack; nanoseconds
   oncpu,       ///< cpu-clock samples by kernel stack and task; nanoseconds sampled
+  agheader,    ///< XFS AG header buffers (AGI, AGF, AGFL) per AG: wait and held time, by header and by stack; nanoseconds
 };
 
 /// Every family, in display order.
-inline constexpr Family kFamilies[] = {Family::lock,      Family::offcpu, Family::oncpu, Family::psi,
-                                       Family::cpu,       Family::stat,   Family::tracepoint,
-                                       Family::xfs_stats, Family::vmstat};
+inline constexpr Family kFamilies[] = {Family::lock,       Family::offcpu, Family::agheader, Family::oncpu,
+                                       Family::psi,        Family::cpu,    Family::stat,     Family::tracepoint,
+                                       Family::xfs_stats,  Family::vmstat};
 
-/// "lock", "offcpu", "oncpu", "psi", "cpu", "stat", "tracepoint", "xfs_stats", "vmstat".
+/// "lock", "offcpu", "agheader", "oncpu", "psi", "cpu", "stat", "tracepoint", "xfs_stats", "vmstat".
 std::string_view family_name(Family f);
 /// The family named `name`; nullopt for any other text.
 std::optional<Family> parse_family(std::string_view name);
@@ -40,9 +41,11 @@ std::optional<Family> parse_family(std::string_view name);
 bool is_time(Family f);
 
 /// Summed over a boot's counted passes. Keys of stack families are the frames innermost first,
-/// joined by ";" (with a "D;"/"S;" state prefix for offcpu, and ending in "[task]" for oncpu);
-/// keys in brackets are the family's totals ("[all]", "[AGI buffer]", "[AGF buffer]",
-/// "[other stacks]", ...).
+/// joined by ";" (with a "D;"/"S;" state prefix for offcpu, and ending in "[task]" for oncpu;
+/// for agheader a "wait;"/"hold;" prefix, then the header frame "[AGI of AG 3]", and a hold
+/// stack ends in the holder's "[task]"); keys in brackets are the family's totals ("[all]",
+/// "[AGI buffer]", "[AGF buffer]", "[other stacks]", "[AGI of AG 3 waited]", "[AGI of AG 3 held]",
+/// "[wait other stacks]", ...).
 struct BootProfile {
   std::uint64_t loops = 0;                                   ///< counted loops of those passes
   std::map<Family, std::map<std::string, double>> values;    ///< family -> key -> events or ns
@@ -56,12 +59,20 @@ struct BootProfile {
 void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& counters,
               const std::optional<protocol::Attribution>& attribution);
 
+/// A pass's attribution as stored (passes.attribution_json). The AG header stack rows
+/// (families "agheader.wait", "agheader.hold") are read here, beside the protocol's validation of
+/// the other rows, so a stored pass keeps its AG header stacks whichever stack families the
+/// protocol at hand validates. Throws nlohmann::json::exception or protocol::ProtocolException
+/// (both std::exception) on malformed JSON.
+protocol::Attribution read_stored_attribution(const std::string& json);
+
 /// The profile of a boot's counted passes as stored (store::ScoredBoot::passes). A pass whose
 /// JSON cannot be read (a store written by another rlab) counts with its loops but no counters.
 BootProfile profile_of(const std::vector<store::CountedPass>& passes);
 
 /// The display text of a stack key: at most `frames` frames, " < " between them (innermost
-/// first), "…" when cut.
+/// first), "…" when cut; an offcpu state or agheader kind prefix is shown as "D: ", "S: ",
+/// "wait: " or "hold: " (not counted as a frame).
 std::string short_stack(std::string_view key, std::size_t frames = 6);
 
 }  // namespace rlab::attribution

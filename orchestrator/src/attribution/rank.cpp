@@ -28,6 +28,15 @@ bool collected_by_all(const std::vector<const BootProfile*>& side, Family f) {
   return !side.empty() && std::all_of(side.begin(), side.end(), [f](const BootProfile* b) { return b->collected.count(f) > 0; });
 }
 
+bool collected_by_any(const std::vector<const BootProfile*>& side, Family f) {
+  return std::any_of(side.begin(), side.end(), [f](const BootProfile* b) { return b->collected.count(f) > 0; });
+}
+
+/// Whether `f` applies only to some cells: the AG header family exists only on XFS with its
+/// collector loaded, so when no boot of either side has it, it did not apply rather than went
+/// missing.
+bool applies_only_where_collected(Family f) { return f == Family::agheader; }
+
 /// x per boot of `key` in `f`: 1000 * value / loops (0 where the boot has no such key).
 std::vector<double> per_kloop(const std::vector<const BootProfile*>& side, Family f, const std::string& key) {
   std::vector<double> x;
@@ -109,6 +118,7 @@ Ranking rank(const std::vector<BootProfile>& base, const std::vector<BootProfile
   std::vector<Mover> all;
   for (const Family f : kFamilies) {
     if (!collected_by_all(a, f) || !collected_by_all(b, f)) {
+      if (applies_only_where_collected(f) && !collected_by_any(a, f) && !collected_by_any(b, f)) continue;
       r.missing.push_back(f);
       continue;
     }

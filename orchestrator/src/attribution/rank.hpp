@@ -47,7 +47,9 @@ struct Ranking {
   std::size_t left_out = 0;              ///< ranked rows beyond options.top
   std::size_t base_boots = 0, new_boots = 0;
   std::vector<Family> families;          ///< compared: collected in every boot of both sides
-  std::vector<Family> missing;           ///< collected on one side only, or on neither (not compared)
+  /// Collected on one side only, or on neither (not compared); the agheader family (XFS only)
+  /// is left out when no boot of either side collected it.
+  std::vector<Family> missing;
 };
 
 /// Ranks every key of the families both sides collected. Boots without loops are ignored.

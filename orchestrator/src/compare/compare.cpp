@@ -108,14 +108,22 @@ static std::vector<attribution::BootProfile> profiles(const std::vector<const Bo
   return out;
 }
 
-/// The "what changed" ranking of two sides' boots, and the flame trees of its stack families.
+/// The side's boots' AG header figures.
+static std::vector<attribution::BootAgHeaders> ag_headers(const std::vector<const BootData*>& side) {
+  std::vector<attribution::BootAgHeaders> out;
+  for (const BootData* x : side) out.push_back(attribution::ag_headers_of(x->passes));
+  return out;
+}
+
+/// The "what changed" ranking of two sides' boots, the flame trees of its stack families, and
+/// the per-AG header table.
 static void explain(CellComparison& row, const std::vector<const BootData*>& a, const std::vector<const BootData*>& b,
                     const attribution::RankOptions& opt) {
   const auto pa = profiles(a), pb = profiles(b);
   row.movers = attribution::rank(pa, pb, opt);
   for (const auto f : row.movers->families)
-    if (f == attribution::Family::lock || f == attribution::Family::offcpu || f == attribution::Family::oncpu)
-      row.flames[f] = attribution::flame_tree(pa, pb, f);
+    if (attribution::has_flame_graph(f)) row.flames[f] = attribution::flame_tree(pa, pb, f);
+  row.ag_headers = attribution::ag_compare(ag_headers(a), ag_headers(b));
 }
 
 ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,

@@ -5,6 +5,7 @@
 // run by filesystem variant, vCPUs, workload and copies.
 #include "compare/boots.hpp"
 #include "compare/drift.hpp"
+#include "attribution/ag_table.hpp"
 #include "attribution/flame.hpp"
 #include "attribution/rank.hpp"
 #include "stats/verdict.hpp"
@@ -89,8 +90,12 @@ struct CellComparison {
   /// (attribution/rank.hpp); nullopt for refused and one-sided rows.
   std::optional<attribution::Ranking> movers;
   /// Differential flame trees (attribution/flame.hpp) of the stack families both sides
-  /// collected (lock, offcpu, oncpu); empty where movers is nullopt.
+  /// collected (lock, offcpu, oncpu, agheader waits); empty where movers is nullopt.
   std::map<attribution::Family, attribution::FlameNode> flames;
+  /// XFS: the AG header buffers (AGI, AGF, AGFL) per allocation group on both sides
+  /// (attribution/ag_table.hpp); nullopt where movers is nullopt or neither side's passes carry
+  /// AG header totals.
+  std::optional<attribution::AgComparison> ag_headers;
   /// UnixBench's index of each side's median score in this guest (protocol::unixbench_index;
   /// nullopt for a workload without a UnixBench baseline or a side without boots).
   std::optional<double> base_index, new_index;

@@ -72,6 +72,7 @@ json cell_json(const CellComparison& c, double fdr) {
                     {"base", c.mismatch->first}, {"new", c.mismatch->second},
                     {"message", c.mismatch->message()}};
   j["what_changed"] = c.movers ? attribution::ranking_json(*c.movers, fdr) : json(nullptr);
+  if (c.ag_headers) j["ag_headers"] = attribution::ag_comparison_json(*c.ag_headers);  // XFS with AG header totals only
   j["unixbench_index"] = {{"base", num(c.base_index)}, {"new", num(c.new_index)}};
   j["xfs_inode_ags"] = {{"base", num(c.base_inode_ags)}, {"new", num(c.new_inode_ags)}};
   return j;

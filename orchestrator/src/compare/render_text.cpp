@@ -105,6 +105,11 @@ void write_row(const CellComparison& c, const CompareOptions& options, std::ostr
     attribution::render_ranking(top, m, "      ");
     out << m.str();
   }
+  if (c.ag_headers) {
+    std::ostringstream m;
+    attribution::render_ag_comparison(*c.ag_headers, m, "      ");
+    out << m.str();
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "kernel_bisect/lab.hpp"
 
+#include "attribution/ag_table.hpp"
 #include "attribution/flame.hpp"
 #include "attribution/render.hpp"
 #include "kernel_bisect/culprit.hpp"
@@ -48,6 +49,7 @@ std::vector<compare::BootData> boots_of(const SessionDb& db, SessionId id, const
 struct CulpritSides {
   std::string base;
   std::vector<attribution::BootProfile> base_boots, bad_boots;
+  std::vector<attribution::BootAgHeaders> base_ags, bad_ags;  ///< XFS AG header figures of the same boots
 };
 
 std::optional<CulpritSides> culprit_sides(const SessionDb& db, const Session& s, const GitTree& git) {
@@ -55,8 +57,14 @@ std::optional<CulpritSides> culprit_sides(const SessionDb& db, const Session& s,
   CulpritSides c;
   if (auto p = git.parent(s.first_bad); p && !db.samples(s.id, *p).empty()) c.base = *p;
   if (c.base.empty()) c.base = s.spec.good_commit;
-  for (const auto& x : boots_of(db, s.id, c.base)) c.base_boots.push_back(attribution::profile_of(x.passes));
-  for (const auto& x : boots_of(db, s.id, s.first_bad)) c.bad_boots.push_back(attribution::profile_of(x.passes));
+  for (const auto& x : boots_of(db, s.id, c.base)) {
+    c.base_boots.push_back(attribution::profile_of(x.passes));
+    c.base_ags.push_back(attribution::ag_headers_of(x.passes));
+  }
+  for (const auto& x : boots_of(db, s.id, s.first_bad)) {
+    c.bad_boots.push_back(attribution::profile_of(x.passes));
+    c.bad_ags.push_back(attribution::ag_headers_of(x.passes));
+  }
   if (c.base_boots.empty() || c.bad_boots.empty()) return std::nullopt;
   return c;
 }
@@ -70,6 +78,8 @@ std::string what_changed(const SessionDb& db, const Session& s, const GitTree& g
   out << fmt::format("\nwhere the time went: {} ({} boots) -> {} ({} boots)\n", c->base.substr(0, 12),
                      c->base_boots.size(), s.first_bad.substr(0, 12), c->bad_boots.size());
   attribution::render_ranking(attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = 15}), out);
+  if (const auto ag = attribution::ag_compare(c->base_ags, c->bad_ags))
+    attribution::render_ag_comparison(*ag, out, "  ", c->base.substr(0, 12), "first bad " + s.first_bad.substr(0, 12));
   return out.str();
 }
 
@@ -126,7 +136,7 @@ std::vector<std::filesystem::path> write_flame_graphs(const SessionDb& db, const
   std::vector<std::filesystem::path> written;
   const auto ranked = attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = 1});
   for (const auto f : ranked.families) {
-    if (f != attribution::Family::lock && f != attribution::Family::offcpu && f != attribution::Family::oncpu) continue;
+    if (!attribution::has_flame_graph(f)) continue;
     attribution::FlameSvgOptions o;
     o.base_label = c->base.substr(0, 12);
     o.new_label = s.first_bad.substr(0, 12);

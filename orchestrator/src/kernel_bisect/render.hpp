@@ -12,7 +12,9 @@
 
 namespace rlab::kernel_bisect {
 
-/// Multi-line text report of session `s` (any status). Subjects are read from `git`; a
+/// Multi-line text report of session `s` (any status); at a first bad commit, "where the time
+/// went" ranks every counter family and, for XFS cells whose passes carry AG header totals,
+/// shows the AG header table of the first bad commit against its parent (attribution/ag_table.hpp). Subjects are read from `git`; a
 /// commit the tree no longer has is shown by its SHA alone. Throws store::StoreError.
 std::string render_report(const SessionDb& db, const Session& s, const GitTree& git);
 

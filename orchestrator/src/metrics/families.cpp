@@ -49,9 +49,21 @@ void add_latest(prometheus::Registry& reg, const Snapshot& s) {
   auto& offcpu = BuildGauge().Name("rlab_cell_offcpu_seconds_per_1k_loops")
       .Help("Time the load's tasks spent off CPU in uninterruptible sleep (D) per 1,000 loops in the "
             "cell's latest result").Register(reg);
+  auto& ag_wait = BuildGauge().Name("rlab_cell_ag_header_wait_seconds_per_1k_loops")
+      .Help("XFS: time waited for an allocation group's header buffer (label header: AGI, AGF, AGFL; label ag: "
+            "the AG, 0 to 15, or 16+ for all higher AGs summed) per 1,000 loops in the cell's latest result")
+      .Register(reg);
+  auto& ag_held = BuildGauge().Name("rlab_cell_ag_header_held_seconds_per_1k_loops")
+      .Help("XFS: time an allocation group's header buffer (labels header, ag as for the wait) was held locked "
+            "per 1,000 loops in the cell's latest result")
+      .Register(reg);
   for (const auto& r : s.results) {
     auto l = r.labels.to_labels();
     score.Add(l).Set(r.score_lpm);
+    for (const auto& [at, v] : r.ag_header_wait_s_per_kloop)
+      ag_wait.Add(with(with(l, "header", at.first), "ag", at.second)).Set(v);
+    for (const auto& [at, v] : r.ag_header_held_s_per_kloop)
+      ag_held.Add(with(with(l, "header", at.first), "ag", at.second)).Set(v);
     if (r.unixbench_index) index.Add(l).Set(*r.unixbench_index);
     if (r.inode_ags) ags.Add(l).Set(*r.inode_ags);
     loops.Add(l).Set(static_cast<double>(r.loops));

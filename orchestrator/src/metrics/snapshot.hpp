@@ -45,7 +45,19 @@ struct CellResult {
   /// the seconds per 1,000 loops of contended lock waits and of the load off CPU in D.
   std::optional<double> agi_wait_share, agf_wait_share;
   std::optional<double> lock_wait_s_per_kloop, offcpu_d_s_per_kloop;
+  /// XFS AG headers: seconds per 1,000 loops waited for and held, by {header ("AGI", "AGF",
+  /// "AGFL"), AG label (ag_series_label: "0".."15", "16+" for the rest summed)}; empty without AG
+  /// header totals. At most kAgsLabelled + 1 labels per header.
+  std::map<std::pair<std::string, std::string>, double> ag_header_wait_s_per_kloop, ag_header_held_s_per_kloop;
 };
+
+/// The AGs a cell exports a series of their own for, per header: AGs 0..15; the rest (16 and up,
+/// including the agent's "64+") are summed under the label "16+".
+inline constexpr unsigned kAgsLabelled = 16;
+
+/// The `ag` label of the agent's AG "3" or "64+": the AG itself below kAgsLabelled, else "16+";
+/// "" for text that is no AG.
+std::string ag_series_label(const std::string& ag);
 
 /// Totals of one cell over every stored result ("done" boot) of it, in all runs. Monotonic
 /// as results are added, so exported as counters.

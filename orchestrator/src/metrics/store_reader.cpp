@@ -17,6 +17,25 @@ CellLabels labels_of(const store::CellLabelRow& r) {
           host_label(r.host_uri, r.hostname)};
 }
 
+/// The AG header totals "agheader.<H>.<ag>.wait_ns" / ".held_ns" as seconds per 1,000 loops,
+/// by header and bounded AG label (ag_series_label).
+void add_ag_headers(const store::AttributionTotals& a, std::uint64_t loops, CellResult& r) {
+  constexpr std::string_view kPrefix = "agheader.";
+  for (const auto& [name, ns] : a.ag_header_ns) {
+    const std::string_view n(name);
+    const auto d1 = n.find('.', kPrefix.size());
+    const auto d2 = d1 == std::string_view::npos ? d1 : n.find('.', d1 + 1);
+    if (n.rfind(kPrefix, 0) != 0 || d2 == std::string_view::npos) continue;
+    const std::string header(n.substr(kPrefix.size(), d1 - kPrefix.size()));
+    const std::string ag = ag_series_label(std::string(n.substr(d1 + 1, d2 - d1 - 1)));
+    const auto field = n.substr(d2 + 1);
+    if (ag.empty() || (header != "AGI" && header != "AGF" && header != "AGFL")) continue;
+    auto& into = field == "wait_ns" ? r.ag_header_wait_s_per_kloop : r.ag_header_held_s_per_kloop;
+    if (field != "wait_ns" && field != "held_ns") continue;
+    into[{header, ag}] += ns / 1e9 * 1000.0 / static_cast<double>(loops);
+  }
+}
+
 /// The latest result of a cell with its passes merged (latency histograms of the same buckets).
 CellResult cell_result(const std::filesystem::path& db, const store::LatestResult& row) {
   CellResult r;
@@ -38,6 +57,7 @@ CellResult cell_result(const std::filesystem::path& db, const store::LatestResul
     }
     r.lock_wait_s_per_kloop = a.lock_wait_ns / 1e9 * 1000.0 / static_cast<double>(loops);
     r.offcpu_d_s_per_kloop = a.offcpu_d_ns / 1e9 * 1000.0 / static_cast<double>(loops);
+    add_ag_headers(a, loops, r);
   }
   for (const auto& p : row.passes) {
     r.loops += p.loops;
@@ -119,6 +139,18 @@ std::vector<RunProgress> progress_of(const store::MetricsRows& m, std::optional<
 }
 
 }  // namespace
+
+std::string ag_series_label(const std::string& ag) {
+  const std::string rest = std::to_string(kAgsLabelled) + "+";
+  if (ag.empty() || ag.find_first_not_of("0123456789+") != std::string::npos || ag.front() == '+') return "";
+  if (ag.back() == '+') return rest;
+  try {
+    const unsigned long n = std::stoul(ag);
+    return n < kAgsLabelled ? std::to_string(n) : rest;
+  } catch (const std::exception&) {
+    return "";
+  }
+}
 
 StoreReader::StoreReader(const std::filesystem::path& db) {
   std::error_code ec;

@@ -165,6 +165,8 @@ std::string where_the_time_went(const NightAnalysis& r) {
         const bool prev = side == &c.vs_previous;
         o += fmt::format("<h3>{} (against the {})</h3>\n", h(c.cell_id), prev ? "previous night" : "baseline");
         o += attribution::ranking_html(*(*side)->movers, prev ? "previous night" : "baseline", "tonight");
+        if (const auto& ag = (*side)->ag_headers)
+          o += "<h4>XFS AG headers</h4>\n" + attribution::ag_comparison_html(*ag, prev ? "previous night" : "baseline", "tonight");
         for (const auto& [family, tree] : (*side)->flames) {
           attribution::FlameSvgOptions fo;
           fo.base_label = prev ? "previous night" : "baseline";

@@ -101,6 +101,15 @@ std::vector<std::size_t> column_heads(const std::vector<std::string>& kernels, s
   return width;
 }
 
+/// The AG header table of each cell that has one.
+void ag_headers(const ResultsTable& t, std::ostream& out) {
+  for (const auto& c : t.cells) {
+    if (!c.ag_headers) continue;
+    out << "\n" << c.cell_id << ":\n";
+    attribution::render_ag_table(*c.ag_headers, out, "  ");
+  }
+}
+
 /// The cells with failed or missing boots, with their failures.
 void incomplete_cells(const ResultsTable& t, std::ostream& out) {
   bool header = false;
@@ -186,6 +195,7 @@ void render_text(const ResultsTable& t, std::ostream& out) {
 
   if (t.kernels.size() > 1) legend(t, unjudged, smallest_side, out);
 
+  ag_headers(t, out);
   incomplete_cells(t, out);
 }
 

@@ -3,6 +3,7 @@
 // (lpm) +- relative stddev over repeats, and inodegc throttle events per 1,000 loops.
 // Text in the style of LKP's comparison tables (kernels side by side, "%stddev", "%change"
 // against the first kernel), and JSON for machines.
+#include "attribution/ag_table.hpp"
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
 
@@ -42,6 +43,10 @@ struct CellSummary {
   std::optional<double> inode_ags;
   std::optional<unsigned> agcount;
   std::string layout;          ///< "shared" or "per-copy" ("" when no boot has a result)
+  /// XFS: which AG headers (AGI, AGF, AGFL per allocation group) the done boots waited for and
+  /// held, per 1,000 loops (attribution/ag_table.hpp); nullopt when no pass carried AG header
+  /// totals. Filled by load_table().
+  std::optional<attribution::AgTable> ag_headers;
   /// "repeat <r>: <phase>: <message>" of each failed boot.
   std::vector<std::string> failures;
 };
@@ -70,8 +75,8 @@ std::optional<stats::Comparison> judge(const CellSummary& base, const CellSummar
 /// Aggregates a run's boots (store::Store::boot_results) per cell.
 ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootResult>& boots);
 
-/// Reads run `run` from `st` and summarizes it, with the host's measured noise (HostNoise);
-/// throws store::StoreError when absent.
+/// Reads run `run` from `st` and summarizes it, with the host's measured noise (HostNoise) and
+/// each cell's AG header table (CellSummary::ag_headers); throws store::StoreError when absent.
 ResultsTable load_table(const store::Store& st, store::RunId run);
 
 /// Writes the text table: per (fs, mkfs, vCPUs, workload) the rows score_lpm (with
@@ -80,13 +85,15 @@ ResultsTable load_table(const store::Store& st, store::RunId run);
 /// "%change" of each kernel against the first. A score's %change carries its verdict (judge):
 /// "*" different, "=" same, "~" unknown within the noise, "?" not judged (too few boots);
 /// the legend under the table says what a verdict needs and, with the measured noise, how
-/// many boots a side would resolve a 5% and the minimum effect's change.
+/// many boots a side would resolve a 5% and the minimum effect's change. Cells with an AG header
+/// table get it under the table, one block per cell.
 void render_text(const ResultsTable& t, std::ostream& out);
 
 /// The table as JSON: {"run": {...}, "kernels": [...], "cells": [{cell_id, kernel, fs, mkfs,
 /// vcpus, workload, copies, boots, done, failed, scores, score_lpm, rel_stddev,
 /// unixbench_index, throttle_per_1k_loops, inode_ags, agcount, layout, loops, vs_first:
-/// {kernel, change, verdict, reason} or null}]}; absent figures are null.
+/// {kernel, change, verdict, reason} or null, and "ag_headers" (attribution::ag_table_json) only
+/// for cells with an AG header table}]}; absent figures are null.
 nlohmann::json to_json(const ResultsTable& t);
 
 }  // namespace rlab::results

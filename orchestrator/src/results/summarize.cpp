@@ -1,6 +1,7 @@
 // Aggregation of a run's boots into per-cell summaries, and the JSON form.
 #include "results/results_table.hpp"
 #include "stats/descriptive.hpp"
+#include "store/readers.hpp"
 
 #include "rlab/protocol/score.hpp"
 
@@ -82,11 +83,21 @@ std::optional<stats::Comparison> judge(const CellSummary& base, const CellSummar
   return stats::compare(base.scores, c.scores, opt);
 }
 
+/// Each cell's AG header table, for the cells whose passes carry AG header totals.
+static void add_ag_headers(const store::Store& st, store::RunId run, ResultsTable& t) {
+  std::map<std::string, std::vector<attribution::BootAgHeaders>> by_cell;
+  for (const auto& b : store::scored_boots(st, run)) by_cell[b.cell_id].push_back(attribution::ag_headers_of(b.passes));
+  for (auto& c : t.cells)
+    if (const auto it = by_cell.find(c.cell_id); it != by_cell.end() && attribution::any_ag_headers(it->second))
+      c.ag_headers = attribution::ag_table(it->second);
+}
+
 ResultsTable load_table(const store::Store& st, store::RunId run) {
   auto info = st.run(run);
   if (!info)
     throw store::StoreError(st.path().string() + ": no run " + std::to_string(run));
   ResultsTable t = summarize(*info, st.boot_results(run));
+  add_ag_headers(st, run, t);
   for (const auto& n : st.noise_reports("", 1))
     if (n.boot_rel_stddev)
       t.noise = HostNoise{*n.boot_rel_stddev, fmt::format("rlab noise of {}, {}", n.cell_id, n.created_at.substr(0, 10))};
@@ -139,6 +150,7 @@ nlohmann::json to_json(const ResultsTable& t) {
                      {"loops", c.loops},
                      {"throttle_per_1k_loops", opt(c.throttle_per_kloop)},
                      {"failures", c.failures}});
+    if (c.ag_headers) cells.back()["ag_headers"] = attribution::ag_table_json(*c.ag_headers);
   }
   return {{"run",
            {{"id", t.run.id},

@@ -24,6 +24,20 @@ CellLabelRow labels_at(const Stmt& q, int c) {
 constexpr const char* kScopeSql =
     "(?1 IS NULL OR c.cell_key IN (SELECT cell_key FROM cells WHERE run_id = ?1))";
 
+/// The AG header wait and held totals of a boot's passes (AttributionTotals::ag_header_ns).
+std::map<std::string, double> ag_header_totals(sqlite3* db, BootId boot) {
+  Stmt q(db, R"SQL(SELECT je.key, SUM(je.value)
+FROM passes p, json_each(p.attribution_json, '$.totals') AS je
+WHERE p.boot_id = ?1 AND p.attribution_json IS NOT NULL AND json_valid(p.attribution_json)
+  AND substr(je.key, 1, 9) = 'agheader.'
+  AND (substr(je.key, -8) = '.wait_ns' OR substr(je.key, -8) = '.held_ns')
+GROUP BY je.key)SQL");
+  q.bind(1, boot);
+  std::map<std::string, double> out;
+  while (q.step()) out[q.text(0)] = q.real(1);
+  return out;
+}
+
 std::vector<LatestResult> latest_results(sqlite3* db, std::optional<RunId> run) {
   static const std::string kLatestSql = std::string(R"SQL(
 WITH done AS (
@@ -70,7 +84,8 @@ FROM passes WHERE boot_id = ?1 AND attribution_json IS NOT NULL)SQL");
     a.bind(1, r.boot);
     if (a.step() && a.i64(0) > 0) {
       auto v = [&](int col) { return a.is_null(col) ? 0.0 : a.real(col); };
-      r.attribution = AttributionTotals{v(1), v(2), v(3), v(4), v(5)};
+      r.attribution = AttributionTotals{v(1), v(2), v(3), v(4), v(5), {}};
+      r.attribution->ag_header_ns = ag_header_totals(db, r.boot);
     }
   }
   return out;

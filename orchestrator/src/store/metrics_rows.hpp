@@ -6,6 +6,7 @@
 #include "store/store.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,6 +44,10 @@ struct AttributionTotals {
   double agi_wait_ns = 0;      ///< of those, on AGI buffers
   double agf_wait_ns = 0;      ///< of those, on AGF buffers
   double offcpu_d_ns = 0;      ///< the load's tasks off CPU in D
+  /// XFS AG headers: the totals "agheader.<H>.<ag>.wait_ns" and "agheader.<H>.<ag>.held_ns"
+  /// (H AGI, AGF or AGFL; ag "0".."63" or "64+") summed over the passes, by that name; empty
+  /// when no pass carried them.
+  std::map<std::string, double> ag_header_ns;
 };
 
 /// The newest result of a cell (its newest done boot).

@@ -246,3 +246,67 @@ TEST_F(CompareStore, MissingRunIsAStoreError) {
 }
 
 }  // namespace
+
+namespace {
+
+/// A boot of `cell` with one pass of 1,000 loops; with `agi_wait_ns`, its attribution carries
+/// the AGI of AG 2 waited for that long (all by an unlinking task), else plain lock totals.
+compare::BootData ag_boot(unsigned i, double score, std::optional<double> agi_wait_ns) {
+  compare::BootData b;
+  b.boot_id = i;
+  b.cell_id = "6.12/xfs-defaults/2vcpu/shell1";
+  b.kernel = "6.12";
+  b.score = score * (1 + 0.002 * i);
+  nlohmann::json totals = {{"lock.waits", 1}, {"lock.wait_ns", 5000}};
+  nlohmann::json stacks = nlohmann::json::array();
+  if (agi_wait_ns) {
+    const auto ns = static_cast<std::uint64_t>(*agi_wait_ns * (1 + 0.01 * i));
+    totals["agheader.agcount"] = 4;
+    totals["agheader.AGI.2.waits"] = 10;
+    totals["agheader.AGI.2.contended"] = 10;
+    totals["agheader.AGI.2.wait_ns"] = ns;
+    stacks.push_back({{"family", "agheader.wait"},
+                      {"frames", {"[AGI of AG 2]", "xfs_buf_lock", "xfs_read_agi", "xfs_remove", "do_unlinkat"}},
+                      {"count", 10},
+                      {"total_ns", ns}});
+  }
+  store::CountedPass p;
+  p.loops = 1000;
+  p.attribution_json = nlohmann::json{{"totals", totals}, {"stacks", stacks}, {"unavailable", ""}}.dump();
+  b.passes.push_back(p);
+  return b;
+}
+
+std::vector<compare::BootData> ag_side(double score, std::optional<double> agi_wait_ns) {
+  std::vector<compare::BootData> out;
+  for (unsigned i = 0; i < 4; ++i) out.push_back(ag_boot(i, score, agi_wait_ns));
+  return out;
+}
+
+}  // namespace
+
+TEST(CompareBoots, AgHeaderTableOnlyWhereThePassesCarryAgHeaderTotals) {
+  const auto with = compare::compare_boots(compare::Mode::runs, {1, ""}, {2, ""}, ag_side(100, 1e6), ag_side(80, 9e6), {});
+  ASSERT_EQ(with.cells.size(), 1u);
+  ASSERT_TRUE(with.cells[0].ag_headers.has_value());
+  const auto& ag = *with.cells[0].ag_headers;
+  ASSERT_EQ(ag.rows.size(), 1u);
+  EXPECT_EQ(ag.rows[0].at.name(), "AGI of AG 2");
+  EXPECT_NEAR(ag.rows[0].new_waited_ms_per_kloop, 9 * (1 + 0.01 * 1.5), 1e-6) << "median of 4 boots, ms per 1,000 loops";
+  std::ostringstream text;
+  compare::render_text(with, text);
+  EXPECT_NE(text.str().find("AGI of AG 2: waited 1.0"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("100% by unlinking tasks, 100% contended"), std::string::npos) << text.str();
+  EXPECT_EQ(compare::to_json(with)["cells"][0]["ag_headers"]["rows"][0]["ag"], "2");
+  EXPECT_TRUE(with.cells[0].flames.count(rlab::attribution::Family::agheader));
+
+  const auto without = compare::compare_boots(compare::Mode::runs, {1, ""}, {2, ""}, ag_side(100, std::nullopt),
+                                              ag_side(80, std::nullopt), {});
+  ASSERT_EQ(without.cells.size(), 1u);
+  EXPECT_FALSE(without.cells[0].ag_headers.has_value());
+  std::ostringstream plain;
+  compare::render_text(without, plain);
+  EXPECT_EQ(plain.str().find("AG header"), std::string::npos) << plain.str();
+  EXPECT_EQ(plain.str().find("agheader"), std::string::npos) << "not listed as a family not compared\n" << plain.str();
+  EXPECT_FALSE(compare::to_json(without)["cells"][0].contains("ag_headers"));
+}

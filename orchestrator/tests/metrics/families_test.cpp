@@ -4,6 +4,7 @@
 #include "metrics/store_reader.hpp"
 #include "store/readers.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
@@ -164,6 +165,72 @@ TEST_F(StoreMetrics, AttributionGivesBoundedSeriesOfTheLatestResultAndNoStackLab
   std::size_t header = 0;
   for (const auto& l : series(text)) header += l.rfind("rlab_cell_xfs_header_buffer_wait_share", 0) == 0;
   EXPECT_EQ(header, 2u) << "only the cell with attribution, one series per buffer";
+}
+
+// XFS AG headers as bounded series of the latest result: AGs 0..15 each, every higher AG
+// (the agent's "64+" too) summed under "16+", seconds per 1,000 loops; cells without AG header
+// totals have no series.
+TEST_F(StoreMetrics, AgHeaderSeriesAreCappedAtSixteenAgsPerHeaderAndCell) {
+  const auto run = test::fill_run(*store_, {});
+  const auto boots = store::scored_boots(*store_, run);
+  const store::ScoredBoot* latest = nullptr;
+  for (const auto& b : boots)
+    if (b.fs == "xfs" && (!latest || b.boot_id > latest->boot_id)) latest = &b;
+  ASSERT_NE(latest, nullptr);
+  // AGI of AG n waits (n + 1) ms and is held 2 (n + 1) ms per pass, for AGs 0..39 and "64+" (7 ms).
+  auto wait_ns = [](unsigned ag) { return (ag + 1) * 1000000.0; };
+  std::string totals = R"("lock.waits":1,"lock.wait_ns":1,"agheader.agcount":100,"agheader.AGF.3.wait_ns":5000,)"
+                       R"("agheader.AGI.64+.waits":1,"agheader.AGI.64+.wait_ns":7000000,"agheader.AGI.64+.held_ns":14000000)";
+  for (unsigned ag = 0; ag < 40; ++ag)
+    totals += fmt::format(R"(,"agheader.AGI.{0}.waits":1,"agheader.AGI.{0}.wait_ns":{1:.0f},"agheader.AGI.{0}.held_ns":{2:.0f},)"
+                          R"("agheader.AGI.{0}.max_held_ns":1000)",
+                          ag, wait_ns(ag), 2 * wait_ns(ag));
+  std::uint64_t loops = 0;
+  for (unsigned i = 0; i < latest->passes.size(); ++i) {
+    const auto& cp = latest->passes[i];
+    loops += cp.loops;
+    store::Pass p;
+    p.index = i;
+    p.loops = cp.loops;
+    p.duration_s = 20;
+    p.lpm = 3.0 * static_cast<double>(cp.loops);
+    p.counters_json = cp.counters_json;
+    p.attribution_json = "{\"totals\":{" + totals + "},\"stacks\":[],\"unavailable\":\"\"}";
+    store_->record_pass(latest->boot_id, p);
+  }
+  const auto text = exposition();
+  auto values = [&](const std::string& name, const std::string& header) {
+    std::map<std::string, double> by_ag;
+    for (const auto& l : series(text))
+      if (l.rfind(name + "{", 0) == 0 && l.find("header=\"" + header + "\"") != std::string::npos) {
+        const auto at = l.find("ag=\"") + 4;
+        by_ag[l.substr(at, l.find('"', at) - at)] = value(text, l);
+      }
+    return by_ag;
+  };
+  const auto waits = values("rlab_cell_ag_header_wait_seconds_per_1k_loops", "AGI");
+  const auto held = values("rlab_cell_ag_header_held_seconds_per_1k_loops", "AGI");
+  EXPECT_EQ(waits.size(), 17u) << "AGs 0..15 and 16+\n" << text;
+  EXPECT_EQ(held.size(), 17u);
+  const double n = static_cast<double>(latest->passes.size()), per_kloop = 1000.0 / static_cast<double>(loops);
+  for (unsigned ag = 0; ag < 16; ++ag)
+    EXPECT_NEAR(waits.at(std::to_string(ag)), n * wait_ns(ag) / 1e9 * per_kloop, 1e-9) << ag;
+  double rest = 7e6;
+  for (unsigned ag = 16; ag < 40; ++ag) rest += wait_ns(ag);
+  EXPECT_NEAR(waits.at("16+"), n * rest / 1e9 * per_kloop, 1e-9) << "AGs 16..39 and 64+ summed";
+  EXPECT_NEAR(held.at("16+"), 2 * n * rest / 1e9 * per_kloop, 1e-9);
+  EXPECT_FALSE(waits.count("64+"));
+  EXPECT_EQ(values("rlab_cell_ag_header_wait_seconds_per_1k_loops", "AGF").size(), 1u);
+  std::set<std::string> cells_with_series;
+  for (const auto& l : series(text))
+    if (l.rfind("rlab_cell_ag_header_", 0) == 0) cells_with_series.insert(l.substr(l.find("copies=")));
+  std::set<std::string> distinct_cells;
+  for (const auto& c : cells_with_series) distinct_cells.insert(c.substr(0, c.find("header=")) + c.substr(c.find(",host=")));
+  EXPECT_EQ(distinct_cells.size(), 1u) << "only the cell whose passes carry AG header totals";
+  EXPECT_EQ(ag_series_label("15"), "15");
+  EXPECT_EQ(ag_series_label("16"), "16+");
+  EXPECT_EQ(ag_series_label("64+"), "16+");
+  EXPECT_EQ(ag_series_label("x"), "");
 }
 
 TEST_F(StoreMetrics, FailedBootIsCountedAndTheCellKeepsItsOtherResult) {

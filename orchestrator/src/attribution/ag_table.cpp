@@ -1,0 +1,454 @@
+#include "attribution/ag_table.hpp"
+
+#include "attribution/profile.hpp"
+#include "stats/descriptive.hpp"
+#include "util/xml.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace rlab::attribution {
+namespace {
+
+constexpr std::string_view kPrefix = "agheader.";
+
+int header_rank(const std::string& h) { return h == "AGI" ? 0 : h == "AGF" ? 1 : h == "AGFL" ? 2 : 3; }
+
+/// The AG's number; "64+" sorts after every numbered AG.
+long ag_number(const std::string& ag) {
+  try {
+    return std::stol(ag) + (ag.find('+') != std::string::npos ? 1 : 0);
+  } catch (const std::exception&) {
+    return 1L << 30;
+  }
+}
+
+bool known_header(std::string_view h) { return h == "AGI" || h == "AGF" || h == "AGFL"; }
+
+/// {header, AG} and field of a total "agheader.<H>.<ag>.<field>"; nullopt for any other name.
+std::optional<std::pair<AgHeader, std::string>> parse_total(std::string_view name) {
+  if (name.rfind(kPrefix, 0) != 0) return std::nullopt;
+  name.remove_prefix(kPrefix.size());
+  const auto d1 = name.find('.');
+  if (d1 == std::string_view::npos) return std::nullopt;
+  const auto d2 = name.find('.', d1 + 1);
+  if (d2 == std::string_view::npos || !known_header(name.substr(0, d1))) return std::nullopt;
+  return std::make_pair(AgHeader{std::string(name.substr(0, d1)), std::string(name.substr(d1 + 1, d2 - d1 - 1))},
+                        std::string(name.substr(d2 + 1)));
+}
+
+/// The header of a stack's first frame "[AGI of AG 3]"; nullopt for any other frame.
+std::optional<AgHeader> parse_header_frame(std::string_view f) {
+  constexpr std::string_view kOf = " of AG ";
+  if (f.size() < 3 || f.front() != '[' || f.back() != ']') return std::nullopt;
+  f = f.substr(1, f.size() - 2);
+  const auto at = f.find(kOf);
+  if (at == std::string_view::npos || !known_header(f.substr(0, at))) return std::nullopt;
+  return AgHeader{std::string(f.substr(0, at)), std::string(f.substr(at + kOf.size()))};
+}
+
+void add_total(AgHeaderCounts& c, const std::string& field, double v) {
+  if (field == "waits") c.waits += v;
+  else if (field == "contended") c.contended += v;
+  else if (field == "wait_ns") c.wait_ns += v;
+  else if (field == "holds") c.holds += v;
+  else if (field == "held_ns") c.held_ns += v;
+  else if (field == "max_held_ns") c.max_held_ns = std::max(c.max_held_ns, v);
+}
+
+/// Adds one pass's AG header totals and stacks to `b`; false when the pass has none.
+bool add_pass(BootAgHeaders& b, const protocol::Attribution& a) {
+  const auto agcount = a.totals.find("agheader.agcount");
+  if (agcount == a.totals.end()) return false;
+  b.collected = true;
+  b.agcount = static_cast<unsigned>(agcount->second);
+  if (const auto d = a.totals.find("agheader.dropped"); d != a.totals.end()) b.dropped += static_cast<double>(d->second);
+  for (const auto& [name, v] : a.totals)
+    if (const auto t = parse_total(name)) add_total(b.counts[t->first], t->second, static_cast<double>(v));
+  for (const auto& r : a.stacks) {
+    const bool wait = r.family == "agheader.wait", hold = r.family == "agheader.hold";
+    if (!wait && !hold) continue;
+    b.stacks = true;
+    if (r.frames.empty()) continue;  // the stacks the guest did not keep: unclassified
+    const auto at = parse_header_frame(r.frames.front());
+    if (!at) continue;
+    const TaskKind kind = classify_stack(r.frames);
+    if (wait) {
+      b.wait_ns_by_kind[*at][kind] += static_cast<double>(r.total_ns);
+    } else {
+      const std::string& last = r.frames.back();
+      const std::string task = r.frames.size() > 1 && last.size() > 2 && last.front() == '[' ? last : "";
+      b.held_ns_by_holder[*at][kind][task] += static_cast<double>(r.total_ns);
+    }
+  }
+  return true;
+}
+
+/// The boots that count: with agheader totals and loops.
+std::vector<const BootAgHeaders*> counted(const std::vector<BootAgHeaders>& boots) {
+  std::vector<const BootAgHeaders*> out;
+  for (const auto& b : boots)
+    if (b.collected && b.loops > 0) out.push_back(&b);
+  return out;
+}
+
+double per_kloop_ms(double ns, std::uint64_t loops) { return 1000.0 * ns / static_cast<double>(loops) / 1e6; }
+
+/// "the inodegc worker [kworker/1:2]": the kind with most held time, its task with most held time.
+std::string held_most_by(const std::vector<const BootAgHeaders*>& boots, const AgHeader& at) {
+  std::map<TaskKind, std::map<std::string, double>> by;
+  for (const auto* b : boots)
+    if (const auto it = b->held_ns_by_holder.find(at); it != b->held_ns_by_holder.end())
+      for (const auto& [kind, tasks] : it->second)
+        for (const auto& [task, ns] : tasks) by[kind][task] += ns;
+  const std::map<std::string, double>* best_tasks = nullptr;
+  TaskKind best = TaskKind::other;
+  double best_ns = 0;
+  for (const auto& [kind, tasks] : by) {
+    double ns = 0;
+    for (const auto& [t, v] : tasks) ns += v;
+    if (ns > best_ns) best_ns = ns, best = kind, best_tasks = &tasks;
+  }
+  if (!best_tasks) return "";
+  const auto task = std::max_element(best_tasks->begin(), best_tasks->end(),
+                                     [](const auto& x, const auto& y) { return x.second < y.second; });
+  return std::string(task_kind_name(best)) + (task->first.empty() ? "" : " " + task->first);
+}
+
+/// The row of `at` over `boots`.
+AgHeaderRow row_of(const std::vector<const BootAgHeaders*>& boots, const AgHeader& at) {
+  AgHeaderRow r;
+  r.at = at;
+  std::vector<double> waited, held;
+  AgHeaderCounts sum;
+  std::map<TaskKind, double> kinds;
+  bool stacks = false;
+  for (const auto* b : boots) {
+    AgHeaderCounts c;
+    if (const auto it = b->counts.find(at); it != b->counts.end()) c = it->second;
+    waited.push_back(per_kloop_ms(c.wait_ns, b->loops));
+    held.push_back(per_kloop_ms(c.held_ns, b->loops));
+    sum.waits += c.waits;
+    sum.contended += c.contended;
+    sum.wait_ns += c.wait_ns;
+    sum.max_held_ns = std::max(sum.max_held_ns, c.max_held_ns);
+    stacks |= b->stacks;
+    if (const auto it = b->wait_ns_by_kind.find(at); it != b->wait_ns_by_kind.end())
+      for (const auto& [k, ns] : it->second) kinds[k] += ns;
+  }
+  r.waited_ms_per_kloop = stats::median(waited);
+  r.held_ms_per_kloop = stats::median(held);
+  if (sum.waits > 0) r.contended_share = sum.contended / sum.waits;
+  if (stacks && sum.wait_ns > 0) {
+    double classified = 0;
+    for (const auto& [k, ns] : kinds) {
+      r.wait_share[std::string(task_kind_name(k))] = ns / sum.wait_ns;
+      classified += ns;
+    }
+    if (classified < sum.wait_ns) r.wait_share["unclassified"] = (sum.wait_ns - classified) / sum.wait_ns;
+  }
+  r.longest_hold_ms = sum.max_held_ns / 1e6;
+  r.held_most_by = held_most_by(boots, at);
+  return r;
+}
+
+std::vector<AgHeader> headers_of(const std::vector<const BootAgHeaders*>& boots) {
+  std::map<AgHeader, bool> seen;
+  for (const auto* b : boots)
+    for (const auto& [at, c] : b->counts)
+      if (c.waits > 0 || c.holds > 0 || c.wait_ns > 0 || c.held_ns > 0) seen[at] = true;
+  std::vector<AgHeader> out;
+  for (const auto& [at, x] : seen) out.push_back(at);
+  return out;
+}
+
+std::string percent(double share) { return fmt::format("{:.0f}%", 100.0 * share); }
+
+std::string change_text(const std::optional<double>& c, double base, double next) {
+  if (c) return fmt::format("{:+.0f}%", 100.0 * *c);
+  return next > 0 && base <= 0 ? "new" : "unchanged";
+}
+
+std::optional<double> change_of(double base, double next) {
+  if (base <= 0) return std::nullopt;
+  return (next - base) / base;
+}
+
+}  // namespace
+
+std::string AgHeader::name() const { return header + " of AG " + ag; }
+
+bool AgHeader::operator<(const AgHeader& o) const {
+  return std::make_tuple(header_rank(header), header, ag_number(ag), ag) <
+         std::make_tuple(header_rank(o.header), o.header, ag_number(o.ag), o.ag);
+}
+
+std::string_view task_kind_name(TaskKind k) {
+  switch (k) {
+    case TaskKind::unlinking: return "unlinking tasks";
+    case TaskKind::inodegc: return "the inodegc worker";
+    case TaskKind::creating: return "creating tasks";
+    case TaskKind::renames: return "renames";
+    case TaskKind::writes: return "writes";
+    case TaskKind::log: return "log";
+    case TaskKind::other: return "other";
+  }
+  return "other";
+}
+
+TaskKind classify_stack(const std::vector<std::string>& frames) {
+  auto has = [&](auto pred) { return std::any_of(frames.begin(), frames.end(), pred); };
+  auto named = [&](std::initializer_list<std::string_view> names) {
+    return has([&](const std::string& f) { return std::find(names.begin(), names.end(), f) != names.end(); });
+  };
+  auto prefixed = [&](std::initializer_list<std::string_view> prefixes) {
+    return has([&](const std::string& f) {
+      return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return f.rfind(p, 0) == 0; });
+    });
+  };
+  if (named({"xfs_inodegc_worker"})) return TaskKind::inodegc;
+  if (named({"do_unlinkat", "xfs_remove"})) return TaskKind::unlinking;
+  if (named({"xfs_rename"})) return TaskKind::renames;
+  if (named({"xfs_create", "xfs_create_tmpfile"})) return TaskKind::creating;
+  if (named({"xfs_file_write_iter", "xfs_bmapi_write"}) || prefixed({"xfs_alloc_vextent"})) return TaskKind::writes;
+  if (prefixed({"xlog_", "xfs_log_"})) return TaskKind::log;
+  return TaskKind::other;
+}
+
+BootAgHeaders ag_headers_of(const std::vector<store::CountedPass>& passes) {
+  BootAgHeaders b;
+  for (const auto& pass : passes) {
+    if (!pass.attribution_json) continue;
+    protocol::Attribution a;
+    try {
+      a = read_stored_attribution(*pass.attribution_json);
+    } catch (const std::exception&) {
+      continue;  // a store written by another rlab: the pass adds nothing
+    }
+    if (add_pass(b, a)) b.loops += pass.loops;
+  }
+  return b;
+}
+
+bool any_ag_headers(const std::vector<BootAgHeaders>& boots) {
+  return std::any_of(boots.begin(), boots.end(), [](const BootAgHeaders& b) { return b.collected; });
+}
+
+AgTable ag_table(const std::vector<BootAgHeaders>& all, std::size_t top) {
+  const auto boots = counted(all);
+  AgTable t;
+  t.boots = boots.size();
+  for (const auto* b : boots) {
+    if (b->agcount) t.agcount = b->agcount;
+    t.dropped += b->dropped;
+  }
+  if (boots.empty()) return t;
+  for (const auto& at : headers_of(boots)) t.rows.push_back(row_of(boots, at));
+  std::stable_sort(t.rows.begin(), t.rows.end(), [](const AgHeaderRow& x, const AgHeaderRow& y) {
+    return std::tie(x.waited_ms_per_kloop, x.held_ms_per_kloop) > std::tie(y.waited_ms_per_kloop, y.held_ms_per_kloop);
+  });
+  if (top > 0 && t.rows.size() > top) {
+    t.left_out = t.rows.size() - top;
+    for (std::size_t i = top; i < t.rows.size(); ++i) t.left_out_waited_ms_per_kloop += t.rows[i].waited_ms_per_kloop;
+    t.rows.resize(top);
+  }
+  return t;
+}
+
+std::optional<AgComparison> ag_compare(const std::vector<BootAgHeaders>& base, const std::vector<BootAgHeaders>& next,
+                                       std::size_t top) {
+  if (!any_ag_headers(base) && !any_ag_headers(next)) return std::nullopt;
+  const AgTable a = ag_table(base, 0), b = ag_table(next, 0);
+  AgComparison c;
+  c.base_boots = a.boots;
+  c.new_boots = b.boots;
+  std::map<AgHeader, AgHeaderChange> joined;
+  for (const auto& r : a.rows) {
+    auto& x = joined[r.at];
+    x.at = r.at;
+    x.base_waited_ms_per_kloop = r.waited_ms_per_kloop;
+    x.base_held_ms_per_kloop = r.held_ms_per_kloop;
+  }
+  for (const auto& r : b.rows) {
+    auto& x = joined[r.at];
+    x.at = r.at;
+    x.new_waited_ms_per_kloop = r.waited_ms_per_kloop;
+    x.new_held_ms_per_kloop = r.held_ms_per_kloop;
+    x.next = r;
+  }
+  for (auto& [at, x] : joined) {
+    x.waited_change = change_of(x.base_waited_ms_per_kloop, x.new_waited_ms_per_kloop);
+    x.held_change = change_of(x.base_held_ms_per_kloop, x.new_held_ms_per_kloop);
+    c.rows.push_back(std::move(x));
+  }
+  auto moved = [](const AgHeaderChange& x) {
+    return std::make_tuple(std::fabs(x.new_waited_ms_per_kloop - x.base_waited_ms_per_kloop),
+                           std::fabs(x.new_held_ms_per_kloop - x.base_held_ms_per_kloop));
+  };
+  std::stable_sort(c.rows.begin(), c.rows.end(), [&](const auto& x, const auto& y) { return moved(x) > moved(y); });
+  if (top > 0 && c.rows.size() > top) {
+    c.left_out = c.rows.size() - top;
+    c.rows.resize(top);
+  }
+  return c;
+}
+
+std::string format_ms(double ms) {
+  const double a = std::fabs(ms);
+  if (a < 1) return fmt::format("{:.3f}", ms);
+  if (a < 10) return fmt::format("{:.2f}", ms);
+  if (a < 100) return fmt::format("{:.1f}", ms);
+  std::string digits = fmt::format("{:.0f}", std::fabs(ms)), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (ms < 0 ? "-" : "") + out;
+}
+
+std::string ag_row_text(const AgHeaderRow& r) {
+  std::vector<std::string> why;
+  if (!r.wait_share.empty()) {
+    const auto top = std::max_element(r.wait_share.begin(), r.wait_share.end(),
+                                      [](const auto& x, const auto& y) { return x.second < y.second; });
+    why.push_back(top->first == "unclassified" ? percent(top->second) + " unclassified"
+                                               : percent(top->second) + " by " + top->first);
+  }
+  if (r.contended_share) why.push_back(percent(*r.contended_share) + " contended");
+  std::string s = fmt::format("{}: {} ms waited per 1,000 loops", r.at.name(), format_ms(r.waited_ms_per_kloop));
+  if (!why.empty()) s += " (" + why.front() + (why.size() > 1 ? ", " + why.back() : "") + ")";
+  s += fmt::format(", held {} ms per 1,000 loops, longest {} ms", format_ms(r.held_ms_per_kloop), format_ms(r.longest_hold_ms));
+  if (!r.held_most_by.empty()) s += ", held most by " + r.held_most_by;
+  return s;
+}
+
+void render_ag_table(const AgTable& t, std::ostream& out, const std::string& indent) {
+  out << indent
+      << fmt::format("XFS AG headers, per 1,000 loops (median over {} boot{}{}):\n", t.boots, t.boots == 1 ? "" : "s",
+                     t.agcount ? fmt::format("; {} AGs", *t.agcount) : std::string());
+  if (t.rows.empty()) out << indent << "  no AG header was locked\n";
+  for (const auto& r : t.rows) out << indent << "  " << ag_row_text(r) << "\n";
+  if (t.left_out)
+    out << indent
+        << fmt::format("  ({} more AG headers left out, {} ms waited per 1,000 loops together)\n", t.left_out,
+                       format_ms(t.left_out_waited_ms_per_kloop));
+  if (t.dropped > 0)
+    out << indent << fmt::format("  ({:.0f} lock records not counted: the guest's map was full)\n", t.dropped);
+}
+
+namespace {
+
+nlohmann::json row_json(const AgHeaderRow& r) {
+  return {{"header", r.at.header},
+          {"ag", r.at.ag},
+          {"waited_ms_per_1k_loops", r.waited_ms_per_kloop},
+          {"held_ms_per_1k_loops", r.held_ms_per_kloop},
+          {"contended_share", r.contended_share ? nlohmann::json(*r.contended_share) : nlohmann::json(nullptr)},
+          {"wait_share", r.wait_share},
+          {"longest_hold_ms", r.longest_hold_ms},
+          {"held_most_by", r.held_most_by},
+          {"text", ag_row_text(r)}};
+}
+
+nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+nlohmann::json ag_table_json(const AgTable& t) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : t.rows) rows.push_back(row_json(r));
+  return {{"boots", t.boots},
+          {"agcount", t.agcount ? nlohmann::json(*t.agcount) : nlohmann::json(nullptr)},
+          {"dropped", t.dropped},
+          {"left_out", t.left_out},
+          {"left_out_waited_ms_per_1k_loops", t.left_out_waited_ms_per_kloop},
+          {"rows", std::move(rows)}};
+}
+
+std::string ag_table_html(const AgTable& t) {
+  using util::xml_escape;
+  std::string o = "<table><tr><th>AG header</th><th>waited, ms per 1,000 loops</th><th>contended</th><th>waited by</th>"
+                  "<th>held, ms per 1,000 loops</th><th>longest hold, ms</th><th>held most by</th></tr>\n";
+  for (const auto& r : t.rows) {
+    std::string by;
+    for (const auto& [k, s] : r.wait_share) by += (by.empty() ? "" : ", ") + percent(s) + " " + k;
+    o += fmt::format(
+        R"(<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>)"
+        "\n",
+        xml_escape(r.at.name()), format_ms(r.waited_ms_per_kloop), r.contended_share ? percent(*r.contended_share) : "-",
+        xml_escape(by), format_ms(r.held_ms_per_kloop), format_ms(r.longest_hold_ms), xml_escape(r.held_most_by));
+  }
+  o += "</table>\n";
+  if (t.left_out) o += fmt::format("<p class=\"note\">{} more AG headers left out.</p>\n", t.left_out);
+  return o;
+}
+
+void render_ag_comparison(const AgComparison& c, std::ostream& out, const std::string& indent, const std::string& base_label,
+                          const std::string& new_label) {
+  out << indent
+      << fmt::format("XFS AG headers, ms per 1,000 loops ({} {} boots -> {} {} boots, medians; most changed first):\n",
+                     base_label, c.base_boots, new_label, c.new_boots);
+  if (c.rows.empty()) out << indent << "  no AG header was locked on either side\n";
+  for (const auto& r : c.rows) {
+    out << indent
+        << fmt::format("  {}: waited {} -> {} ms per 1,000 loops ({}), held {} -> {} ms ({})", r.at.name(),
+                       format_ms(r.base_waited_ms_per_kloop), format_ms(r.new_waited_ms_per_kloop),
+                       change_text(r.waited_change, r.base_waited_ms_per_kloop, r.new_waited_ms_per_kloop),
+                       format_ms(r.base_held_ms_per_kloop), format_ms(r.new_held_ms_per_kloop),
+                       change_text(r.held_change, r.base_held_ms_per_kloop, r.new_held_ms_per_kloop));
+    if (r.next) {
+      const std::string detail = ag_row_text(*r.next);
+      out << "; " << new_label << ": " << detail.substr(detail.find(": ") + 2);
+    }
+    out << "\n";
+  }
+  if (c.left_out) out << indent << fmt::format("  ({} more AG headers, less changed, left out)\n", c.left_out);
+}
+
+nlohmann::json ag_comparison_json(const AgComparison& c) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : c.rows)
+    rows.push_back({{"header", r.at.header},
+                    {"ag", r.at.ag},
+                    {"base_waited_ms_per_1k_loops", r.base_waited_ms_per_kloop},
+                    {"new_waited_ms_per_1k_loops", r.new_waited_ms_per_kloop},
+                    {"waited_change", opt(r.waited_change)},
+                    {"base_held_ms_per_1k_loops", r.base_held_ms_per_kloop},
+                    {"new_held_ms_per_1k_loops", r.new_held_ms_per_kloop},
+                    {"held_change", opt(r.held_change)},
+                    {"new", r.next ? row_json(*r.next) : nlohmann::json(nullptr)}});
+  return {{"base_boots", c.base_boots}, {"new_boots", c.new_boots}, {"left_out", c.left_out}, {"rows", std::move(rows)}};
+}
+
+std::string ag_comparison_html(const AgComparison& c, const std::string& base_label, const std::string& new_label) {
+  using util::xml_escape;
+  std::string o = fmt::format("<p class=\"note\">XFS AG headers, ms per 1,000 loops (medians over {} and {} boots), most "
+                              "changed first; who waited and held on the {} side.</p>\n",
+                              c.base_boots, c.new_boots, xml_escape(new_label));
+  o += fmt::format("<table><tr><th>AG header</th><th>waited, {}</th><th>waited, {}</th><th>change</th><th>held, {}</th>"
+                   "<th>held, {}</th><th>change</th><th>{}: waited by, held most by</th></tr>\n",
+                   xml_escape(base_label), xml_escape(new_label), xml_escape(base_label), xml_escape(new_label),
+                   xml_escape(new_label));
+  for (const auto& r : c.rows) {
+    std::string who;
+    if (r.next) {
+      for (const auto& [k, s] : r.next->wait_share) who += (who.empty() ? "" : ", ") + percent(s) + " " + k;
+      if (!r.next->held_most_by.empty()) who += (who.empty() ? "" : "; ") + std::string("held most by ") + r.next->held_most_by;
+    }
+    o += fmt::format(
+        R"(<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>)"
+        "\n",
+        xml_escape(r.at.name()), format_ms(r.base_waited_ms_per_kloop), format_ms(r.new_waited_ms_per_kloop),
+        change_text(r.waited_change, r.base_waited_ms_per_kloop, r.new_waited_ms_per_kloop),
+        format_ms(r.base_held_ms_per_kloop), format_ms(r.new_held_ms_per_kloop),
+        change_text(r.held_change, r.base_held_ms_per_kloop, r.new_held_ms_per_kloop), xml_escape(who));
+  }
+  o += "</table>\n";
+  if (c.left_out) o += fmt::format("<p class=\"note\">{} more AG headers, less changed, left out.</p>\n", c.left_out);
+  return o;
+}
+
+}  // namespace rlab::attribution
