@@ -49,6 +49,20 @@ void churn(const fs::path& root, int ms) {
   for (auto& t : threads) t.join();
 }
 
+/// A fresh XFS of `agcount` AGs on a loop device, mounted at <dir>/mnt until destroyed.
+struct LoopXfs {
+  explicit LoopXfs(int agcount) : mnt((fs::create_directories(dir.path / "mnt"), dir.path / "mnt")), disk(dir.path, mnt) {
+    int st = 0;
+    std::string err;
+    run_capture({"mkfs.xfs", "-q", "-f", "-d", "agcount=" + std::to_string(agcount), disk.device}, &st, &err);
+    EXPECT_EQ(st, 0) << err;
+    EXPECT_EQ(::mount(disk.device.c_str(), mnt.c_str(), "xfs", 0, nullptr), 0) << std::strerror(errno);
+  }
+  TempDir dir;
+  fs::path mnt;
+  LoopDisk disk;
+};
+
 }  // namespace
 
 TEST(XfsAg, TheXfsBufEventFormatIsCheckedFieldByField) {
@@ -67,15 +81,10 @@ TEST(BpfAgHeaders, CountsWaitsAndHoldsOfTheAgiPerAgOnTheRealKernel) {
   ASSERT_EQ(ensure_tracefs(), "");
   const auto tracefs = ra::find_tracefs();
   ASSERT_TRUE(tracefs);
-  TempDir dir;
-  const fs::path mnt = dir.path / "mnt";
-  fs::create_directories(mnt);
-  LoopDisk disk(dir.path, mnt);
-  int st = 0;
-  std::string err;
-  run_capture({"mkfs.xfs", "-q", "-f", "-d", "agcount=4", disk.device}, &st, &err);
-  ASSERT_EQ(st, 0) << err;
-  ASSERT_EQ(::mount(disk.device.c_str(), mnt.c_str(), "xfs", 0, nullptr), 0) << std::strerror(errno);
+  LoopXfs xfs(4);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  const fs::path& mnt = xfs.mnt;
+  const LoopDisk& disk = xfs.disk;
 
   auto c = ra::BpfAgHeaders::open(disk.device, *tracefs);
   EXPECT_EQ(c->geometry().agcount, 4u);
@@ -163,19 +172,14 @@ TEST(AgHeaderAttribution, TotalsPerAgAndHeaderAndStacksThatNameTheHeader) {
 
 TEST(Attribution, WatchesThePassFilesystemsAgHeadersOnTheRealKernel) {
   ASSERT_EQ(ensure_tracefs(), "");
-  TempDir dir;
-  const fs::path mnt = dir.path / "mnt";
-  fs::create_directories(mnt);
-  LoopDisk disk(dir.path, mnt);
-  int st = 0;
-  std::string err;
-  run_capture({"mkfs.xfs", "-q", "-f", "-d", "agcount=4", disk.device}, &st, &err);
-  ASSERT_EQ(st, 0) << err;
-  ASSERT_EQ(::mount(disk.device.c_str(), mnt.c_str(), "xfs", 0, nullptr), 0) << std::strerror(errno);
+  LoopXfs xfs(4);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  const fs::path& mnt = xfs.mnt;
+  const LoopDisk& disk = xfs.disk;
   const auto device = ra::xfs_device_of(mnt);
   ASSERT_TRUE(device);
   EXPECT_EQ(fs::canonical(*device), fs::canonical(disk.device));
-  EXPECT_FALSE(ra::xfs_device_of(dir.path).has_value()) << "the test's own directory is not on that XFS";
+  EXPECT_FALSE(ra::xfs_device_of(xfs.dir.path).has_value()) << "the test's own directory is not on that XFS";
 
   auto a = ra::Attribution::open("stacks", 20, device);
   a->begin_pass();

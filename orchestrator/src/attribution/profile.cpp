@@ -140,23 +140,7 @@ void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& c,
 }
 
 protocol::Attribution read_stored_attribution(const std::string& text) {
-  auto j = nlohmann::json::parse(text);
-  std::vector<protocol::StackRow> ag_rows;
-  if (auto it = j.find("stacks"); it != j.end() && it->is_array()) {
-    nlohmann::json kept = nlohmann::json::array();
-    for (const auto& r : *it) {
-      const auto fam = r.is_object() ? r.value("family", std::string()) : std::string();
-      if (fam.rfind("agheader.", 0) == 0)
-        ag_rows.push_back({fam, r.at("frames").get<std::vector<std::string>>(), r.at("count").get<std::uint64_t>(),
-                           r.at("total_ns").get<std::uint64_t>()});
-      else
-        kept.push_back(r);
-    }
-    *it = std::move(kept);
-  }
-  auto a = j.get<protocol::Attribution>();
-  for (auto& r : ag_rows) a.stacks.push_back(std::move(r));
-  return a;
+  return nlohmann::json::parse(text).get<protocol::Attribution>();
 }
 
 BootProfile profile_of(const std::vector<store::CountedPass>& passes) {

@@ -59,11 +59,9 @@ struct BootProfile {
 void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& counters,
               const std::optional<protocol::Attribution>& attribution);
 
-/// A pass's attribution as stored (passes.attribution_json). The AG header stack rows
-/// (families "agheader.wait", "agheader.hold") are read here, beside the protocol's validation of
-/// the other rows, so a stored pass keeps its AG header stacks whichever stack families the
-/// protocol at hand validates. Throws nlohmann::json::exception or protocol::ProtocolException
-/// (both std::exception) on malformed JSON.
+/// A pass's attribution as stored (passes.attribution_json), validated as the protocol reads
+/// it. Throws nlohmann::json::exception or protocol::ProtocolException (both std::exception)
+/// on malformed JSON.
 protocol::Attribution read_stored_attribution(const std::string& json);
 
 /// The profile of a boot's counted passes as stored (store::ScoredBoot::passes). A pass whose

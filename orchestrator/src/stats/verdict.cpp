@@ -49,9 +49,17 @@ Difference test_difference(std::span<const double> a, std::span<const double> b,
 
 Comparison compare(std::span<const double> a, std::span<const double> b, const VerdictOptions& opt) {
   Comparison c;
-  c.difference = test_difference(a, b, opt);
   c.a = summarize(a);
   c.b = summarize(b);
+  c.boots_floor = shift_interval_floor(1 - 2 * opt.alpha);
+  if (c.a.median == 0) {  // no change relative to 0: nothing to judge (the boots completed no loop)
+    check_options(opt);
+    c.difference.median_b = c.b.median;
+    c.ratio.confidence = 1 - 2 * opt.alpha;
+    c.reason = "the base's median is 0 (its boots completed no loop in their passes): no relative change, not judged";
+    return c;
+  }
+  c.difference = test_difference(a, b, opt);
   // A ratio needs scores > 0: a boot that completed no loop in its passes (0 lpm, a guest
   // too slow for its pass) leaves the interval out, and with it any "same".
   const auto positive = [](std::span<const double> x) {
@@ -60,7 +68,6 @@ Comparison compare(std::span<const double> a, std::span<const double> b, const V
   const bool ratio_defined = positive(a) && positive(b);
   if (ratio_defined) c.ratio = ratio_shift_interval(a, b, 1 - 2 * opt.alpha);
   else c.ratio.confidence = 1 - 2 * opt.alpha;
-  c.boots_floor = shift_interval_floor(1 - 2 * opt.alpha);
   const Difference& d = c.difference;
   const double lo = 1 - opt.min_effect, hi = 1 + opt.min_effect;
   if (a.size() < c.boots_floor || b.size() < c.boots_floor) {

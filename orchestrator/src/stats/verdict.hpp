@@ -75,8 +75,10 @@ Difference test_difference(std::span<const double> a, std::span<const double> b,
 ///  - same: otherwise, if the distribution-free (1 - 2 alpha) interval of B's scale against A's
 ///    (ratio_shift_interval) exists and lies inside [1 - min_effect, 1 + min_effect];
 ///  - unknown: otherwise; with fewer than boots_floor boots a side always, and the reason
-///    says how many boots a side a verdict needs.
-/// Every value of `a` and `b` must be > 0 (the interval compares logs).
+///    says how many boots a side a verdict needs; when median(a) is 0 (no relative change
+///    exists; `difference` then holds only the medians).
+/// A value of 0 (a boot that completed no loop) leaves the ratio interval out. Throws
+/// std::invalid_argument when a sample is empty or not finite, or an option is out of range.
 Comparison compare(std::span<const double> a, std::span<const double> b,
                    const VerdictOptions& opt = {});
 

@@ -156,4 +156,18 @@ TEST(StatsVerdict, AZeroScoreLeavesTheRatioOutAndSaysWhy) {
   EXPECT_NE(c.reason.find("scored 0 lpm"), std::string::npos) << c.reason;
 }
 
+TEST(StatsVerdict, ABaseWhoseMedianIsZeroIsNotJudgedInsteadOfThrowing) {
+  // Two cells of 16 copies on a slow guest: the base's boots mostly completed no loop.
+  const std::vector<double> a{0.0, 0.0, 28.9};
+  const std::vector<double> b{29.0, 31.5, 30.2};
+  Comparison c;
+  ASSERT_NO_THROW(c = compare(a, b, VerdictOptions{.alpha = 0.05}));
+  EXPECT_EQ(c.verdict, Verdict::unknown);
+  EXPECT_FALSE(c.ratio.exists);
+  EXPECT_DOUBLE_EQ(c.a.median, 0.0);
+  EXPECT_DOUBLE_EQ(c.difference.median_b, 30.2);
+  EXPECT_NE(c.reason.find("median is 0"), std::string::npos) << c.reason;
+  EXPECT_THROW(test_difference(a, b), std::invalid_argument) << "the cheap test still refuses: its callers check first";
+}
+
 }  // namespace rlab::stats
