@@ -193,6 +193,7 @@ std::string_view task_kind_name(TaskKind k) {
     case TaskKind::creating: return "creating tasks";
     case TaskKind::renames: return "renames";
     case TaskKind::writes: return "writes";
+    case TaskKind::writeback: return "metadata writeback (xfsaild)";
     case TaskKind::log: return "log";
     case TaskKind::other: return "other";
   }
@@ -214,6 +215,7 @@ TaskKind classify_stack(const std::vector<std::string>& frames) {
   if (named({"xfs_rename"})) return TaskKind::renames;
   if (named({"xfs_create", "xfs_create_tmpfile"})) return TaskKind::creating;
   if (named({"xfs_file_write_iter", "xfs_bmapi_write"}) || prefixed({"xfs_alloc_vextent"})) return TaskKind::writes;
+  if (prefixed({"xfsaild"}) || named({"xfs_buf_delwri_submit_nowait", "xfs_buf_item_push"})) return TaskKind::writeback;
   if (prefixed({"xlog_", "xfs_log_"})) return TaskKind::log;
   return TaskKind::other;
 }

@@ -47,16 +47,18 @@ enum class TaskKind {
   creating,   ///< xfs_create / xfs_create_tmpfile
   renames,    ///< xfs_rename
   writes,     ///< xfs_file_write_iter, xfs_bmapi_write, xfs_alloc_vextent*
+  writeback,  ///< the AIL pushing metadata to disk: xfsaild*, xfs_buf_item_push (a buffer under write stays locked until its I/O completes)
   log,        ///< xlog_* / xfs_log_*
   other,      ///< none of the above
 };
 
-/// "unlinking tasks", "the inodegc worker", "creating tasks", "renames", "writes", "log", "other".
+/// "unlinking tasks", "the inodegc worker", "creating tasks", "renames", "writes", "metadata
+/// writeback (xfsaild)", "log", "other".
 std::string_view task_kind_name(TaskKind k);
 
 /// The kind of a stack's frames (any order; brackets frames such as "[AGI of AG 3]" or "[rm]"
 /// are ignored). The inodegc worker wins over everything (it unlinks nothing itself but runs
-/// xfs_inactive for unlinked inodes), then unlinking, renames, creating, writes, log.
+/// xfs_inactive for unlinked inodes), then unlinking, renames, creating, writes, writeback, log.
 TaskKind classify_stack(const std::vector<std::string>& frames);
 
 /// One header's counts, summed over passes (ns, events).

@@ -182,6 +182,9 @@ TEST(AgHeaderStacks, ClassifiedByTheirFrames) {
             TaskKind::writes);
   EXPECT_EQ(classify_stack({"[AGF of AG 1]", "xfs_file_write_iter", "vfs_write"}), TaskKind::writes);
   EXPECT_EQ(classify_stack({"[AGI of AG 0]", "xlog_cil_push_work", "process_one_work"}), TaskKind::log);
+  EXPECT_EQ(classify_stack({"[AGI of AG 0]", "xfs_buf_trylock", "xfs_buf_item_push", "xfsaild_push", "xfsaild", "kthread",
+                            "[xfsaild/vda]"}),
+            TaskKind::writeback);
   EXPECT_EQ(classify_stack({"[AGI of AG 0]", "xfs_buf_lock", "xfs_iunlink_remove", "[sh]"}), TaskKind::other);
   EXPECT_EQ(task_kind_name(TaskKind::inodegc), "the inodegc worker");
 }
