@@ -165,7 +165,13 @@ std::vector<AgHeader> headers_of(const std::vector<const BootAgHeaders*>& boots)
   return out;
 }
 
-std::string percent(double share) { return fmt::format("{:.0f}%", 100.0 * share); }
+/// "96%"; a share above 0 but below 1% with one significant digit ("0.3%", "0.07%"), so rare
+/// contention does not read as none.
+std::string percent(double share) {
+  const double p = 100.0 * share;
+  if (p > 0 && p < 1) return fmt::format("{:.1g}%", p);
+  return fmt::format("{:.0f}%", p);
+}
 
 std::string change_text(const std::optional<double>& c, double base, double next) {
   if (c) return fmt::format("{:+.0f}%", 100.0 * *c);

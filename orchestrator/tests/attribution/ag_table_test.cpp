@@ -284,3 +284,15 @@ TEST(AgHeaderTable, MillisecondsAsTheTablesShowThem) {
   EXPECT_EQ(format_ms(1.234), "1.23");
   EXPECT_EQ(format_ms(0.1234), "0.123");
 }
+
+TEST(AgHeaderTable, RareContentionReadsAsRareNotAsNone) {
+  AgHeaderRow r;
+  r.at = {"AGI", "2"};
+  r.waited_ms_per_kloop = 4575;
+  r.contended_share = 1.0 / 1023;
+  EXPECT_NE(ag_row_text(r).find("(0.1% contended)"), std::string::npos) << ag_row_text(r);
+  r.contended_share = 0;
+  EXPECT_NE(ag_row_text(r).find("(0% contended)"), std::string::npos) << ag_row_text(r);
+  r.contended_share = 0.4;
+  EXPECT_NE(ag_row_text(r).find("(40% contended)"), std::string::npos) << ag_row_text(r);
+}
