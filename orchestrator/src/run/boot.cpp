@@ -191,7 +191,10 @@ class BootRun {
   /// Boot, hello, prepare, the load (its result stored), shutdown.
   void measure() {
     const auto booted = start_domain();
-    if (cell_.workload.runner == "bare") return run_bare();
+    if (cell_.workload.runner == "bare") {
+      check_platform(proto::Hello{});  // while it runs; no hello, so no guest's view of its hypervisor
+      return run_bare();
+    }
     const proto::Hello hello = await_hello(booted);
     check_platform(hello);
     prepare_filesystem();
