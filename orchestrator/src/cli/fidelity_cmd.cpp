@@ -1,5 +1,6 @@
 // `rlab fidelity`: rlab's shell1 against UnixBench's own shell1, booted alternately in the same
-// kernel, guest settings and input; prints rlab lpm / UnixBench lpm per filesystem and vCPU
+// kernel, guest settings and input, and against UnixBench's in the bare guest (no agent);
+// prints rlab lpm / UnixBench lpm, rlab / bare and UnixBench / bare per filesystem and vCPU
 // count (results/fidelity.hpp, docs/benchmarks.md "Fidelity").
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
@@ -28,6 +29,7 @@ struct FidelityArgs {
   std::string db;
   std::string agent;
   bool json = false;
+  bool no_bare = false;
 };
 
 constexpr double kLow = 0.98, kHigh = 1.02;
@@ -49,6 +51,7 @@ int fidelity_command(const FidelityArgs& a) {
   spec.duration_s = a.duration_s;
   spec.boots = a.boots;
   spec.clock = a.clock;
+  spec.bare = !a.no_bare;
   spec.results = fs::absolute(a.db.empty() ? util::source_dir() / "results" / "fidelity.db" : fs::path(a.db));
   const fs::path matrix = spec.results.parent_path() / "fidelity-matrix.yaml";
   try {
@@ -79,7 +82,8 @@ int fidelity_command(const FidelityArgs& a) {
               << "\n";
   } else {
     std::cout << "fidelity, run " << sum.run << " (" << sum.db.string() << "), clock " << spec.clock << ", "
-              << spec.duration_s << " s passes: rlab lpm / UnixBench lpm, medians over boots\n";
+              << spec.duration_s << " s passes: rlab lpm / UnixBench lpm"
+              << (spec.bare ? ", and each / the bare guest's lpm" : "") << ", medians over boots\n";
     results::render_fidelity(rows, kLow, kHigh, std::cout);
   }
   if (sum.interrupted) return kInterrupted;
@@ -101,6 +105,7 @@ const Registrar reg(48, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--db", a->db, "Results store (default: <source>/results/fidelity.db)");
   cmd->add_option("--agent", a->agent, "Static aarch64 rlab-agent to pack")->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "Print the rows as JSON");
+  cmd->add_flag("--no-bare", a->no_bare, "Leave out the bare guest (UnixBench's scripts under a minimal /init, no agent)");
   cmd->final_callback([a, exit_code] { *exit_code = fidelity_command(*a); });
 });
 

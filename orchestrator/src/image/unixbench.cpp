@@ -1,6 +1,7 @@
 #include "image/unixbench.hpp"
 
 #include "build/artifact_cache.hpp"
+#include "build/kernel_build.hpp"
 #include "build/run_options.hpp"
 #include "image/cpio.hpp"
 #include "util/hash.hpp"
@@ -32,9 +33,11 @@ fs::path unixbench_archive(const fs::path& dir) {
   const std::string looper_c = read_part(dir, "src/looper.c"), timeit_c = read_part(dir, "src/timeit.c");
   const std::string multi = read_part(dir, "pgms/multi.sh"), tst = read_part(dir, "pgms/tst.sh");
   const std::string sort_src = read_part(dir, "testdir/sort.src");
-  const std::string key = util::sha256_hex("rlab-unixbench-archive-1\n" + util::sha256_hex(looper_c) +
+  const std::string bare_init = read_part(build::images_dir(), "bare/init");
+  const std::string key = util::sha256_hex("rlab-unixbench-archive-2\n" + util::sha256_hex(looper_c) +
                                            util::sha256_hex(timeit_c) + util::sha256_hex(multi) +
-                                           util::sha256_hex(tst) + util::sha256_hex(sort_src));
+                                           util::sha256_hex(tst) + util::sha256_hex(sort_src) +
+                                           util::sha256_hex(bare_init));
   const auto entry = build::ensure_entry(util::cache_dir(), "unixbench", key, [&](const fs::path& staging) {
     // looper.c #includes "timeit.c": compile in a copy of both, so the user's tree stays as it is.
     const fs::path work = staging / "src";
@@ -45,6 +48,7 @@ fs::path unixbench_archive(const fs::path& dir) {
                        (work / "looper.c").string()},
                       build::run_options(std::chrono::seconds(300), work));
     const std::vector<CpioEntry> entries = {
+        {kBareInit + 1, CpioEntry::Type::kFile, 0755, bare_init},  // no leading "/" in the archive
         {"opt", CpioEntry::Type::kDirectory, 0755, {}},
         {"opt/unixbench", CpioEntry::Type::kDirectory, 0755, {}},
         {"opt/unixbench/pgms", CpioEntry::Type::kDirectory, 0755, {}},
@@ -56,7 +60,7 @@ fs::path unixbench_archive(const fs::path& dir) {
     std::ostringstream cpio;
     write_newc(cpio, entries);
     util::write_file_atomic(staging / "unixbench.cpio", cpio.str());
-    return nlohmann::json{{"kind", "unixbench"}, {"key", key}, {"what", "UnixBench's looper, multi.sh, tst.sh, sort.src from " + dir.string()}};
+    return nlohmann::json{{"kind", "unixbench"}, {"key", key}, {"what", "UnixBench's looper, multi.sh, tst.sh, sort.src from " + dir.string() + ", rlab's /bare-init"}};
   });
   return entry.first / "unixbench.cpio";
 }

@@ -89,6 +89,17 @@ std::vector<Filesystem> parse_filesystems(const Checker& ck, const YAML::Node& n
   return out;
 }
 
+/// What `runner: bare` cannot do: its guest has no agent, so UnixBench's own input in its one
+/// shared test directory, and nothing collected beside the load (`attribution: off`, the
+/// default there).
+void check_bare(const Checker& ck, const YAML::Node& e, const std::string& what, Workload& w) {
+  if (e["input"]) ck.fail(e["input"], what + ".input: 'runner: bare' sorts UnixBench's own testdir/sort.src");
+  if (w.layout != "shared") ck.fail(e["layout"], what + ".layout: 'runner: bare' runs UnixBench's one shared test directory");
+  if (!e["attribution"]) w.attribution = "off";
+  else if (w.attribution != "off")
+    ck.fail(e["attribution"], what + ".attribution: 'runner: bare' has no agent to collect it (only 'off')");
+}
+
 /// `layout`, `input`, `runner` and `unixbench` of workload entry `e` (docs/matrix.md).
 void parse_load_options(const Checker& ck, const YAML::Node& e, const std::string& what,
                         const fs::path& base_dir, bool check_paths, Workload& w) {
@@ -106,20 +117,22 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
     w.attribution_top = static_cast<unsigned>(ck.integer(e["attribution_top"], what + ".attribution_top", 1, 200));
   if (const YAML::Node r = e["runner"]) {
     w.runner = ck.string(r, what + ".runner");
-    if (w.runner != "rlab" && w.runner != "unixbench")
-      ck.fail(r, what + ".runner: '" + w.runner + "' is not a runner (rlab, unixbench)");
+    if (w.runner != "rlab" && w.runner != "unixbench" && w.runner != "bare")
+      ck.fail(r, what + ".runner: '" + w.runner + "' is not a runner (rlab, unixbench, bare)");
   }
+  const bool ub_scripts = w.runner == "unixbench" || w.runner == "bare";
+  if (w.runner == "bare") check_bare(ck, e, what, w);
   if (const YAML::Node u = e["unixbench"]) {
-    if (w.runner != "unixbench") ck.fail(u, what + ".unixbench: only with 'runner: unixbench'");
+    if (!ub_scripts) ck.fail(u, what + ".unixbench: only with 'runner: unixbench' or 'runner: bare'");
     w.unixbench_dir = detail::resolve_path(ck, u, what + ".unixbench", base_dir, check_paths, true);
     if (check_paths)
       for (const char* f : {"src/looper.c", "src/timeit.c", "pgms/multi.sh", "pgms/tst.sh", "testdir/sort.src"})
         if (std::error_code ec; !fs::is_regular_file(w.unixbench_dir / f, ec))
           ck.fail(u, what + ".unixbench: " + (w.unixbench_dir / f).string() + " is missing (a UnixBench directory holds src/, pgms/ and testdir/)");
-  } else if (w.runner == "unixbench") {
-    ck.fail(e, what + ": 'runner: unixbench' needs 'unixbench: <the UnixBench directory>'");
+  } else if (ub_scripts) {
+    ck.fail(e, what + ": 'runner: " + w.runner + "' needs 'unixbench: <the UnixBench directory>'");
   }
-  if (w.runner == "unixbench" && (w.duration_s < 1 || w.duration_s != static_cast<double>(static_cast<long>(w.duration_s))))
+  if (ub_scripts && (w.duration_s < 1 || w.duration_s != static_cast<double>(static_cast<long>(w.duration_s))))
     ck.fail(e["duration_s"] ? e["duration_s"] : e, what + ".duration_s: UnixBench's looper takes whole seconds >= 1");
   if (const YAML::Node in = e["input"]) {
     w.input_path = detail::resolve_path(ck, in, what + ".input", base_dir, check_paths, false);
@@ -139,7 +152,7 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
   const bool generated = !w.input && w.runner == "rlab";
   if (generated) w.input_id = std::string("sha256:") + protocol::kGeneratedInputSha256;
   else if (w.input) w.input_id = "sha256:" + util::sha256_hex(*w.input);
-  else if (w.runner == "unixbench" && check_paths) {  // UnixBench's own input, shipped like any other
+  else if (ub_scripts && check_paths) {  // UnixBench's own input, shipped like any other
     try {
       w.input = util::read_file(w.unixbench_dir / "testdir" / "sort.src");
       w.input_id = "sha256:" + util::sha256_hex(*w.input);
@@ -181,16 +194,31 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n, co
       if (!detail::valid_kernel_name(w.name))
         ck.fail(e["name"], what + ".name: '" + w.name + "' is not a valid name (letters, digits, . _ + -)");
     } else {
-      w.name = (w.runner == "unixbench" ? "unixbench-" : "") + w.kind + (w.copies ? "-c" + std::to_string(*w.copies) : "");
+      w.name = (w.runner == "rlab" ? "" : w.runner + "-") + w.kind + (w.copies ? "-c" + std::to_string(*w.copies) : "");
     }
     if (!names.insert(w.name).second)
       ck.fail(e, what + ": workload '" + w.name + "' appears twice (give each a distinct 'name')");
     for (const auto& o : out)  // one UnixBench per guest image (image/unixbench.hpp)
-      if (w.runner == "unixbench" && o.runner == "unixbench" && o.unixbench_dir != w.unixbench_dir)
+      if (!w.unixbench_dir.empty() && !o.unixbench_dir.empty() && o.unixbench_dir != w.unixbench_dir)
         ck.fail(e["unixbench"], what + ".unixbench: a matrix runs one UnixBench directory, '" + o.unixbench_dir.string() + "' already");
     out.push_back(std::move(w));
   }
   return out;
+}
+
+/// The bare guest's /init makes the filesystem with mkfs's defaults and gets its mount options
+/// as one word of the kernel command line (run/bare_guest.hpp): refuses other filesystem
+/// variants when a workload has `runner: bare`.
+void check_bare_filesystems(const Checker& ck, const YAML::Node& a, const Matrix& m) {
+  const bool bare = std::any_of(m.workload_axis.begin(), m.workload_axis.end(),
+                                [](const Workload& w) { return w.runner == "bare"; });
+  if (!bare) return;
+  for (const auto& f : m.filesystem_axis) {
+    if (!f.mkfs_options.empty())
+      ck.fail(a["filesystem"], "axes.filesystem: '" + f.id() + "' has mkfs options; 'runner: bare' makes the filesystem with mkfs's defaults");
+    if (f.mount_options.find_first_of(" \t\n\"'\\") != std::string::npos)
+      ck.fail(a["filesystem"], "axes.filesystem: '" + f.id() + "': 'runner: bare' takes mount options without blanks or quotes");
+  }
 }
 
 void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m, bool check_paths) {
@@ -219,6 +247,7 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m, bool check_pa
   m.filesystem_axis = parse_filesystems(ck, ck.required(a, "axes", "filesystem"));
   m.workload_axis = parse_workloads(ck, ck.required(a, "axes", "workload"), m.path.parent_path(), check_paths);
   if (a["repeats"]) m.repeats = static_cast<unsigned>(ck.integer(a["repeats"], "axes.repeats", 1, 1000));
+  check_bare_filesystems(ck, a, m);
   // Each factor is at most a few thousand entries, so the product fits in 64 bits.
   const std::uint64_t boots = std::uint64_t{m.kernel_axis.size()} * m.filesystem_axis.size() *
                               m.vcpus_axis.size() * m.workload_axis.size() * m.repeats;

@@ -62,11 +62,11 @@ struct Workload {
   /// "sha256:<hex>" of the input the guest sorts: of `input`'s bytes, or of the agent's
   /// generated input (protocol::kGeneratedInputSha256). Part of the environment.
   std::string input_id;
-  /// `runner`: "rlab" (rlab's scripts) or "unixbench" (UnixBench's own looper, multi.sh and
-  /// tst.sh from the `unixbench` directory, packed into the guest; docs/agent.md).
+  /// `runner`: "rlab" (rlab's scripts), "unixbench" (UnixBench's looper, multi.sh and tst.sh, packed,
+  /// beside the agent) or "bare" (the same under rlab's minimal /init, no agent: run/bare_guest.hpp).
   std::string runner = "rlab";
   /// `unixbench`: a UnixBench directory (holding src/looper.c, src/timeit.c, pgms/multi.sh,
-  /// pgms/tst.sh, testdir/sort.src); runner "unixbench" only.
+  /// pgms/tst.sh, testdir/sort.src); runners "unixbench" and "bare" only.
   std::filesystem::path unixbench_dir;
   /// `attribution`: where the time went, collected in the guest per pass (docs/attribution.md):
   /// "off", "counts" (family totals: lock waits, off-CPU D/S, XFS AGI/AGF buffer waits, on-CPU

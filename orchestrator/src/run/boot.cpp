@@ -1,5 +1,6 @@
 #include "run/boot.hpp"
 
+#include "run/bare_guest.hpp"
 #include "link/agent_link.hpp"
 #include "image/unixbench.hpp"
 #include "host/host_load.hpp"
@@ -9,6 +10,7 @@
 #include "run/to_store.hpp"
 #include "rlab/protocol/score.hpp"
 #include "vm/disk.hpp"
+#include "util/paths.hpp"
 #include "vm/domain_facts.hpp"
 
 #include <fmt/format.h>
@@ -108,7 +110,8 @@ image::GuestImages guest_images(const matrix::Matrix& m, const build::KernelSpec
                                 const image::Progress& progress) {
   image::GuestImages img = image::ensure_guest_images(k, agent, progress);
   for (const auto& w : m.workload_axis)
-    if (w.runner == "unixbench") return image::with_archive(img, image::unixbench_archive(w.unixbench_dir));
+    if (w.runner == "unixbench" || w.runner == "bare")
+      return image::with_archive(img, image::unixbench_archive(w.unixbench_dir));
   return img;
 }
 
@@ -138,12 +141,15 @@ vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   s.kernel = fs::absolute(job.images->kernel_image);
   s.initramfs = fs::absolute(job.images->initramfs);
   s.cmdline = g.cmdline;
+  if (job.cell->workload.runner == "bare")  // its /init instead of rlab's and the agent
+    s.cmdline += bare_cmdline(*job.cell, g.disk_backing == matrix::DiskBacking::kRam ? BareDisk{"/dev/ram0", ""}
+                                                                                     : BareDisk{"", "rlab-fs"});
   s.console_log = fs::absolute(job.dir / "console.log");
   // Through libvirt the channel has no path of rlab's: libvirt binds it on the host.
   if (job.agent_link == matrix::AgentLink::kLibvirt) s.agent_via_libvirt = true;
   else s.agent_socket = fs::absolute(job.dir / "agent.sock");
   if (g.disk_backing == matrix::DiskBacking::kVirtio) s.disk = fs::absolute(job.dir / "fs.raw");
-  s.disk_serial = "rlab-fs";
+  s.disk_serial = "rlab-fs";  // bare_cmdline's too
   for (unsigned c : job.pinned_cpus) s.vcpu_pins.push_back(std::to_string(c));
   if (job.pin_emulator) s.emulator_pin = host::cpuset(job.pinned_cpus);
   s.icount_shift = g.icount_shift;
@@ -185,6 +191,10 @@ class BootRun {
   /// Boot, hello, prepare, the load (its result stored), shutdown.
   void measure() {
     const auto booted = start_domain();
+    if (cell_.workload.runner == "bare") {
+      check_platform(proto::Hello{});  // while it runs; no hello, so no guest's view of its hypervisor
+      return run_bare();
+    }
     const proto::Hello hello = await_hello(booted);
     check_platform(hello);
     prepare_filesystem();
@@ -227,6 +237,8 @@ class BootRun {
   void prepare_filesystem();
   void run_load(const proto::Hello& hello);
   void shut_down();
+  void run_bare();
+  void await_power_off(double guest_s);
 
   const BootJob& job_;
   const matrix::Cell& cell_;
@@ -242,6 +254,7 @@ class BootRun {
   std::unique_ptr<vm::StreamBridge> channel_;  // the agent link through libvirt, if any
   std::optional<vm::Domain> dom_;
   int hook_ = -1;
+  bool files_finished_ = false;  // files_->finish() done (a bare boot reads its console before tear_down)
   store::FailurePhase failed_in_ = store::FailurePhase::boot;
   BootOutcome out_;
 };
@@ -350,6 +363,51 @@ void BootRun::run_load(const proto::Hello& hello) {
   out_.score = r.score;
 }
 
+/// Waits until the guest has powered itself off: at most `guest_s` guest seconds of load (in
+/// host seconds under icount), plus the hello timeout for the boot itself and a minute.
+void BootRun::await_power_off(double guest_s) {
+  const double limit_s = guest_s * host_per_guest_second(g_) + g_.timeouts.hello_s + 60;
+  const auto until = Clock::now() + ms(limit_s);
+  auto& intr = Interrupts::instance();
+  while (dom_->is_active() && Clock::now() < until && !intr.stopped())
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  if (intr.stopped()) throw PhaseError(store::FailurePhase::interrupted, "run interrupted during the bare guest's load");
+  if (dom_->is_active())
+    throw PhaseError(store::FailurePhase::timeout,
+                     fmt::format("the bare guest was still running after {:.0f} s", limit_s));
+}
+
+/// A bare boot (run/bare_guest.hpp): no agent to talk to; its /init makes the filesystem, runs
+/// UnixBench's looper per copy, prints the counts on the console and powers off. The console
+/// then holds the hello's facts and the passes, stored as an agent's would be.
+void BootRun::run_bare() {
+  const auto& w = cell_.workload;
+  const unsigned passes = w.warmup_passes + w.passes;
+  phase(store::FailurePhase::run, fmt::format("bare guest, {} pass{}", passes, passes == 1 ? "" : "es"));
+  await_power_off(passes * (w.duration_s + 3 + 60));  // per pass: the load, Run's settling, mkfs and the last loop
+  files_->finish(spec_, host_spec_);  // the console log is complete (copied back from a pool) once the domain is gone
+  files_finished_ = true;
+  const BareReport report = parse_bare_console(util::read_file(spec_.console_log));
+  failed_in_ = store::FailurePhase::hello;
+  const proto::Hello hello = bare_hello(report);
+  st_.record_hello(job_.boot, to_store(hello));
+  if (auto why = link::check_hello(hello, cell_.page_size); !why.empty())
+    throw PhaseError(store::FailurePhase::page_size, why);
+  if (hello.nr_cpus != cell_.vcpus)
+    throw PhaseError(store::FailurePhase::hello, fmt::format("guest has {} CPUs online, the cell asks for {}",
+                                                             hello.nr_cpus, cell_.vcpus));
+  failed_in_ = store::FailurePhase::run;
+  const proto::Result result = bare_result(report, cell_.copies, passes, w.warmup_passes, w.duration_s);
+  for (const auto& p : result.passes) {
+    st_.record_pass(job_.boot, to_store(p));
+    out_.load_vcpu_s += p.duration_s * cell_.vcpus;
+  }
+  const store::Result r = to_store(result, result.score);
+  st_.record_result(job_.boot, r, environment(job_, g_, conn_.uri(), hello));
+  out_.ok = true;
+  out_.score = r.score;
+}
+
 void BootRun::shut_down() {
   phase(store::FailurePhase::shutdown, "shutdown");
   try {
@@ -377,7 +435,7 @@ void BootRun::tear_down() {
     Interrupts::instance().remove_domain(conn_.uri(), spec_.name);
   }
   // The scratch disk is per boot; the console log stays (copied back from the host's pool).
-  files_->finish(spec_, host_spec_);
+  if (!files_finished_) files_->finish(spec_, host_spec_);
 }
 
 void BootRun::record_failure() {

@@ -1,8 +1,8 @@
 #pragma once
 // One boot of one cell (a repeat): fresh disk, transient domain, agent hello (page size
 // checked), prepare (mkfs + mount the disk under test), the load, results into the store,
-// shutdown. Any failure destroys the guest and records the phase, the message and the tail of
-// the serial console.
+// shutdown (a bare guest, `runner: bare`: its console read after it powers off, bare_guest.hpp).
+// Any failure destroys the guest and records the phase, the message and the tail of the console.
 #include "image/guest_images.hpp"
 #include "run/boot_files.hpp"
 #include "link/agent_session.hpp"
@@ -103,8 +103,8 @@ BootOutcome run_boot(const BootJob& job, const GuestSettings& guest, vm::Connect
                      store::Store& st, const PhaseFn& phase = {});
 
 /// The guest images of kernel `k` for matrix `m`: image::ensure_guest_images, plus UnixBench's
-/// programs (image::unixbench_archive) when a workload of `m` has `runner: unixbench`. The one
-/// place run, bisect and noise get a cell's images from. Throws std::runtime_error as they do.
+/// programs (image::unixbench_archive) when a workload of `m` has `runner: unixbench` or `bare`. The
+/// one place run, bisect and noise get a cell's images from. Throws std::runtime_error as they do.
 image::GuestImages guest_images(const matrix::Matrix& m, const build::KernelSpec& k,
                                 const std::filesystem::path& agent, const image::Progress& progress);
 

@@ -376,7 +376,9 @@ Attempt boot_on(RunContext& ctx, const Job& j, std::size_t host) {
     ++ctx.hellos;
   }
   ctx.progress.finished(key, out.ok, out.wall_s,
-                        out.ok ? fmt::format("{:.1f} lpm, hello after {:.1f} s", out.score, out.boot_to_hello_s)
+                        out.ok ? fmt::format("{:.1f} lpm, {}", out.score,
+                                             out.boot_to_hello_s > 0 ? fmt::format("hello after {:.1f} s", out.boot_to_hello_s)
+                                                                     : std::string("no agent (bare guest)"))
                                : fmt::format("{}: {}", store::to_string(out.phase), out.message));
   round_finished(ctx, j.repeat);
   return {};

@@ -27,6 +27,9 @@ TEST(UnixbenchCache, ArchiveAndInitramfsAreEntriesWrittenOnceAndListed) {
   const auto written = fs::last_write_time(archive);
   EXPECT_EQ(image::unixbench_archive(unixbench), archive);  // a hit: nothing rebuilt
   EXPECT_EQ(fs::last_write_time(archive), written);
+  const std::string packed = util::read_file(archive);
+  EXPECT_NE(packed.find("bare-init"), std::string::npos) << "rlab's bare guest /init rides with UnixBench's programs";
+  EXPECT_NE(packed.find("RLAB-BARE"), std::string::npos);
 
   fs::create_directories(cache / "base");
   util::write_file_atomic(cache / "base" / "initramfs.cpio.zst", "base-initramfs");

@@ -1,7 +1,8 @@
 // The load as UnixBench runs it, checked in real 64K 6.12 arm64 guests through libvirt:
 // where the load's inodes land on XFS (one allocation group with UnixBench's shared test
 // directory, one per copy with `layout: per-copy`), and the fidelity benchmark end to end
-// (rlab's shell1 against UnixBench's own looper, multi.sh and tst.sh in the same guest).
+// (rlab's shell1 against UnixBench's own looper, multi.sh and tst.sh in the same guest, and
+// both against those in the bare guest).
 #include "build/run_options.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
@@ -80,7 +81,12 @@ TEST(RealLoad, FidelityBenchmarkShortPass) {
   EXPECT_GT(row["ratio"].get<double>(), 0.9) << j.dump(2);
   EXPECT_LT(row["ratio"].get<double>(), 1.1) << j.dump(2);
   EXPECT_EQ(row["pairs"], 1);
-  // Both boots measured the same input: UnixBench's sort.src, by its SHA-256.
+  // The bare guest (UnixBench's scripts, no agent) is the baseline of both.
+  ASSERT_EQ(row["bare_lpm"].size(), 1u);
+  EXPECT_GT(row["bare_lpm"][0].get<double>(), 0);
+  EXPECT_GT(row["unixbench_bare"]["ratio"].get<double>(), 0.8) << j.dump(2);
+  EXPECT_LT(row["unixbench_bare"]["ratio"].get<double>(), 1.1) << j.dump(2);
+  EXPECT_EQ(row["rlab_bare"]["pairs"], 1);
   auto st = rlab::store::Store::open(d.dir / "f.db");
-  EXPECT_EQ(st->boot_results(st->latest_run().value_or(0)).size(), 2u);
+  EXPECT_EQ(st->boot_results(st->latest_run().value_or(0)).size(), 3u);
 }
