@@ -93,11 +93,12 @@ TEST(RealAttribution, AContendedXfsLoadGivesLockOffCpuAndOnCpuStacksThatCompareR
   ASSERT_TRUE(w.is_object()) << j.dump(1).substr(0, 2000);
   std::set<std::string> families;
   for (const auto& f : w["families"]) families.insert(f.get<std::string>());
-  for (const char* f : {"lock", "offcpu", "oncpu", "tracepoint", "vmstat"}) EXPECT_TRUE(families.count(f)) << f;
+  for (const char* f : {"lock", "offcpu", "agheader", "oncpu", "tracepoint", "vmstat"}) EXPECT_TRUE(families.count(f)) << f;
+  ASSERT_TRUE(j["cells"][0].contains("ag_headers")) << "the per-AG table of both sides";
   for (const auto& row : w["rows"]) EXPECT_FALSE(row["significant"].get<bool>()) << "a run against itself: " << row.dump();
   // A differential flame graph per stack family; against itself every box is white, and the
   // XFS frames of the lock or off-CPU stacks are boxes of their own.
-  std::size_t svgs = 0, xfs_boxes = 0;
+  std::size_t svgs = 0, xfs_boxes = 0, ag_boxes = 0;
   for (const auto& e : fs::directory_iterator(flames)) {
     ++svgs;
     const std::string svg = rlab::util::read_file(e.path());
@@ -106,7 +107,16 @@ TEST(RealAttribution, AContendedXfsLoadGivesLockOffCpuAndOnCpuStacksThatCompareR
     for (auto it = std::sregex_iterator(svg.begin(), svg.end(), fill); it != std::sregex_iterator(); ++it)
       EXPECT_EQ((*it)[1].str(), "#ffffff") << e.path() << ": a box coloured as changed against itself";
     for (auto at = svg.find("<title>xfs_"); at != std::string::npos; at = svg.find("<title>xfs_", at + 1)) ++xfs_boxes;
+    for (auto at = svg.find("<title>[AGI of AG "); at != std::string::npos; at = svg.find("<title>[AGI of AG ", at + 1))
+      ++ag_boxes;
   }
-  EXPECT_EQ(svgs, 3u) << "lock, offcpu and oncpu";
+  EXPECT_EQ(svgs, 4u) << "lock, offcpu, oncpu and the AG header waits";
   EXPECT_GT(xfs_boxes, 0u);
+  EXPECT_GT(ag_boxes, 0u) << "the AG header waits' graph has the header on top";
+  // rlab results shows the per-AG table of the XFS cell.
+  auto res = rlab::util::run(rlab_argv({"results", "--db", (d.dir / "rlab.db").string()}));
+  ASSERT_EQ(res.exit_code, 0) << res.output;
+  EXPECT_NE(res.output.find("XFS AG headers, per 1,000 loops"), std::string::npos) << res.output;
+  EXPECT_TRUE(std::regex_search(res.output, std::regex(R"(AG[IF]L? of AG \d+: [\d,.]+ ms waited per 1,000 loops)")))
+      << res.output;
 }
