@@ -115,6 +115,12 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
   }
   if (e["attribution_top"])
     w.attribution_top = static_cast<unsigned>(ck.integer(e["attribution_top"], what + ".attribution_top", 1, 200));
+  if (const YAML::Node si = e["sample_interval_s"]) {
+    const bool zero = si.IsScalar() && si.Tag() == "?" && (si.Scalar() == "0" || si.Scalar() == "0.0");  // plain 0
+    w.sample_interval_s = zero ? 0.0 : ck.number(si, what + ".sample_interval_s", 0, 600);
+    if (w.sample_interval_s > 0 && w.sample_interval_s < 0.1)
+      ck.fail(si, what + ".sample_interval_s: 0 (no periodic samples) or 0.1..600 seconds");
+  }
   if (const YAML::Node r = e["runner"]) {
     w.runner = ck.string(r, what + ".runner");
     if (w.runner != "rlab" && w.runner != "unixbench" && w.runner != "bare")
@@ -172,7 +178,7 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n, co
     const YAML::Node& e = n[i];
     ck.check_map(e, what, {"type", "name", "copies", "passes", "warmup_passes", "duration_s",
                           "drop_caches", "layout", "input", "runner", "unixbench", "attribution",
-                          "attribution_top"});
+                          "attribution_top", "sample_interval_s"});
     Workload w;
     const YAML::Node t = ck.required(e, what, "type");
     w.kind = ck.string(t, what + ".type");

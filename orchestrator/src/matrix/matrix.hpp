@@ -74,6 +74,11 @@ struct Workload {
   /// "full" (stacks, and off-CPU time in interruptible sleep S too: about 0.5% of the loops more).
   std::string attribution = "stacks";
   unsigned attribution_top = 20;  ///< `attribution_top`: stacks kept per family and pass, 1..200
+  /// `sample_interval_s`: seconds between the agent's periodic samples during a pass (loops so
+  /// far, counter deltas; the host's steal and vCPU share beside each), 0..600; 0: none, the
+  /// counters read at the pass's edges only (the guest then runs nothing of rlab's during the
+  /// window: about 3% more loops under icount, docs/benchmarks.md "Fidelity").
+  double sample_interval_s = 1;
 };
 
 /// Where the filesystem under test lives (`guest.disk.backing`).

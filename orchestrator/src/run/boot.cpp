@@ -92,7 +92,7 @@ proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
   req.duration_s = cell.workload.duration_s;
   req.scripts_per_loop = cell.workload.scripts_per_loop;
   req.workdir = "/mnt/rlab/work";
-  req.sample_interval_s = 1.0;
+  req.sample_interval_s = cell.workload.sample_interval_s;
   req.pause_s = 3.0;  // UnixBench's sync; sleep 1; sync; sleep 2
   req.drop_caches = cell.workload.drop_caches;
   req.layout = cell.workload.layout;

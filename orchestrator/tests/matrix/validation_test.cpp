@@ -164,3 +164,31 @@ TEST(BadMatrix, PathChecksCanBeSkippedForForeignMatrices) {
 }
 
 }  // namespace
+
+TEST(Workload, SampleIntervalDefaultsToOneSecondAndZeroTurnsThePeriodicSamplesOff) {
+  auto matrix_with = [](const std::string& workload) {
+    return "kernels:\n  k: {source: {debian: \"6.12\", suite: trixie}}\naxes:\n  kernel: [k]\n  vcpus: [1]\n"
+           "  filesystem: [{fs: xfs}]\n  workload:\n    - " + workload + "\n";
+  };
+  const rlab::matrix::LoadOptions no_paths{.check_paths = false};
+  auto m = rlab::matrix::parse_matrix(matrix_with("{type: shell1}"), "m.yaml", no_paths);
+  EXPECT_DOUBLE_EQ(m.workload_axis.at(0).sample_interval_s, 1.0);
+  m = rlab::matrix::parse_matrix(matrix_with("{type: shell1, sample_interval_s: 0}"), "m.yaml", no_paths);
+  EXPECT_DOUBLE_EQ(m.workload_axis.at(0).sample_interval_s, 0.0);
+  m = rlab::matrix::parse_matrix(matrix_with("{type: shell1, sample_interval_s: 2.5}"), "m.yaml", no_paths);
+  EXPECT_DOUBLE_EQ(m.workload_axis.at(0).sample_interval_s, 2.5);
+  for (const auto& [value, says] : {std::pair<std::string, std::string>{"0.05", "0 (no periodic samples) or 0.1..600 seconds"},
+                                    {"601", "out of range"},
+                                    {"often", "expected a number"},
+                                    {"\"0\"", "expected a number"},
+                                    {"-1", "out of range"}}) {
+    try {
+      rlab::matrix::parse_matrix(matrix_with("{type: shell1, sample_interval_s: " + value + "}"), "m.yaml", no_paths);
+      ADD_FAILURE() << value << " was accepted";
+    } catch (const rlab::matrix::MatrixError& e) {
+      EXPECT_NE(std::string(e.what()).find("m.yaml:8:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("axes.workload[0].sample_interval_s"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+}
