@@ -113,3 +113,24 @@ TEST(ShippedMatrix, KvmHostScalesTheNightlyCellsDown) {
 }
 
 }  // namespace
+
+// The report's case per AG: 2 kernels x XFS at agcount 4 and 20 x 16 copies shared and per
+// copy, 2 repeats = 16 boots, stacks collected (the AG header waits), passes long enough for
+// 16 copies' first loops.
+TEST(ShippedMatrix, AgHeadersIsTheReportsCaseAtTwoAgCounts) {
+  const Matrix m = load_matrix(kSource / "matrices" / "ag-headers.yaml");
+  const auto cells = expand_cells(m);
+  EXPECT_EQ(cells.size() * m.repeats, 16u);
+  std::set<std::string> ids;
+  for (const auto& c : cells) {
+    ids.insert(c.id);
+    EXPECT_EQ(c.filesystem.fs, "xfs");
+    EXPECT_EQ(c.copies, 16u);
+    EXPECT_EQ(c.vcpus, 2u);
+    EXPECT_EQ(c.workload.attribution, "stacks");
+    EXPECT_GE(c.workload.duration_s, 45.0);
+  }
+  for (const char* id : {"6.12/xfs-agcount4/2vcpu/shell1-c16", "6.12/xfs-agcount20/2vcpu/shell1-c16",
+                         "6.12+inline-inactivation/xfs-agcount20/2vcpu/shell1-per-copy-c16"})
+    EXPECT_TRUE(ids.count(id)) << id;
+}
