@@ -28,6 +28,31 @@ class StoreMetrics : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
+  /// Fills a run (test::fill_run), then records the latest XFS boot's passes again with
+  /// `attribution_json` (20 s, the same loops and counters). Returns {the boot's loops, its passes}.
+  std::pair<std::uint64_t, std::size_t> latest_xfs_boot_with(const std::string& attribution_json) {
+    const auto run = test::fill_run(*store_, {});
+    const auto boots = store::scored_boots(*store_, run);
+    const store::ScoredBoot* latest = nullptr;
+    for (const auto& b : boots)
+      if (b.fs == "xfs" && (!latest || b.boot_id > latest->boot_id)) latest = &b;
+    EXPECT_NE(latest, nullptr);
+    if (!latest) return {0, 0};
+    std::uint64_t loops = 0;
+    for (unsigned i = 0; i < latest->passes.size(); ++i) {
+      const auto& cp = latest->passes[i];
+      loops += cp.loops;
+      store::Pass p;
+      p.index = i;
+      p.loops = cp.loops;
+      p.duration_s = 20;
+      p.lpm = 3.0 * static_cast<double>(cp.loops);
+      p.counters_json = cp.counters_json;
+      p.attribution_json = attribution_json;
+      store_->record_pass(latest->boot_id, p);
+    }
+    return {loops, latest->passes.size()};
+  }
   std::string exposition(std::optional<store::RunId> run = std::nullopt) {
     StoreReader reader(store_->path());
     prometheus::Registry reg;
@@ -133,32 +158,16 @@ TEST_F(StoreMetrics, InodegcAndXfsStatsOnlyOnXfsCellsAndOnlySelectedStats) {
 // of the XFS buffer-lock wait time and the lock-wait and off-CPU seconds per 1,000 loops; no
 // stack ever becomes a label.
 TEST_F(StoreMetrics, AttributionGivesBoundedSeriesOfTheLatestResultAndNoStackLabels) {
-  const auto run = test::fill_run(*store_, {});
-  const auto boots = store::scored_boots(*store_, run);
-  const store::ScoredBoot* latest = nullptr;
-  for (const auto& b : boots)
-    if (b.fs == "xfs" && (!latest || b.boot_id > latest->boot_id)) latest = &b;
-  ASSERT_NE(latest, nullptr);
-  std::uint64_t loops = 0;
-  for (unsigned i = 0; i < latest->passes.size(); ++i) {
-    const auto& cp = latest->passes[i];
-    loops += cp.loops;
-    store::Pass p;
-    p.index = i;
-    p.loops = cp.loops;
-    p.duration_s = 20;
-    p.lpm = 3.0 * static_cast<double>(cp.loops);
-    p.counters_json = cp.counters_json;
-    p.attribution_json = R"({"totals":{"lock.waits":9,"lock.wait_ns":8000000,"xfs_buf.waits":6,"xfs_buf.wait_ns":4000000,)"
-                         R"("xfs_agi.waits":3,"xfs_agi.wait_ns":3000000,"xfs_agf.waits":1,"xfs_agf.wait_ns":1000000,)"
-                         R"("offcpu.D.waits":5,"offcpu.D.wait_ns":50000000},"stacks":[{"family":"lock","frames":)"
-                         R"(["down","xfs_buf_lock","xfs_read_agi"],"count":3,"total_ns":3000000}],"unavailable":""})";
-    store_->record_pass(latest->boot_id, p);
-  }
+  const auto [loops, passes] = latest_xfs_boot_with(
+      R"({"totals":{"lock.waits":9,"lock.wait_ns":8000000,"xfs_buf.waits":6,"xfs_buf.wait_ns":4000000,)"
+      R"("xfs_agi.waits":3,"xfs_agi.wait_ns":3000000,"xfs_agf.waits":1,"xfs_agf.wait_ns":1000000,)"
+      R"("offcpu.D.waits":5,"offcpu.D.wait_ns":50000000},"stacks":[{"family":"lock","frames":)"
+      R"(["down","xfs_buf_lock","xfs_read_agi"],"count":3,"total_ns":3000000}],"unavailable":""})");
+  ASSERT_GT(passes, 0u);
   const auto text = exposition();
   EXPECT_NEAR(value(text, "rlab_cell_xfs_header_buffer_wait_share{buffer=\"agi\""), 0.75, 1e-12) << text;
   EXPECT_NEAR(value(text, "rlab_cell_xfs_header_buffer_wait_share{buffer=\"agf\""), 0.25, 1e-12);
-  const double n = static_cast<double>(latest->passes.size());
+  const double n = static_cast<double>(passes);
   EXPECT_NEAR(value(text, "rlab_cell_lock_wait_seconds_per_1k_loops{"), n * 0.008 * 1000 / static_cast<double>(loops), 1e-9);
   EXPECT_NEAR(value(text, "rlab_cell_offcpu_seconds_per_1k_loops{"), n * 0.05 * 1000 / static_cast<double>(loops), 1e-9);
   EXPECT_EQ(text.find("xfs_read_agi"), std::string::npos) << "a stack is never a label";
@@ -171,12 +180,6 @@ TEST_F(StoreMetrics, AttributionGivesBoundedSeriesOfTheLatestResultAndNoStackLab
 // (the agent's "64+" too) summed under "16+", seconds per 1,000 loops; cells without AG header
 // totals have no series.
 TEST_F(StoreMetrics, AgHeaderSeriesAreCappedAtSixteenAgsPerHeaderAndCell) {
-  const auto run = test::fill_run(*store_, {});
-  const auto boots = store::scored_boots(*store_, run);
-  const store::ScoredBoot* latest = nullptr;
-  for (const auto& b : boots)
-    if (b.fs == "xfs" && (!latest || b.boot_id > latest->boot_id)) latest = &b;
-  ASSERT_NE(latest, nullptr);
   // AGI of AG n waits (n + 1) ms and is held 2 (n + 1) ms per pass, for AGs 0..39 and "64+" (7 ms).
   auto wait_ns = [](unsigned ag) { return (ag + 1) * 1000000.0; };
   std::string totals = R"("lock.waits":1,"lock.wait_ns":1,"agheader.agcount":100,"agheader.AGF.3.wait_ns":5000,)"
@@ -185,19 +188,8 @@ TEST_F(StoreMetrics, AgHeaderSeriesAreCappedAtSixteenAgsPerHeaderAndCell) {
     totals += fmt::format(R"(,"agheader.AGI.{0}.waits":1,"agheader.AGI.{0}.wait_ns":{1:.0f},"agheader.AGI.{0}.held_ns":{2:.0f},)"
                           R"("agheader.AGI.{0}.max_held_ns":1000)",
                           ag, wait_ns(ag), 2 * wait_ns(ag));
-  std::uint64_t loops = 0;
-  for (unsigned i = 0; i < latest->passes.size(); ++i) {
-    const auto& cp = latest->passes[i];
-    loops += cp.loops;
-    store::Pass p;
-    p.index = i;
-    p.loops = cp.loops;
-    p.duration_s = 20;
-    p.lpm = 3.0 * static_cast<double>(cp.loops);
-    p.counters_json = cp.counters_json;
-    p.attribution_json = "{\"totals\":{" + totals + "},\"stacks\":[],\"unavailable\":\"\"}";
-    store_->record_pass(latest->boot_id, p);
-  }
+  const auto [loops, passes] = latest_xfs_boot_with("{\"totals\":{" + totals + "},\"stacks\":[],\"unavailable\":\"\"}");
+  ASSERT_GT(passes, 0u);
   const auto text = exposition();
   auto values = [&](const std::string& name, const std::string& header) {
     std::map<std::string, double> by_ag;
@@ -212,7 +204,7 @@ TEST_F(StoreMetrics, AgHeaderSeriesAreCappedAtSixteenAgsPerHeaderAndCell) {
   const auto held = values("rlab_cell_ag_header_held_seconds_per_1k_loops", "AGI");
   EXPECT_EQ(waits.size(), 17u) << "AGs 0..15 and 16+\n" << text;
   EXPECT_EQ(held.size(), 17u);
-  const double n = static_cast<double>(latest->passes.size()), per_kloop = 1000.0 / static_cast<double>(loops);
+  const double n = static_cast<double>(passes), per_kloop = 1000.0 / static_cast<double>(loops);
   for (unsigned ag = 0; ag < 16; ++ag)
     EXPECT_NEAR(waits.at(std::to_string(ag)), n * wait_ns(ag) / 1e9 * per_kloop, 1e-9) << ag;
   double rest = 7e6;
