@@ -238,6 +238,7 @@ class BootRun {
   void run_load(const proto::Hello& hello);
   void shut_down();
   void run_bare();
+  void record_and_check_hello(const proto::Hello& hello);
   void await_power_off(double guest_s);
 
   const BootJob& job_;
@@ -278,12 +279,7 @@ proto::Hello BootRun::await_hello(Clock::time_point booted) {
   const proto::Hello hello = session_.wait_hello(ms(g_.timeouts.hello_s));
   out_.boot_to_hello_s = since(booted);
   st_.record_boot_seconds(job_.boot, out_.boot_to_hello_s);
-  st_.record_hello(job_.boot, to_store(hello));
-  if (auto why = link::check_hello(hello, cell_.page_size); !why.empty())
-    throw PhaseError(store::FailurePhase::page_size, why);
-  if (hello.nr_cpus != cell_.vcpus)
-    throw PhaseError(store::FailurePhase::hello, fmt::format("guest has {} CPUs online, the cell asks for {}",
-                                                             hello.nr_cpus, cell_.vcpus));
+  record_and_check_hello(hello);
   return hello;
 }
 
@@ -363,6 +359,17 @@ void BootRun::run_load(const proto::Hello& hello) {
   out_.score = r.score;
 }
 
+/// Stores what the guest says it is (the agent's hello, or the bare guest's console lines) and
+/// refuses a guest whose page size or online CPUs are not the cell's. Throws PhaseError.
+void BootRun::record_and_check_hello(const proto::Hello& hello) {
+  st_.record_hello(job_.boot, to_store(hello));
+  if (auto why = link::check_hello(hello, cell_.page_size); !why.empty())
+    throw PhaseError(store::FailurePhase::page_size, why);
+  if (hello.nr_cpus != cell_.vcpus)
+    throw PhaseError(store::FailurePhase::hello, fmt::format("guest has {} CPUs online, the cell asks for {}",
+                                                             hello.nr_cpus, cell_.vcpus));
+}
+
 /// Waits until the guest has powered itself off: at most `guest_s` guest seconds of load (in
 /// host seconds under icount), plus the hello timeout for the boot itself and a minute.
 void BootRun::await_power_off(double guest_s) {
@@ -390,12 +397,7 @@ void BootRun::run_bare() {
   const BareReport report = parse_bare_console(util::read_file(spec_.console_log));
   failed_in_ = store::FailurePhase::hello;
   const proto::Hello hello = bare_hello(report);
-  st_.record_hello(job_.boot, to_store(hello));
-  if (auto why = link::check_hello(hello, cell_.page_size); !why.empty())
-    throw PhaseError(store::FailurePhase::page_size, why);
-  if (hello.nr_cpus != cell_.vcpus)
-    throw PhaseError(store::FailurePhase::hello, fmt::format("guest has {} CPUs online, the cell asks for {}",
-                                                             hello.nr_cpus, cell_.vcpus));
+  record_and_check_hello(hello);
   failed_in_ = store::FailurePhase::run;
   const proto::Result result = bare_result(report, cell_.copies, passes, w.warmup_passes, w.duration_s);
   for (const auto& p : result.passes) {
