@@ -118,9 +118,13 @@ TEST(Run, Shell1TwoCopiesThreePasses) {
 #endif
   EXPECT_LE(res.agent_max_rss_kib, kRssLimitKib) << "agent peak RSS";
 
-  // About one sample per second per pass, counting up within each pass.
-  EXPECT_GE(out.samples.size(), 6u);
-  EXPECT_LE(out.samples.size(), 9u);
+  // Per 3 s pass: the window's start, about one a second, its end; counting up within each pass.
+  EXPECT_GE(out.samples.size(), 3u * 4);
+  EXPECT_LE(out.samples.size(), 3u * 5);
+  for (std::size_t i = 0; i < out.samples.size(); ++i)
+    if (i == 0 || out.samples[i].pass != out.samples[i - 1].pass) {
+      EXPECT_EQ(out.samples[i].t_s, 0.0) << "the start's sample";
+    }
   for (std::size_t i = 1; i < out.samples.size(); ++i)
     if (out.samples[i].pass == out.samples[i - 1].pass) {
       EXPECT_GE(out.samples[i].loops, out.samples[i - 1].loops);
@@ -216,8 +220,23 @@ TEST(Run, NoSamplingStillTotalsPasses) {
   c.send(r);
   auto out = collect(c, 60s);
   ASSERT_TRUE(out.result.has_value());
-  EXPECT_TRUE(out.samples.empty());
+  // No periodic samples: only the window's two edges of each pass, the start's empty.
+  ASSERT_EQ(out.samples.size(), 4u);
   ASSERT_EQ(out.result->passes.size(), 2u);
+  for (std::size_t i = 0; i < out.samples.size(); ++i) {
+    const auto& s = out.samples[i];
+    const auto& p = out.result->passes[i / 2];
+    EXPECT_EQ(s.pass, i / 2);
+    if (i % 2 == 0) {
+      EXPECT_EQ(s.t_s, 0.0);
+      EXPECT_EQ(s.loops, 0u);
+      EXPECT_EQ(s.counters.forks, 0u);
+    } else {
+      EXPECT_NEAR(s.t_s, p.window_s, 1e-9);
+      EXPECT_LE(s.loops, p.loops);
+      EXPECT_EQ(s.counters.forks, p.counters.forks) << "the end's sample holds the whole window";
+    }
+  }
   for (const auto& p : out.result->passes) {
     EXPECT_GT(p.loops, 0u);
     EXPECT_GT(p.counters.forks, p.loops * 8 * 4) << "8 copies per loop";

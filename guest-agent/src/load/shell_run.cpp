@@ -210,6 +210,7 @@ void ShellRun::begin_pass() {
   in_window_ = true;
   finishing_ = false;
   t0_ = Clock::now();
+  emit_sample(0, {});  // the host reads its CPU time as it arrives: the window's start
   for (auto& l : loopers_) start_loop(*l);
   if (unixbench() && std::none_of(loopers_.begin(), loopers_.end(), [](const auto& l) { return l->busy; }))
     return end_window();  // no looper could start: the pass is over, its failures say why
@@ -220,6 +221,17 @@ void ShellRun::begin_pass() {
   if (p_.sample_interval_s > 0) on_sample();
 }
 
+void ShellRun::emit_sample(double t_s, protocol::Counters counters) {
+  protocol::Sample s;
+  s.id = p_.id;
+  s.pass = pass_;
+  s.t_s = t_s;
+  s.loops = report_.loops;
+  s.failures = report_.failures;
+  s.counters = std::move(counters);
+  emit_(std::move(s));
+}
+
 void ShellRun::on_sample() {
   ++sample_no_;
   sample_timer_.expires_at(t0_ + seconds(p_.sample_interval_s * double(sample_no_)));
@@ -227,15 +239,8 @@ void ShellRun::on_sample() {
     if (ec || !*alive || !in_window_) return;
     if (placement_) placement_->scan();
     sampler_->snapshot_into(scratch_);
-    protocol::Sample s;
-    s.id = p_.id;
-    s.pass = pass_;
-    s.t_s = since(t0_);
-    s.loops = report_.loops;
-    s.failures = report_.failures;
-    s.counters = delta(last_sample_, scratch_);
+    emit_sample(since(t0_), delta(last_sample_, scratch_));
     std::swap(last_sample_, scratch_);
-    emit_(std::move(s));
     on_sample();
   });
 }
@@ -368,6 +373,7 @@ void ShellRun::end_window() {
     for (auto& l : loopers_)
       if (!l->busy) l->elapsed_s = report_.window_s;  // no loop in flight: the copy ended with the window
   report_.counters = delta(pass_start_, pass_end_);
+  emit_sample(report_.window_s, delta(last_sample_, pass_end_));  // the window's end
   if (placement_) report_.placement = placement_->result();
   if (attribution_) attribution_->stop();  // cheap; reading it waits until the loops in flight ended
   kill_timer_.expires_after(kDrainTimeout);

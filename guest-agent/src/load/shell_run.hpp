@@ -68,6 +68,9 @@ class ShellRun {
   /// Runner "unixbench": the looper was reaped and its pipe is at EOF; counts its COUNT line.
   void looper_reported(Looper& l);
   void note_failure(const Looper& l, const std::string& what);
+  /// Sends a `sample` of the pass so far at `t_s` seconds into the window with `counters`.
+  void emit_sample(double t_s, protocol::Counters counters);
+  /// Arms the next periodic sample (sample_interval_s > 0).
   void on_sample();
   void on_window();
   void end_window();

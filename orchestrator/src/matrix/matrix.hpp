@@ -75,10 +75,11 @@ struct Workload {
   std::string attribution = "stacks";
   unsigned attribution_top = 20;  ///< `attribution_top`: stacks kept per family and pass, 1..200
   /// `sample_interval_s`: seconds between the agent's periodic samples during a pass (loops so
-  /// far, counter deltas; the host's steal and vCPU share beside each), 0..600; 0: none, the
-  /// counters read at the pass's edges only (the guest then runs nothing of rlab's during the
-  /// window: about 3% more loops under icount, docs/benchmarks.md "Fidelity").
-  double sample_interval_s = 1;
+  /// far, counter deltas; the host's steal and vCPU share beside each), 0 or 0.1..600. Default
+  /// 0: none, only the samples at the window's start and end, so the guest runs nothing of
+  /// rlab's during the window (a 1 s sample costs about 3% of the loops under icount,
+  /// docs/benchmarks.md "Fidelity"). Part of the environment: cells compare only at equal values.
+  double sample_interval_s = 0;
 };
 
 /// Where the filesystem under test lives (`guest.disk.backing`).

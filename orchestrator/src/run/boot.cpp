@@ -80,6 +80,7 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   e.runner = c.workload.runner;
   e.disk = matrix::to_string(g.disk_backing);
   e.attribution = c.workload.attribution;
+  e.sample_interval_s = c.workload.sample_interval_s;
   return e;
 }
 

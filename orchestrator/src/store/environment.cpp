@@ -37,6 +37,7 @@ void each_field(E& e, F&& f) {
   f("runner", e.runner);
   f("disk", e.disk);
   f("attribution", e.attribution);
+  f("sample_interval_s", e.sample_interval_s);
 }
 
 std::string as_text(const std::string& v) { return v; }

@@ -150,7 +150,8 @@ CREATE TABLE IF NOT EXISTS results (
   env_runner            TEXT NOT NULL DEFAULT 'rlab',
   env_disk              TEXT NOT NULL DEFAULT 'virtio',
   -- version 5: what the guest collected besides the score (rows of older stores: nothing)
-  env_attribution       TEXT NOT NULL DEFAULT 'off'
+  env_attribution       TEXT NOT NULL DEFAULT 'off',
+  env_sample_interval_s REAL NOT NULL DEFAULT 1.0  -- version 7: seconds between periodic samples, 0 none
 );
 
 CREATE TABLE IF NOT EXISTS failures (
@@ -315,6 +316,8 @@ const AddedColumn kAddedColumns[] = {
     {"bisect_steps", "reference_samples", "INTEGER NOT NULL DEFAULT 0"},
     // the checks of a session's culprit (kernel_bisect/culprit.hpp; '' before they ran)
     {"bisect_sessions", "checks_json", "TEXT NOT NULL DEFAULT ''"},
+    // version 7: how often the agent sampled during a pass (every boot before sampled each second)
+    {"results", "env_sample_interval_s", "REAL NOT NULL DEFAULT 1.0"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

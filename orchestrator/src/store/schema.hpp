@@ -10,8 +10,9 @@ namespace rlab::store::detail {
 /// of each pass (passes.inode_ags, agcount, inodes_seen); 5 added where the time went
 /// (results.env_attribution, passes.attribution_json) and the counting window beside
 /// UnixBench's pass time (passes.window_s); 6 added what each boot ran on, read back from its
-/// host and guest (boot_platform).
-inline constexpr int kSchemaVersion = 6;
+/// host and guest (boot_platform); 7 added how often the agent sampled during a pass
+/// (results.env_sample_interval_s; 1.0 in older rows, when every boot sampled each second).
+inline constexpr int kSchemaVersion = 7;
 
 /// CREATE statements of the current version (tables, indexes, views), idempotent.
 extern const char* const kSchemaSql;

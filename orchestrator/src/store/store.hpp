@@ -164,15 +164,19 @@ struct Environment {
   std::string disk = "virtio"; ///< where the filesystem under test lives: "virtio" or "ram" (brd)
   /// What the guest collected besides the score: "off", "counts" or "stacks" (protocol Run).
   std::string attribution = "off";
+  /// Seconds between the agent's periodic samples during a pass; 0 = none (samples at the
+  /// window's edges only). Sampling costs the load (docs/agent.md "Own cost").
+  double sample_interval_s = 0;
 };
 
 /// The names of Environment's fields, in one list: the `results` columns are env_<name>, and
 /// compare, changepoint, nightly and metrics read and compare them by these names.
-inline constexpr std::array<std::string_view, 24> kEnvFields = {
+inline constexpr std::array<std::string_view, 25> kEnvFields = {
     "host",          "accel",    "cpu_model", "cpu_options", "memory_mib",     "vcpus",
     "page_size",     "kernel_release", "config_sha256", "fs", "mkfs_options",  "mount_options",
     "agent_version", "workload", "copies",    "passes",      "duration_s",     "locale",
-    "layout",        "input",    "drop_caches", "runner",    "disk",           "attribution"};
+    "layout",        "input",    "drop_caches", "runner",    "disk",           "attribution",
+    "sample_interval_s"};
 
 /// Field `name` (a kEnvFields name) of `e` as text, as the store shows it: whole numbers in
 /// decimal, drop_caches 0 or 1, duration_s as SQLite writes a REAL ("20.0", "2.5"). Throws

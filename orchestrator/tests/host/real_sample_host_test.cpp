@@ -27,7 +27,7 @@ namespace {
 
 std::string matrix_text(const std::string& uri) {
   rlab::testing::SmallMatrix m;
-  m.duration_s = 8;
+  m.workloads = {"{type: shell1, copies: 1, passes: 1, duration_s: 8, sample_interval_s: 1}"};  // a sample each second
   m.hosts = {{uri, 1, ""}};
   return rlab::testing::small_matrix(m);
 }
@@ -91,7 +91,7 @@ TEST(RealSampleHost, EverySampleCarriesTheHostSideOfItsInterval) {
     EXPECT_GE(*s.host_busy + 0.05, *s.vcpu_share / double(::sysconf(_SC_NPROCESSORS_ONLN)));
   }
   // Samples delivered together merge their intervals; together they still cover the pass
-  // from its first sample (t ~ 1 s) to its last (t ~ 7 s).
+  // from its first sample (t 0, the window's start) to its last (t ~ 8 s, its end).
   EXPECT_GE(with_facts, 3u);
   EXPECT_GT(covered_s, 4.5);
   const auto timings = st->boot_timings(*run);

@@ -91,6 +91,15 @@ TEST(RealNoise, InterleavedWarmupCellWithControlIsReportedStoredAndShown) {
     EXPECT_FALSE(b.host->emulator_pin.empty());
     ASSERT_EQ(b.pass_host_steal.size(), b.pass_lpm.size());
     for (const auto& s : b.pass_host_steal) EXPECT_TRUE(s) << "each pass's samples carry the host's steal";
+    // The default samples nothing during the window: the two edges of each pass bracket it.
+    const auto samples = st->samples(b.boot_id);
+    ASSERT_EQ(samples.size(), 2 * b.pass_lpm.size());
+    for (std::size_t i = 0; i < samples.size(); i += 2) {
+      EXPECT_EQ(samples[i].t_s, 0.0);
+      EXPECT_FALSE(samples[i].host_steal) << "the window's start has no interval behind it";
+      EXPECT_NEAR(samples[i + 1].t_s, 5.0, 0.5) << "the window's end";
+      EXPECT_TRUE(samples[i + 1].host_s && *samples[i + 1].host_s > 4.0) << "it covers the whole window";
+    }
     if (b.cell_id == j["cell"]) {
       ASSERT_EQ(b.pass_lpm.size(), 3u) << "the warm-up pass is stored";
       // ... and not scored: the score is UnixBench's aggregation of passes 1 and 2.

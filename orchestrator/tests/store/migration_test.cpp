@@ -1,5 +1,6 @@
 // Schema migration: a version-1 store (no boots.boot_s) opens, gains the column and keeps
 // every row; boot seconds round-trip and a restarted boot clears them.
+#include "store/readers.hpp"
 #include "store/store.hpp"
 
 #include "store/schema.hpp"
@@ -263,4 +264,28 @@ TEST_F(StoreMigration, AVersion4StoreGainsAttributionOffAndNoWindow) {
     EXPECT_EQ(after[i].score, before[i].score);
     EXPECT_EQ(after[i].loops, before[i].loops);
   }
+}
+
+// Version 6 -> 7: results gain how often the agent sampled during a pass; every boot stored
+// before sampled each second.
+TEST_F(StoreMigration, AVersion6StoreGainsTheOneSecondSampleItRanWith) {
+  store::RunId run;
+  std::vector<store::BootResult> before;
+  {
+    auto st = store::Store::open(db_);
+    run = fill(*st);
+    before = st->boot_results(run);
+  }
+  rlab::test::sql_exec(db_, "ALTER TABLE results DROP COLUMN env_sample_interval_s");
+  rlab::test::sql_exec(db_, "PRAGMA user_version = 6");
+  const auto counts = row_counts(db_);
+
+  auto st = store::Store::open(db_);
+  EXPECT_EQ(rlab::test::sql_column(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
+  EXPECT_EQ(row_counts(db_), counts);
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT DISTINCT env_sample_interval_s FROM results"), std::vector<std::string>{"1.0"});
+  const auto after = st->boot_results(run);
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) EXPECT_EQ(after[i].score, before[i].score);
+  for (const auto& b : store::scored_boots(*st, run)) EXPECT_DOUBLE_EQ(b.env.sample_interval_s, 1.0);
 }

@@ -66,7 +66,7 @@ struct Run {
   double duration_s = 60.0;              ///< length of one pass, seconds, (0, kMaxSpanS]
   std::uint32_t scripts_per_loop = 1;    ///< 1 (shell1) or 8 (shell8); from workload if absent
   std::string workdir;                   ///< absolute directory on the filesystem under test
-  double sample_interval_s = 1.0;        ///< seconds between samples; 0 = no sampling, else [0.1, kMaxSpanS]
+  double sample_interval_s = 0;          ///< seconds between periodic samples; 0 = none (edges only), else [0.1, kMaxSpanS]
   /// Settling before every pass, seconds, [0, kMaxSpanS]: sync, sleep pause_s/3, sync, sleep
   /// 2*pause_s/3 — UnixBench's `sync; sleep 1; sync; sleep 2` at the default 3.
   double pause_s = 3.0;
@@ -160,7 +160,11 @@ struct Histogram {
   double max_s = 0;
 };
 
-/// `sample`: periodic progress of a pass (only when sample_interval_s > 0).
+/// `sample`: progress of a pass: one at the counting window's start (t_s 0, no loops, empty
+/// counters), one every sample_interval_s when that is > 0, and one at the window's end (the
+/// counters since the previous sample). The host reads its own CPU time as each arrives, so
+/// the first and last bracket the window; with sample_interval_s 0 the agent runs nothing in
+/// between.
 struct Sample {
   RequestId id = 0;
   std::uint32_t pass = 0;                ///< 0-based
