@@ -94,7 +94,8 @@ void draw(util::XmlWriter& x, const FlameNode& n, double left, double w, int lev
           const FlameSvgOptions& o) {
   if (w < o.min_px) return;
   const double y = bottom - (level + 1) * o.frame_px;
-  x.open("g").attr("class", "frame");
+  x.open("g").attr("class", "frame").attr("data-name", n.frame).attr("data-x", fmt::format("{:.3f}", left))
+      .attr("data-w", fmt::format("{:.3f}", w)).attr("data-y", fmt::format("{:.1f}", y));
   x.leaf("title", fmt::format("{}: {} {} -> {} {} per 1,000 loops ({})", n.frame, o.base_label, ms(n.base),
                               o.new_label, ms(n.next), change_text(n.base, n.next)));
   x.open("rect").attr("x", fmt::format("{:.1f}", left)).attr("y", fmt::format("{:.1f}", y))
@@ -120,6 +121,45 @@ void draw(util::XmlWriter& x, const FlameNode& n, double left, double w, int lev
   }
 }
 
+/// Click to zoom (flame_svg()): the clicked frame and what it calls fill the width, its callers
+/// span it, everything else is hidden; clicking the root ("all") shows the whole graph again.
+/// Guarded so that several graphs inline in one HTML page each get one handler.
+constexpr std::string_view kZoomScript = R"JS(
+(function () {
+  function zoom(svg, g) {
+    var left = +svg.dataset.left, width = +svg.dataset.width;
+    var x0 = +g.dataset.x, w0 = +g.dataset.w, y0 = +g.dataset.y, k = width / w0, eps = 0.01;
+    svg.querySelectorAll('g.frame').forEach(function (f) {
+      var x = +f.dataset.x, w = +f.dataset.w, y = +f.dataset.y, nx, nw;
+      if (y <= y0 && x >= x0 - eps && x + w <= x0 + w0 + eps) { nx = left + (x - x0) * k; nw = w * k; }
+      else if (y > y0 && x <= x0 + eps && x + w >= x0 + w0 - eps) { nx = left; nw = width; }
+      else { f.style.display = 'none'; return; }
+      f.style.display = '';
+      var r = f.querySelector('rect'), t = f.querySelector('text'), name = f.dataset.name;
+      r.setAttribute('x', nx.toFixed(1));
+      r.setAttribute('width', nw.toFixed(1));
+      var fits = Math.floor((nw - 6) / 6.5);
+      if (!t) {
+        t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+        t.setAttribute('y', (y + (+r.getAttribute('height')) - 3.5).toFixed(1));
+        f.appendChild(t);
+      }
+      t.setAttribute('x', (nx + 3).toFixed(1));
+      t.textContent = fits < 3 ? '' : name.length <= fits ? name : name.substring(0, fits - 2) + '..';
+    });
+    svg.dataset.zoomed = g.dataset.name;
+  }
+  document.querySelectorAll('svg.flame').forEach(function (svg) {
+    if (svg.dataset.zoomable) return;
+    svg.dataset.zoomable = '1';
+    svg.addEventListener('click', function (ev) {
+      var g = ev.target.closest('g.frame');
+      if (g) zoom(svg, g);
+    });
+  });
+})();
+)JS";
+
 }  // namespace
 
 bool has_flame_graph(Family f) {
@@ -143,13 +183,14 @@ std::string flame_svg(const FlameNode& root, const FlameSvgOptions& o) {
   util::XmlWriter x({.quote = '"', .declaration = false});
   x.open("svg").attr("xmlns", "http://www.w3.org/2000/svg").attr("width", fmt::format("{:.0f}", o.width_px + 20))
       .attr("height", fmt::format("{:.0f}", height)).attr("viewBox", fmt::format("0 0 {:.0f} {:.0f}", o.width_px + 20, height))
-      .attr("font-family", "monospace").attr("font-size", "11").attr("class", "flame");
+      .attr("font-family", "monospace").attr("font-size", "11").attr("class", "flame")
+      .attr("data-left", "10").attr("data-width", fmt::format("{:.3f}", o.width_px));
   x.leaf("title", o.title);
   x.open("text").attr("x", "10").attr("y", "18").attr("font-size", "13").attr("font-family", "sans-serif")
       .attr("font-weight", "bold").text(o.title).close();
   x.open("text").attr("x", "10").attr("y", "32").attr("font-family", "sans-serif")
       .text(fmt::format("width: the larger of {} and {} (ns per 1,000 loops); colour: red = more time in {}, blue = less, "
-                        "white = unchanged",
+                        "white = unchanged; click a frame to zoom, the root to see all",
                         o.base_label, o.new_label, o.new_label))
       .close();
   if (empty)
@@ -157,6 +198,7 @@ std::string flame_svg(const FlameNode& root, const FlameSvgOptions& o) {
         .text("no stacks").close();
   else
     draw(x, root, 10, o.width_px, 0, top + levels * o.frame_px, o);
+  x.leaf("script", kZoomScript);
   return x.finish();
 }
 
