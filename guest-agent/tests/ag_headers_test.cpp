@@ -86,7 +86,7 @@ TEST(BpfAgHeaders, CountsWaitsAndHoldsOfTheAgiPerAgOnTheRealKernel) {
   const fs::path& mnt = xfs.mnt;
   const LoopDisk& disk = xfs.disk;
 
-  auto c = ra::BpfAgHeaders::open(disk.device, *tracefs);
+  auto c = ra::BpfAgHeaders::open(disk.device, *tracefs, true);
   EXPECT_EQ(c->geometry().agcount, 4u);
   churn(mnt, 200);  // before start(): not counted
   c->start();
@@ -123,6 +123,32 @@ TEST(BpfAgHeaders, CountsWaitsAndHoldsOfTheAgiPerAgOnTheRealKernel) {
   EXPECT_GT(agi_held_ns, 0u);
   EXPECT_TRUE(xfs_frame) << "the waiters' stacks are XFS's";
   EXPECT_TRUE(holders.count("rlab_agent_test") || holders.size() > 1) << "the test's threads hold the AGI";
+  EXPECT_EQ(c->dropped(), 0u);
+}
+
+// Level `counts`: the same waits and holds, no stack walk (every row's stack is none).
+TEST(BpfAgHeaders, WithoutStacksCountsTheSameHeadersAndWalksNoStack) {
+  ASSERT_EQ(ensure_tracefs(), "");
+  const auto tracefs = ra::find_tracefs();
+  ASSERT_TRUE(tracefs);
+  LoopXfs xfs(4);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  auto c = ra::BpfAgHeaders::open(xfs.disk.device, *tracefs, false);
+  c->start();
+  churn(xfs.mnt, 1500);
+  c->stop();
+  std::uint64_t agi_waits = 0, agi_holds = 0;
+  for (const auto& w : c->waits()) {
+    EXPECT_TRUE(w.ips.empty());
+    if (w.header == ra::AgHeader::agi) agi_waits += w.count;
+  }
+  for (const auto& h : c->holds()) {
+    EXPECT_TRUE(h.ips.empty());
+    EXPECT_NE(h.comm, "") << "the holder's name is kept";
+    if (h.header == ra::AgHeader::agi) agi_holds += h.count;
+  }
+  EXPECT_GT(agi_waits, 0u);
+  EXPECT_GT(agi_holds, 0u);
   EXPECT_EQ(c->dropped(), 0u);
 }
 

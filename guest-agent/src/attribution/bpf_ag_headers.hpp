@@ -42,10 +42,12 @@ class BpfAgHeaders {
  public:
   /// For the XFS filesystem on block device `device` (its superblock read for the geometry,
   /// its device number for the filter). `tracefs`: the tracefs mount (for the events'
-  /// formats). Throws std::runtime_error when the device is no XFS, the xfs_buf events are
-  /// missing or laid out otherwise than bpf/ag_headers.h expects, or libbpf cannot load the
-  /// programs (with its log).
-  static std::unique_ptr<BpfAgHeaders> open(const std::filesystem::path& device, const std::filesystem::path& tracefs);
+  /// formats). `stacks`: keep the waiter's and holder's kernel stacks (a stack walk per
+  /// header lock); without, every row's stack is none. Throws std::runtime_error when the
+  /// device is no XFS, the xfs_buf events are missing or laid out otherwise than
+  /// bpf/ag_headers.h expects, or libbpf cannot load the programs (with its log).
+  static std::unique_ptr<BpfAgHeaders> open(const std::filesystem::path& device, const std::filesystem::path& tracefs,
+                                            bool stacks);
   ~BpfAgHeaders();
   BpfAgHeaders(const BpfAgHeaders&) = delete;
   BpfAgHeaders& operator=(const BpfAgHeaders&) = delete;

@@ -105,6 +105,17 @@ static __always_inline int header_of(struct xfs_buf_record *r, __u32 *ag, __u32 
 	return 1;
 }
 
+/* The current task's kernel stack in ag_stacks, or -1 when stacks are not kept. */
+static __always_inline __s64 stack_of(void *ctx)
+{
+	__u32 zero = 0;
+	struct ag_geometry *g = bpf_map_lookup_elem(&geometry, &zero);
+
+	if (!g || !g->stacks)
+		return -1;
+	return bpf_get_stackid(ctx, &ag_stacks, 0);
+}
+
 /* map[key] += {1, contended, ns}, max ns kept. */
 static __always_inline void add(void *map, struct ag_key *key, __u64 contended, __u64 ns)
 {
@@ -133,7 +144,7 @@ static __always_inline void take(void *ctx, struct xfs_buf_record *r)
 {
 	struct held h = {};
 
-	h.stack_id = bpf_get_stackid(ctx, &ag_stacks, 0);
+	h.stack_id = stack_of(ctx);
 	bpf_get_current_comm(h.comm, sizeof(h.comm));
 	h.ts = bpf_ktime_get_ns();
 	__s64 bno = r->bno;
@@ -152,7 +163,7 @@ int on_buf_lock(struct xfs_buf_record *r)
 	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = r->bno };
 	struct lock_start s = { .contended = r->lockval == 0 };
 
-	s.stack_id = bpf_get_stackid(r, &ag_stacks, 0);
+	s.stack_id = stack_of(r);
 	s.ts = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&starts, &k, &s, BPF_ANY))
 		count_drop();

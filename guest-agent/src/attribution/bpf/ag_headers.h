@@ -18,6 +18,8 @@ struct ag_geometry {
 	__u32 agcount;       /* AGs */
 	__u64 ag_daddrs;     /* 512-byte units per AG: agblocks x blocksize / 512 */
 	__u64 sector_daddrs; /* 512-byte units per sector: sectsize / 512 */
+	__u32 stacks;        /* 1: keep the waiter's and holder's stacks; 0: none (stack_id -1) */
+	__u32 pad;
 };
 
 /* The xfs_buf_class tracepoint record as the kernel lays it out (6.1 to 6.18: dev at 8, bno
