@@ -500,28 +500,33 @@ void parse_nightly(const Checker& ck, const YAML::Node& n, const fs::path& base_
   }
 }
 
-}  // namespace
-
-Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOptions& opt) {
-  Checker ck(path, text);
-  const YAML::Node root = detail::load_one_document(text, path);
-  if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
-  ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control",
-                                "nightly", "cache"});
-
-  Matrix m;
-  m.path = fs::absolute(path).lexically_normal();
-  m.text = text;
-  const fs::path base_dir = m.path.parent_path();
-  m.kernels = detail::parse_kernels(ck, ck.required(root, "matrix", "kernels"), base_dir, opt.check_paths);
-  parse_axes(ck, ck.required(root, "matrix", "axes"), m, opt.check_paths);
-  if (root["guest"]) {
-    parse_guest(ck, root["guest"], m.guest);
-    detail::parse_guest_clock(ck, root["guest"], m.guest);
+/// `cache:` {max_gib}: the cache's disk budget, at least what one kernel build holds.
+void parse_cache(Checker& ck, const YAML::Node& cache, Matrix& m) {
+  ck.check_map(cache, "cache", {"max_gib"});
+  if (const auto g = cache["max_gib"]) {
+    m.cache_max_gib = ck.number(g, "cache.max_gib", 0, 1e6);
+    if (*m.cache_max_gib < build::kMinBudgetGiB)
+      ck.fail(g, fmt::format("cache.max_gib: {} GiB is below what one kernel build holds at once (its git "
+                             "tree and objects ~1.7 GiB, ccache's 1 GiB floor, the Image): at least {:.0f} GiB",
+                             *m.cache_max_gib, build::kMinBudgetGiB));
   }
-  // Deterministic mode keeps host I/O out of guest time: its disk is a RAM disk unless the
-  // matrix says otherwise (docs/matrix.md "Deterministic mode").
-  if (!m.guest.disk_backing_given && m.guest.clock == GuestClock::kIcount) m.guest.disk_backing = DiskBacking::kRam;
+}
+
+/// `seed:`, or a random one (63 bits: SQLite integers are signed).
+void parse_seed(Checker& ck, const YAML::Node& root, Matrix& m) {
+  if (root["seed"]) {
+    m.seed = static_cast<std::uint64_t>(ck.integer(root["seed"], "seed", 0, INT64_MAX));
+    m.seed_from_file = true;
+  } else {
+    std::random_device rd;
+    m.seed = (static_cast<std::uint64_t>(rd()) << 31) ^ rd();
+    m.seed &= static_cast<std::uint64_t>(INT64_MAX);
+  }
+}
+
+/// The matrix's top-level settings beside kernels, axes and guest: hosts (default: this
+/// machine's libvirtd with all its CPUs), results, push, control, nightly, cache and seed.
+void parse_settings(Checker& ck, const YAML::Node& root, const fs::path& base_dir, bool check_paths, Matrix& m) {
   if (root["hosts"]) m.hosts = parse_hosts(ck, root["hosts"]);
   else {
     Host local;
@@ -550,27 +555,34 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
       ck.fail(root["control"], std::string("control: ") + e.what());
     }
   }
-  if (root["nightly"]) {
-    parse_nightly(ck, root["nightly"], base_dir, opt.check_paths, m.nightly);
+  if (root["nightly"]) parse_nightly(ck, root["nightly"], base_dir, check_paths, m.nightly);
+  if (root["cache"]) parse_cache(ck, root["cache"], m);
+  parse_seed(ck, root, m);
+}
+
+}  // namespace
+
+Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOptions& opt) {
+  Checker ck(path, text);
+  const YAML::Node root = detail::load_one_document(text, path);
+  if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
+  ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control",
+                                "nightly", "cache"});
+
+  Matrix m;
+  m.path = fs::absolute(path).lexically_normal();
+  m.text = text;
+  const fs::path base_dir = m.path.parent_path();
+  m.kernels = detail::parse_kernels(ck, ck.required(root, "matrix", "kernels"), base_dir, opt.check_paths);
+  parse_axes(ck, ck.required(root, "matrix", "axes"), m, opt.check_paths);
+  if (root["guest"]) {
+    parse_guest(ck, root["guest"], m.guest);
+    detail::parse_guest_clock(ck, root["guest"], m.guest);
   }
-  if (root["cache"]) {
-    ck.check_map(root["cache"], "cache", {"max_gib"});
-    if (const auto g = root["cache"]["max_gib"]) {
-      m.cache_max_gib = ck.number(g, "cache.max_gib", 0, 1e6);
-      if (*m.cache_max_gib < build::kMinBudgetGiB)
-        ck.fail(g, fmt::format("cache.max_gib: {} GiB is below what one kernel build holds at once (its git "
-                               "tree and objects ~1.7 GiB, ccache's 1 GiB floor, the Image): at least {:.0f} GiB",
-                               *m.cache_max_gib, build::kMinBudgetGiB));
-    }
-  }
-  if (root["seed"]) {
-    m.seed = static_cast<std::uint64_t>(ck.integer(root["seed"], "seed", 0, INT64_MAX));
-    m.seed_from_file = true;
-  } else {
-    std::random_device rd;
-    m.seed = (static_cast<std::uint64_t>(rd()) << 31) ^ rd();
-    m.seed &= static_cast<std::uint64_t>(INT64_MAX);  // SQLite integers are signed
-  }
+  // Deterministic mode keeps host I/O out of guest time: its disk is a RAM disk unless the
+  // matrix says otherwise (docs/matrix.md "Deterministic mode").
+  if (!m.guest.disk_backing_given && m.guest.clock == GuestClock::kIcount) m.guest.disk_backing = DiskBacking::kRam;
+  parse_settings(ck, root, base_dir, opt.check_paths, m);
   return m;
 }
 

@@ -123,6 +123,25 @@ void incomplete_cells(const ResultsTable& t, std::ostream& out) {
   }
 }
 
+/// The lines of one row key, each through `line(key, metric, with_stddev, judged, get)`: the
+/// score (judged), this guest's UnixBench index, and on XFS the inodegc throttle and the AGs
+/// the load's inodes were in, when a cell of the row has them. `byk`: the row's cells by kernel.
+template <class Line>
+void figure_lines(const Key& k, const std::map<std::string, const CellSummary*>& byk, Line& line) {
+  line(k, "score_lpm", true, true, [](const CellSummary& c) { return c.mean; });
+  line(k, "unixbench_index(this_guest)", false, false, [](const CellSummary& c) { return c.index; });
+  bool any_throttle = false;
+  for (const auto& [kn, c] : byk) any_throttle |= c->throttle_per_kloop.has_value();
+  if (any_throttle && std::get<0>(k) == "xfs")  // an XFS tracepoint says nothing of ext4
+    line(k, "inodegc_throttle_per_1k_loops", false, false, [](const CellSummary& c) { return c.throttle_per_kloop; });
+  const CellSummary* any = nullptr;
+  for (const auto& [kn, c] : byk)
+    if (c->inode_ags) any = c;
+  if (any)
+    line(k, fmt::format("xfs_inode_ags_of_{}({})", any->agcount.value_or(0), any->layout), false, false,
+         [](const CellSummary& c) { return c.inode_ags; });
+}
+
 }  // namespace
 
 void render_text(const ResultsTable& t, std::ostream& out) {
@@ -177,21 +196,7 @@ void render_text(const ResultsTable& t, std::ostream& out) {
                                     std::get<2>(k), std::get<3>(k), metric)
         << "\n";
   };
-  for (const auto& k : order) {
-    line(k, "score_lpm", true, true, [](const CellSummary& c) { return c.mean; });
-    line(k, "unixbench_index(this_guest)", false, false, [](const CellSummary& c) { return c.index; });
-    bool any_throttle = false;
-    for (const auto& [kn, c] : rows[k]) any_throttle |= c->throttle_per_kloop.has_value();
-    if (any_throttle && std::get<0>(k) == "xfs")  // an XFS tracepoint says nothing of ext4
-      line(k, "inodegc_throttle_per_1k_loops", false, false,
-           [](const CellSummary& c) { return c.throttle_per_kloop; });
-    const CellSummary* any = nullptr;
-    for (const auto& [kn, c] : rows[k])
-      if (c->inode_ags) any = c;
-    if (any)
-      line(k, fmt::format("xfs_inode_ags_of_{}({})", any->agcount.value_or(0), any->layout), false, false,
-           [](const CellSummary& c) { return c.inode_ags; });
-  }
+  for (const auto& k : order) figure_lines(k, rows[k], line);
 
   if (t.kernels.size() > 1) legend(t, unjudged, smallest_side, out);
 
