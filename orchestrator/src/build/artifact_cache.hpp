@@ -1,7 +1,7 @@
 #pragma once
 // The content-addressed artifact cache under util::cache_dir():
 //   kernels/<key>/   Image, config, build.log, manifest.json   (kernel builds)
-//   images/<key>/    initramfs.cpio.zst, manifest.json          (guest initramfs)
+//   images/<key>/    initramfs.cpio, manifest.json              (guest initramfs)
 //   images-with/<key>/ initramfs with UnixBench's programs        (runner: unixbench)
 //   unixbench/<key>/ unixbench.cpio (UnixBench's looper, scripts)
 //   host-disks/<key>/ root.img, ssh keys, manifest.json          (emulated KVM host, kvm_host/)
@@ -24,7 +24,7 @@ namespace rlab::build {
 
 /// Bumped when the recipe (commands, layout) changes in a way that changes artifacts.
 inline constexpr int kKernelRecipeVersion = 1;
-inline constexpr int kImageRecipeVersion = 1;
+inline constexpr int kImageRecipeVersion = 2;  // 2: the initramfs is no longer zstd-compressed
 
 /// Everything that determines a kernel Image.
 struct KernelKeyInputs {

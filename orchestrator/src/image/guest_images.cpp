@@ -34,8 +34,8 @@ InitramfsArtifact ensure_initramfs(const fs::path& agent_binary, const Progress&
                   fmt::format("extracting {} arm64 packages from {} {}", recipe.packages.size(),
                               mirror, recipe.suite));
     extract_userland(recipe, mirror, staging / "root");
-    build::report(progress, "initramfs", "packing cpio + zstd");
-    auto raw = pack_initramfs(recipe, staging / "root", agent_binary, staging / "initramfs.cpio.zst");
+    build::report(progress, "initramfs", "packing cpio");
+    auto raw = pack_initramfs(recipe, staging / "root", agent_binary, staging / "initramfs.cpio");
     fs::remove_all(staging / "root");
     return json{{"kind", "image"},
                 {"key", key},
@@ -44,13 +44,12 @@ InitramfsArtifact ensure_initramfs(const fs::path& agent_binary, const Progress&
                 {"mirror", mirror},
                 {"agent_binary", fs::absolute(agent_binary).string()},
                 {"cpio_bytes", raw},
-                {"initramfs_bytes", fs::file_size(staging / "initramfs.cpio.zst")},
                 {"build_seconds",
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
                 {"created", static_cast<long long>(std::time(nullptr))}};
   });
   build::report(progress, "cache", (hit ? "initramfs cache hit " : "initramfs built: ") + key.substr(0, 16));
-  return {dir / "initramfs.cpio.zst", key};
+  return {dir / "initramfs.cpio", key};
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace rlab::image {
 /// until the cache entry is removed.
 struct GuestImages {
   std::filesystem::path kernel_image;  ///< arm64 `Image` (uncompressed, direct kernel boot)
-  std::filesystem::path initramfs;     ///< newc cpio, compressed (zstd)
+  std::filesystem::path initramfs;     ///< newc cpio (uncompressed), possibly several concatenated
   std::string kernel_key;  ///< cache key of the kernel: sha256 hex of source, commit, config, patches, toolchain
   std::string image_key;   ///< cache key of the initramfs: sha256 hex of packages, /init, agent
   std::string kernel_release;  ///< `make kernelrelease`, e.g. "6.12.57"

@@ -135,17 +135,16 @@ std::uintmax_t pack_initramfs(const RootfsRecipe& recipe, const fs::path& root,
   auto pos = std::find_if(entries.begin(), entries.end(), [](const CpioEntry& e) { return e.name > "dev/"; });
   entries.insert(pos, console);
 
-  auto cpio = out;
-  cpio += ".cpio-tmp";
+  // Not compressed: the guest kernel then copies the files into its rootfs instead of
+  // decompressing them first, which was half its boot under TCG (docs/benchmarks.md "Boot").
   {
-    std::ofstream f(cpio, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot write " + cpio.string());
+    std::ofstream f(out, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot write " + out.string());
     write_newc(f, entries);
+    f.flush();
+    if (!f) throw std::runtime_error("cannot write " + out.string() + " (disk full?)");
   }
-  auto raw_size = fs::file_size(cpio);
-  util::run_checked({"zstd", "-q", "-f", "-9", "--rm", cpio.string(), "-o", out.string()},
-                    build::run_options(std::chrono::seconds(900)));
-  return raw_size;
+  return fs::file_size(out);
 }
 
 }  // namespace rlab::image

@@ -1,6 +1,6 @@
 #pragma once
 // The guest initramfs: Debian arm64 userland (extracted on the host, never executed there),
-// the lab's /init and the static agent, packed as a zstd-compressed newc cpio.
+// the lab's /init and the static agent, packed as an uncompressed newc cpio.
 #include "build/progress.hpp"
 
 #include <filesystem>
@@ -37,8 +37,8 @@ void extract_userland(const RootfsRecipe& recipe, const std::string& mirror,
                       const std::filesystem::path& root);
 
 /// Adds /init, /usr/bin/rlab-agent (`agent_binary`), the mount points and /dev/console to
-/// `root`, packs it and writes `out` (zstd-compressed newc cpio). Returns the uncompressed
-/// archive size in bytes. Throws std::runtime_error when the agent is not an aarch64 ELF.
+/// `root`, packs it and writes `out` (a newc cpio, not compressed: the guest kernel copies
+/// the files instead of decompressing them first). Returns its size in bytes. Throws std::runtime_error when the agent is not an aarch64 ELF.
 std::uintmax_t pack_initramfs(const RootfsRecipe& recipe, const std::filesystem::path& root,
                               const std::filesystem::path& agent_binary,
                               const std::filesystem::path& out);
