@@ -86,7 +86,7 @@ TEST(BpfAgHeaders, CountsWaitsAndHoldsOfTheAgiPerAgOnTheRealKernel) {
   const fs::path& mnt = xfs.mnt;
   const LoopDisk& disk = xfs.disk;
 
-  auto c = ra::BpfAgHeaders::open(disk.device, *tracefs, true);
+  auto c = ra::BpfAgHeaders::open(disk.device, *tracefs, 0);  // every wait's and hold's stack
   EXPECT_EQ(c->geometry().agcount, 4u);
   churn(mnt, 200);  // before start(): not counted
   c->start();
@@ -133,7 +133,7 @@ TEST(BpfAgHeaders, WithoutStacksCountsTheSameHeadersAndWalksNoStack) {
   ASSERT_TRUE(tracefs);
   LoopXfs xfs(4);
   ASSERT_FALSE(::testing::Test::HasFailure());
-  auto c = ra::BpfAgHeaders::open(xfs.disk.device, *tracefs, false);
+  auto c = ra::BpfAgHeaders::open(xfs.disk.device, *tracefs, ra::BpfAgHeaders::kNoStacks);
   c->start();
   churn(xfs.mnt, 1500);
   c->stop();
@@ -150,6 +150,35 @@ TEST(BpfAgHeaders, WithoutStacksCountsTheSameHeadersAndWalksNoStack) {
   EXPECT_GT(agi_waits, 0u);
   EXPECT_GT(agi_holds, 0u);
   EXPECT_EQ(c->dropped(), 0u);
+}
+
+// Levels stacks and full: only waits and holds of at least stack_min_ns are walked; the rows
+// with a stack hold only such (their mean is at least the threshold), the rest have none.
+TEST(BpfAgHeaders, OnlyWaitsAndHoldsOfAtLeastTheThresholdHaveAStack) {
+  ASSERT_EQ(ensure_tracefs(), "");
+  const auto tracefs = ra::find_tracefs();
+  ASSERT_TRUE(tracefs);
+  LoopXfs xfs(4);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  constexpr std::uint64_t kMin = 5'000;
+  auto c = ra::BpfAgHeaders::open(xfs.disk.device, *tracefs, kMin);
+  c->start();
+  churn(xfs.mnt, 1500);
+  c->stop();
+  unsigned with_stack = 0, without = 0;
+  auto rows = c->waits();
+  const auto holds = c->holds();
+  rows.insert(rows.end(), holds.begin(), holds.end());
+  for (const auto& r : rows) {
+    if (r.ips.empty()) {
+      ++without;
+      continue;
+    }
+    ++with_stack;
+    EXPECT_GE(r.total_ns / r.count, kMin) << "a row with a stack holds only waits or holds that long";
+  }
+  EXPECT_GT(with_stack, 0u) << "some holds of the AGI last 5 us";
+  EXPECT_GT(without, 0u) << "uncontended lock calls are shorter";
 }
 
 TEST(AgHeaderAttribution, TotalsPerAgAndHeaderAndStacksThatNameTheHeader) {

@@ -160,7 +160,8 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
     try {
       const auto tracefs = find_tracefs();
       if (xfs_device && !tracefs) throw std::runtime_error("no tracefs");
-      if (xfs_device) a->ag_headers_ = BpfAgHeaders::open(*xfs_device, *tracefs, a->keep_stacks_);
+      if (xfs_device) a->ag_headers_ = BpfAgHeaders::open(*xfs_device, *tracefs,
+                                                             a->keep_stacks_ ? BpfAgHeaders::kStackMinNs : BpfAgHeaders::kNoStacks);
     } catch (const std::exception& e) {
       why.push_back(std::string("agheader: ") + e.what());
     }

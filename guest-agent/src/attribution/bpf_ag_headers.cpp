@@ -45,7 +45,7 @@ std::string check_xfs_buf_format(const std::string& format) {
 }
 
 std::unique_ptr<BpfAgHeaders> BpfAgHeaders::open(const std::filesystem::path& device, const std::filesystem::path& tracefs,
-                                                 bool stacks) {
+                                                 std::uint64_t stack_min_ns) {
   struct stat st {};
   if (::stat(device.c_str(), &st) != 0 || !S_ISBLK(st.st_mode))
     throw std::runtime_error("AG headers: " + device.string() + " is no block device");
@@ -64,7 +64,7 @@ std::unique_ptr<BpfAgHeaders> BpfAgHeaders::open(const std::filesystem::path& de
   if (!a->skel_) throw bpf::libbpf_error("libbpf: load the AG header programs (bpf/ag_headers.bpf.c)", errno);
   const ag_geometry g{kernel_dev(st.st_rdev), geometry->agcount,
                       std::uint64_t{geometry->agblocks} * (geometry->blocksize / 512), geometry->sectsize / 512u,
-                      stacks ? 1u : 0u, 0};
+                      stack_min_ns};
   const std::uint32_t zero = 0;
   if (bpf_map_update_elem(bpf_map__fd(a->skel_->maps.geometry), &zero, &g, BPF_ANY) != 0)
     throw bpf::libbpf_error("bpf: write the AG geometry", errno);

@@ -40,14 +40,19 @@ struct AgHeaderRow {
 /// start() and stop(), read by waits() and holds(), closed by the destructor.
 class BpfAgHeaders {
  public:
+  /// The levels' stack_min_ns (below): `stacks` and `full` walk the stacks of waits and holds
+  /// of 50 us and more (a walk per header lock cost the load one loop in 200 at 2 vCPUs),
+  /// `counts` none.
+  static constexpr std::uint64_t kStackMinNs = 50'000, kNoStacks = ~std::uint64_t{0};
   /// For the XFS filesystem on block device `device` (its superblock read for the geometry,
   /// its device number for the filter). `tracefs`: the tracefs mount (for the events'
-  /// formats). `stacks`: keep the waiter's and holder's kernel stacks (a stack walk per
-  /// header lock); without, every row's stack is none. Throws std::runtime_error when the
-  /// device is no XFS, the xfs_buf events are missing or laid out otherwise than
+  /// formats). `stack_min_ns`: waits and holds at least this long keep the task's kernel
+  /// stack (the waiter's as it gets the header, the holder's as it releases it; a hold
+  /// released by another task has none), shorter ones none; kNoStacks: none at all. Throws
+  /// std::runtime_error when the device is no XFS, the xfs_buf events are missing or laid out otherwise than
   /// bpf/ag_headers.h expects, or libbpf cannot load the programs (with its log).
   static std::unique_ptr<BpfAgHeaders> open(const std::filesystem::path& device, const std::filesystem::path& tracefs,
-                                            bool stacks);
+                                            std::uint64_t stack_min_ns);
   ~BpfAgHeaders();
   BpfAgHeaders(const BpfAgHeaders&) = delete;
   BpfAgHeaders& operator=(const BpfAgHeaders&) = delete;

@@ -221,7 +221,9 @@ TaskKind classify_stack(const std::vector<std::string>& frames) {
   if (named({"xfs_rename"})) return TaskKind::renames;
   if (named({"xfs_create", "xfs_create_tmpfile"})) return TaskKind::creating;
   if (named({"xfs_file_write_iter", "xfs_bmapi_write"}) || prefixed({"xfs_alloc_vextent"})) return TaskKind::writes;
-  if (prefixed({"xfsaild"}) || named({"xfs_buf_delwri_submit_nowait", "xfs_buf_item_push"})) return TaskKind::writeback;
+  // A hold xfsaild took and I/O completion released has no stack, only its task: "[xfsaild/vdb]".
+  if (prefixed({"xfsaild", "[xfsaild/"}) || named({"xfs_buf_delwri_submit_nowait", "xfs_buf_item_push"}))
+    return TaskKind::writeback;
   if (prefixed({"xlog_", "xfs_log_"})) return TaskKind::log;
   return TaskKind::other;
 }

@@ -176,6 +176,8 @@ TEST(AgHeaderFlame, WaitStacksOnlyWithTheHeaderOnTop) {
 TEST(AgHeaderStacks, ClassifiedByTheirFrames) {
   EXPECT_EQ(classify_stack(kUnlinkWait), TaskKind::unlinking);
   EXPECT_EQ(classify_stack(kInodegcWait), TaskKind::inodegc);
+  EXPECT_EQ(classify_stack({"[AGF of AG 1]", "[no stack]", "[xfsaild/vdb]"}), TaskKind::writeback) << "by its task alone";
+  EXPECT_EQ(classify_stack({"[AGF of AG 1]", "[no stack]", "[kworker/0:1]"}), TaskKind::other);
   EXPECT_EQ(classify_stack({"[AGI of AG 2]", "xfs_buf_lock", "xfs_dialloc", "xfs_create", "path_openat"}), TaskKind::creating);
   EXPECT_EQ(classify_stack({"[AGI of AG 2]", "xfs_create_tmpfile", "xfs_rename", "do_renameat2"}), TaskKind::renames);
   EXPECT_EQ(classify_stack({"[AGF of AG 1]", "xfs_alloc_read_agf", "xfs_alloc_vextent_near_bno", "xfs_bmap_btalloc"}),

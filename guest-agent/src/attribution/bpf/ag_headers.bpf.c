@@ -3,7 +3,8 @@
  * the report's question about AGI/AGF lock contention, per AG (attribution/bpf_ag_headers.hpp).
  * Classic tracepoints on the xfs_buf_class events, whose record carries the buffer's
  * address; the programs return at once for any buffer that is no AG header of the
- * filesystem under test. No kernel BTF is needed. */
+ * filesystem under test. No kernel BTF is needed. Stacks are walked only for waits and holds
+ * of at least stack_min_ns (ag_headers.h), when they end. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
@@ -16,13 +17,12 @@ struct lock_key {
 
 struct lock_start {
 	__u64 ts;
-	__s64 stack_id;
 	__u64 contended;
 };
 
 struct held {
 	__u64 ts;
-	__s64 stack_id;
+	__u64 pid_tgid;
 	char comm[16];
 };
 
@@ -105,13 +105,15 @@ static __always_inline int header_of(struct xfs_buf_record *r, __u32 *ag, __u32 
 	return 1;
 }
 
-/* The current task's kernel stack in ag_stacks, or -1 when stacks are not kept. */
-static __always_inline __s64 stack_of(void *ctx)
+/* The current task's kernel stack in ag_stacks for a wait or hold of `ns`, or -1 when it is
+ * shorter than the geometry's stack_min_ns: a stack walk per header lock would cost the load
+ * more than the short ones' time is worth (their count and time are kept all the same). */
+static __always_inline __s64 stack_of(void *ctx, __u64 ns)
 {
 	__u32 zero = 0;
 	struct ag_geometry *g = bpf_map_lookup_elem(&geometry, &zero);
 
-	if (!g || !g->stacks)
+	if (!g || ns < g->stack_min_ns)
 		return -1;
 	return bpf_get_stackid(ctx, &ag_stacks, 0);
 }
@@ -140,11 +142,11 @@ static __always_inline void add(void *map, struct ag_key *key, __u64 contended, 
 }
 
 /* The buffer is now held by the current task: from here to its unlock. */
-static __always_inline void take(void *ctx, struct xfs_buf_record *r)
+static __always_inline void take(struct xfs_buf_record *r)
 {
 	struct held h = {};
 
-	h.stack_id = stack_of(ctx);
+	h.pid_tgid = bpf_get_current_pid_tgid();
 	bpf_get_current_comm(h.comm, sizeof(h.comm));
 	h.ts = bpf_ktime_get_ns();
 	__s64 bno = r->bno;
@@ -163,7 +165,6 @@ int on_buf_lock(struct xfs_buf_record *r)
 	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = r->bno };
 	struct lock_start s = { .contended = r->lockval == 0 };
 
-	s.stack_id = stack_of(r);
 	s.ts = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&starts, &k, &s, BPF_ANY))
 		count_drop();
@@ -181,13 +182,14 @@ int on_buf_lock_done(struct xfs_buf_record *r)
 	struct lock_start *s = bpf_map_lookup_elem(&starts, &k);
 
 	if (s) {
-		struct ag_key key = { .ag = ag, .header = header, .stack_id = s->stack_id };
 		__u64 ns = bpf_ktime_get_ns() - s->ts, contended = s->contended;
+		/* Still in xfs_buf_lock: the waiter's stack is the one it waited with. */
+		struct ag_key key = { .ag = ag, .header = header, .stack_id = stack_of(r, ns) };
 
 		bpf_map_delete_elem(&starts, &k);
 		add(&waits, &key, contended, ns);
 	}
-	take(r, r);
+	take(r);
 	return 0;
 }
 
@@ -197,7 +199,7 @@ int on_buf_trylock(struct xfs_buf_record *r)
 	__u32 ag, header;
 
 	if (header_of(r, &ag, &header))
-		take(r, r);
+		take(r);
 	return 0;
 }
 
@@ -213,10 +215,13 @@ int on_buf_unlock(struct xfs_buf_record *r)
 
 	if (!h)
 		return 0;
-	struct ag_key key = { .ag = ag, .header = header, .stack_id = h->stack_id };
+	__u64 ns = bpf_ktime_get_ns() - h->ts;
+	/* The holder's stack as it releases the header (the same call chain that took it, e.g. a
+	 * transaction's commit); none when another task releases it (I/O or log completion). */
+	struct ag_key key = { .ag = ag, .header = header,
+			      .stack_id = h->pid_tgid == bpf_get_current_pid_tgid() ? stack_of(r, ns) : -1 };
 
 	__builtin_memcpy(key.comm, h->comm, sizeof(key.comm));
-	__u64 ns = bpf_ktime_get_ns() - h->ts;
 
 	bpf_map_delete_elem(&holders, &bno);
 	add(&holds, &key, 0, ns);

@@ -18,8 +18,9 @@ struct ag_geometry {
 	__u32 agcount;       /* AGs */
 	__u64 ag_daddrs;     /* 512-byte units per AG: agblocks x blocksize / 512 */
 	__u64 sector_daddrs; /* 512-byte units per sector: sectsize / 512 */
-	__u32 stacks;        /* 1: keep the waiter's and holder's stacks; 0: none (stack_id -1) */
-	__u32 pad;
+	/* Waits and holds at least this long (ns) get the task's kernel stack; shorter ones, and
+	 * holds another task released, none (stack_id -1). ~0: no stacks at all. */
+	__u64 stack_min_ns;
 };
 
 /* The xfs_buf_class tracepoint record as the kernel lays it out (6.1 to 6.18: dev at 8, bno
@@ -35,9 +36,9 @@ struct xfs_buf_record {
 	__u32 lockval;  /* b_sema.count: 0 while another task holds the buffer */
 };
 
-/* A row's key: AG, header (1 AGF, 2 AGI, 3 AGFL as enum AgHeader), the stack (waiter's for
- * waits, holder's when it took the buffer for holds; < 0: none) and, for holds, the
- * holder's comm ("" for waits). */
+/* A row's key: AG, header (1 AGF, 2 AGI, 3 AGFL as enum AgHeader), the stack (the waiter's
+ * when it got the buffer for waits, the holder's when it released it for holds; < 0: none)
+ * and, for holds, the holder's comm ("" for waits). */
 struct ag_key {
 	__u32 ag;
 	__u32 header;
