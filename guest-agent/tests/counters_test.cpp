@@ -100,6 +100,11 @@ TEST(Counters, HistFixtures) {
 TEST(Counters, MeminfoFixture) {
   EXPECT_GT(parse_mem_total_kib(fixture("proc_meminfo")), 1000u);
   EXPECT_EQ(parse_mem_total_kib("MemTotal:       24684092 kB\n"), 24684092u);
+  // /init's RLAB_INIT_UPTIME: /proc/uptime's first field, nothing else.
+  EXPECT_DOUBLE_EQ(parse_uptime("0.81").value_or(-1), 0.81);
+  EXPECT_DOUBLE_EQ(parse_uptime("12").value_or(-1), 12);
+  for (const char* bad : {"", "-1", "0.8s", "nan", "inf", "1e999"}) EXPECT_FALSE(parse_uptime(bad)) << bad;
+  EXPECT_FALSE(parse_uptime(nullptr));
   EXPECT_EQ(parse_mem_total_kib("Foo: 1 kB\n"), 0u);
 }
 

@@ -44,10 +44,17 @@ TEST(Serve, HelloUnpromptedAndOnRequest) {
   EXPECT_FALSE(h->kernel_release.empty());
   EXPECT_GT(h->mem_total_kib, 0u);
   EXPECT_FALSE(h->pid1);
+  // The timeline: no /init here (no RLAB_INIT_UPTIME); the agent's start, then its hello.
+  EXPECT_FALSE(h->init_uptime_s);
+  ASSERT_TRUE(h->agent_uptime_s && h->uptime_s);
+  EXPECT_GT(*h->agent_uptime_s, 0);
+  EXPECT_GE(*h->uptime_s, *h->agent_uptime_s);
+  EXPECT_LT(*h->uptime_s - *h->agent_uptime_s, 30) << "the hello is made as the agent starts";
   s.client.send(rp::HelloRequest{41, 1});
   auto h2 = s.client.next_of<rp::Hello>();
   ASSERT_TRUE(h2.has_value());
   EXPECT_EQ(h2->id, 41u);
+  EXPECT_EQ(h2->agent_uptime_s, h->agent_uptime_s) << "one start";
   s.client.send(rp::HelloRequest{42, 7});
   expect_error(s.client, rp::ErrorCode::incompatible, "protocol version 7", 42);
 }

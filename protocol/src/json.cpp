@@ -2,6 +2,7 @@
 // "result.passes[2].lpm") so errors name exactly what was wrong.
 #include "rlab/protocol/json.hpp"
 
+#include <cmath>
 #include <boost/archive/iterators/base64_from_binary.hpp>
 #include <boost/archive/iterators/binary_from_base64.hpp>
 #include <boost/archive/iterators/transform_width.hpp>
@@ -284,6 +285,9 @@ void to_json(json& j, const Hello& m) {
        {"hist_triggers", m.hist_triggers},
        {"tracepoint_counting", m.tracepoint_counting}, {"xfs_stats", m.xfs_stats}, {"pid1", m.pid1}};
   if (!m.hypervisor.empty()) j["hypervisor"] = m.hypervisor;
+  if (m.init_uptime_s) j["init_uptime_s"] = *m.init_uptime_s;
+  if (m.agent_uptime_s) j["agent_uptime_s"] = *m.agent_uptime_s;
+  if (m.uptime_s) j["uptime_s"] = *m.uptime_s;
   if (m.id) j["id"] = *m.id;
 }
 void to_json(json& j, const Prepared& m) {
@@ -433,6 +437,11 @@ void from_json(const json& j, Hello& m) {
   f.req("xfs_stats", m.xfs_stats);
   f.opt("pid1", m.pid1);
   f.opt("hypervisor", m.hypervisor);
+  for (auto [name, v] : {std::pair{"init_uptime_s", &m.init_uptime_s}, {"agent_uptime_s", &m.agent_uptime_s},
+                         {"uptime_s", &m.uptime_s}}) {
+    f.opt(name, *v);
+    if (*v && !(**v >= 0 && std::isfinite(**v))) bad(f.at(name), "must be seconds >= 0, got " + shortest(**v));
+  }
 }
 void from_json(const json& j, Prepared& m) {
   Fields f(j, "prepared");

@@ -81,6 +81,12 @@ TEST(BadInput, AgentMessages) {
   ASSERT_TRUE(std::holds_alternative<rp::ProtocolError>(r));
   EXPECT_NE(std::get<rp::ProtocolError>(r).message.find("error.code: unknown error code"), std::string::npos);
 
+  r = rp::parse_agent_message(R"({"type":"hello","protocol":1,"agent_version":"x","kernel_release":"6.12","page_size":65536,)"
+                              R"("nr_cpus":1,"tracepoints":[],"xfs_stats":false,"uptime_s":-0.5})");
+  ASSERT_TRUE(std::holds_alternative<rp::ProtocolError>(r));
+  EXPECT_NE(std::get<rp::ProtocolError>(r).message.find("hello.uptime_s: must be seconds >= 0, got -0.5"), std::string::npos)
+      << std::get<rp::ProtocolError>(r).message;
+
   r = rp::parse_agent_message(
       R"({"type":"pass","id":1,"pass":0,"loops":1,"failures":0,"duration_s":1,"lpm":60,)"
       R"("latency":{"bounds_s":[1],"counts":[1]},"counters":{}})");

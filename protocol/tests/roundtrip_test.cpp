@@ -113,6 +113,14 @@ TEST(RoundTrip, AgentMessages) {
   EXPECT_EQ(h2.tracepoints, h.tracepoints);
   EXPECT_TRUE(h2.hist_triggers && h2.xfs_stats && h2.pid1);
   EXPECT_EQ(h2.tracepoint_counting, "hist");
+  EXPECT_FALSE(h2.init_uptime_s || h2.agent_uptime_s || h2.uptime_s) << "absent: an agent that does not say";
+  h.init_uptime_s = 0.81;
+  h.agent_uptime_s = 0.84;
+  h.uptime_s = 0.93;
+  h2 = round_trip<rp::Hello, rp::AgentMessage>(h);
+  EXPECT_DOUBLE_EQ(h2.init_uptime_s.value_or(-1), 0.81);
+  EXPECT_DOUBLE_EQ(h2.agent_uptime_s.value_or(-1), 0.84);
+  EXPECT_DOUBLE_EQ(h2.uptime_s.value_or(-1), 0.93);
   h.id.reset();
   EXPECT_FALSE((round_trip<rp::Hello, rp::AgentMessage>(h).id.has_value()));
 

@@ -5,7 +5,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <filesystem>
 #include <cstdlib>
 #include <sstream>
@@ -20,6 +24,28 @@
 namespace rlab::agent {
 
 const char* const kAgentVersion = RLAB_VERSION;
+
+namespace {
+
+/// Seconds since the kernel started, suspend included (CLOCK_BOOTTIME, as /proc/uptime).
+double boottime_s() {
+  timespec t{};
+  ::clock_gettime(CLOCK_BOOTTIME, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+/// When the agent started: read during static initialisation, before main().
+const double kStartUptime = boottime_s();
+
+}  // namespace
+
+std::optional<double> parse_uptime(const char* text) {
+  if (!text || !*text) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  if (*end != '\0' || !std::isfinite(v) || v < 0) return std::nullopt;
+  return v;
+}
 
 std::uint64_t parse_mem_total_kib(const std::string& meminfo) {
   std::istringstream in(meminfo);
@@ -86,6 +112,9 @@ protocol::Hello collect_hello() {
   h.xfs_stats = std::filesystem::exists("/sys/fs/xfs/stats/stats", ec) || std::filesystem::exists("/proc/fs/xfs/stat", ec);
   h.pid1 = ::getpid() == 1;
   if (const std::string log = read_kernel_log(); !log.empty()) h.hypervisor = hypervisor_from_log(log);
+  h.init_uptime_s = parse_uptime(std::getenv("RLAB_INIT_UPTIME"));
+  h.agent_uptime_s = kStartUptime;
+  h.uptime_s = boottime_s();
   return h;
 }
 

@@ -10,9 +10,14 @@ namespace rlab::agent {
 /// The agent's version string (the project version).
 extern const char* const kAgentVersion;
 
-/// Fills a Hello from uname(2), sysconf, /proc/meminfo, tracefs discovery and the kernel log
-/// (the hypervisor).
+/// Fills a Hello from uname(2), sysconf, /proc/meminfo, tracefs discovery, the kernel log
+/// (the hypervisor) and the boot timeline: $RLAB_INIT_UPTIME (set by the guest's /init), the
+/// CLOCK_BOOTTIME when the agent started and now.
 protocol::Hello collect_hello();
+
+/// `text` as the seconds /init passes in RLAB_INIT_UPTIME ("0.81", /proc/uptime's first
+/// field); nullopt when it is no finite number >= 0.
+std::optional<double> parse_uptime(const char* text);
 
 /// "kvm" when `kernel_log` (the guest kernel's log) has the line arm64 guests print when KVM's
 /// vendor hypervisor services answer them ("smccc: KVM: hypervisor services detected", from

@@ -123,6 +123,19 @@ void incomplete_cells(const ResultsTable& t, std::ostream& out) {
   }
 }
 
+/// "boot to hello: 2.31 s (median of 8 boots); guest clock: /init at 0.80 s, agent at 0.81 s,
+/// hello at 0.93 s", each part only when known.
+void boot_line(const ResultsTable& t, std::ostream& out) {
+  if (!t.boot) return;
+  const auto& b = *t.boot;
+  std::string guest;
+  for (auto [what, v] : {std::pair{"/init", b.init_s}, {"agent", b.agent_s}, {"hello", b.hello_s}})
+    if (v) guest += fmt::format("{}{} at {:.2f} s", guest.empty() ? "; guest clock: " : ", ", what, *v);
+  out << fmt::format("\nboot to hello: {} (median of {} boot{}){}\n",
+                     b.boot_s ? fmt::format("{:.2f} s", *b.boot_s) : std::string("?"), b.boots, b.boots == 1 ? "" : "s",
+                     guest);
+}
+
 /// The lines of one row key, each through `line(key, metric, with_stddev, judged, get)`: the
 /// score (judged), this guest's UnixBench index, and on XFS the inodegc throttle and the AGs
 /// the load's inodes were in, when a cell of the row has them. `byk`: the row's cells by kernel.
@@ -202,6 +215,7 @@ void render_text(const ResultsTable& t, std::ostream& out) {
 
   ag_headers(t, out);
   incomplete_cells(t, out);
+  boot_line(t, out);
 }
 
 }  // namespace rlab::results

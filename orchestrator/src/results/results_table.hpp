@@ -57,6 +57,14 @@ struct HostNoise {
   std::string source;     ///< where it comes from, e.g. "rlab noise of cell C, 2026-12-01"
 };
 
+/// How the run's guests came up, medians over its boots that said hello (store::BootPhases):
+/// host seconds from domain start to hello, and on the guest's own clock (instruction time
+/// under icount) when /init began, the agent started and its hello was made.
+struct BootSummary {
+  std::size_t boots = 0;  ///< boots with a hello
+  std::optional<double> boot_s, init_s, agent_s, hello_s;  ///< nullopt when no boot recorded one
+};
+
 /// One run's table.
 struct ResultsTable {
   store::RunInfo run;
@@ -66,6 +74,7 @@ struct ResultsTable {
   /// The measured noise: the newest stored `rlab noise` report, else the pooled relative
   /// stddev of this run's cells with 2+ boots; nullopt when neither exists.
   std::optional<HostNoise> noise;
+  std::optional<BootSummary> boot;  ///< nullopt when no boot of the run said hello
 };
 
 /// The verdict of `c`'s scores against `base`'s (the first kernel's cell of the same row);

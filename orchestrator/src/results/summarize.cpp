@@ -92,12 +92,36 @@ static void add_ag_headers(const store::Store& st, store::RunId run, ResultsTabl
       c.ag_headers = attribution::ag_table(it->second);
 }
 
+namespace {
+
+/// Medians of the run's boot phases; nullopt without any.
+std::optional<BootSummary> boot_summary(const std::vector<store::BootPhases>& phases) {
+  if (phases.empty()) return std::nullopt;
+  BootSummary b;
+  b.boots = phases.size();
+  auto med = [&](std::optional<double> store::BootPhases::*field) -> std::optional<double> {
+    std::vector<double> v;
+    for (const auto& p : phases)
+      if (p.*field) v.push_back(*(p.*field));
+    if (v.empty()) return std::nullopt;
+    return stats::median(v);
+  };
+  b.boot_s = med(&store::BootPhases::boot_s);
+  b.init_s = med(&store::BootPhases::init_s);
+  b.agent_s = med(&store::BootPhases::agent_s);
+  b.hello_s = med(&store::BootPhases::hello_s);
+  return b;
+}
+
+}  // namespace
+
 ResultsTable load_table(const store::Store& st, store::RunId run) {
   auto info = st.run(run);
   if (!info)
     throw store::StoreError(st.path().string() + ": no run " + std::to_string(run));
   ResultsTable t = summarize(*info, st.boot_results(run));
   add_ag_headers(st, run, t);
+  t.boot = boot_summary(st.boot_phases(run));
   for (const auto& n : st.noise_reports("", 1))
     if (n.boot_rel_stddev)
       t.noise = HostNoise{*n.boot_rel_stddev, fmt::format("rlab noise of {}, {}", n.cell_id, n.created_at.substr(0, 10))};
@@ -161,7 +185,10 @@ nlohmann::json to_json(const ResultsTable& t) {
             {"matrix_path", t.run.matrix_path},
             {"seed", t.run.seed}}},
           {"kernels", t.kernels},
-          {"cells", cells}};
+          {"cells", cells},
+          {"boot", t.boot ? json{{"boots", t.boot->boots}, {"boot_s", opt(t.boot->boot_s)}, {"guest_init_s", opt(t.boot->init_s)},
+                                 {"guest_agent_s", opt(t.boot->agent_s)}, {"guest_hello_s", opt(t.boot->hello_s)}}
+                          : json(nullptr)}};
 }
 
 }  // namespace rlab::results

@@ -17,6 +17,9 @@ store::Hello to_store(const protocol::Hello& hello) {
   h.agent_version = hello.agent_version;
   h.mem_total_kib = hello.mem_total_kib;
   h.tracepoints_json = json(hello.tracepoints).dump();
+  h.init_s = hello.init_uptime_s;
+  h.agent_s = hello.agent_uptime_s;
+  h.hello_s = hello.uptime_s;
   return h;
 }
 

@@ -78,6 +78,9 @@ CREATE TABLE IF NOT EXISTS boots (
   guest_mem_total_kib  INTEGER,
   guest_tracepoints    TEXT,
   boot_s               REAL,
+  guest_init_s         REAL,  -- version 7: the guest's boot timeline (its clock, seconds)
+  guest_agent_s        REAL,
+  guest_hello_s        REAL,
   UNIQUE (cell_id, repeat)
 );
 
@@ -318,6 +321,9 @@ const AddedColumn kAddedColumns[] = {
     {"bisect_sessions", "checks_json", "TEXT NOT NULL DEFAULT ''"},
     // version 7: how often the agent sampled during a pass (every boot before sampled each second)
     {"results", "env_sample_interval_s", "REAL NOT NULL DEFAULT 1.0"},
+    {"boots", "guest_init_s", "REAL"},   // and the guest's boot timeline (NULL before)
+    {"boots", "guest_agent_s", "REAL"},
+    {"boots", "guest_hello_s", "REAL"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

@@ -349,11 +349,13 @@ void Store::record_hello(BootId boot, const Hello& h) {
   Lock l(mu_);
   Stmt(db_,
        "UPDATE boots SET guest_page_size = ?, guest_nr_cpus = ?, guest_kernel_release = ?,"
-       " agent_version = ?, guest_mem_total_kib = ?, guest_tracepoints = ? WHERE id = ?")
+       " agent_version = ?, guest_mem_total_kib = ?, guest_tracepoints = ?, guest_init_s = ?,"
+       " guest_agent_s = ?, guest_hello_s = ? WHERE id = ?")
       .bind(1, static_cast<std::int64_t>(h.page_size)).bind(2, static_cast<std::int64_t>(h.nr_cpus))
       .bind(3, h.kernel_release).bind(4, h.agent_version)
       .bind(5, static_cast<std::int64_t>(h.mem_total_kib)).bind(6, h.tracepoints_json)
-      .bind(7, boot).run();
+      .bind(7, h.init_s).bind(8, h.agent_s).bind(9, h.hello_s)
+      .bind(10, boot).run();
   require_changed(db_, boot);
 }
 
@@ -370,6 +372,18 @@ std::optional<double> Store::boot_seconds(BootId boot) const {
   if (!st.step()) throw StoreError("no boot " + std::to_string(boot));
   if (st.is_null(0)) return std::nullopt;
   return st.real(0);
+}
+
+std::vector<BootPhases> Store::boot_phases(RunId run) const {
+  Lock l(mu_);
+  Stmt st(db_,
+          "SELECT b.id, c.cell_key, b.boot_s, b.guest_init_s, b.guest_agent_s, b.guest_hello_s FROM boots b"
+          " JOIN cells c ON c.id = b.cell_id WHERE c.run_id = ? AND (b.boot_s IS NOT NULL OR b.guest_hello_s"
+          " IS NOT NULL) ORDER BY b.order_index, b.id");
+  st.bind(1, run);
+  std::vector<BootPhases> out;
+  while (st.step()) out.push_back({st.i64(0), st.text(1), st.opt_real(2), st.opt_real(3), st.opt_real(4), st.opt_real(5)});
+  return out;
 }
 
 

@@ -94,6 +94,18 @@ struct Hello {
   std::string agent_version;
   std::uint64_t mem_total_kib = 0;
   std::string tracepoints_json = "[]";  ///< JSON array of available xfs:* events
+  /// The guest's boot timeline, seconds of its own clock since the kernel started (protocol
+  /// Hello): /init began, the agent started, the hello was made; nullopt when not said.
+  std::optional<double> init_s, agent_s, hello_s;
+};
+
+/// How a boot came to its hello: host seconds from domain start (boots.boot_s) and the guest's
+/// own timeline (Hello::init_s, agent_s, hello_s). nullopt where not recorded: no hello, a boot
+/// stored before schema 7, a bare guest or an agent that does not say.
+struct BootPhases {
+  BootId boot_id = 0;
+  std::string cell_id;
+  std::optional<double> boot_s, init_s, agent_s, hello_s;
 };
 
 /// One `pass` message.
@@ -367,6 +379,8 @@ class Store {
   /// boots.boot_s: seconds from domain start to hello; nullopt when no hello arrived (or the
   /// boot ran before the column existed). Throws StoreError for an unknown boot.
   std::optional<double> boot_seconds(BootId boot) const;
+  /// Every boot of run `run` that said hello, in boot order (none for an unknown run).
+  std::vector<BootPhases> boot_phases(RunId run) const;
   /// Records one sample with its host facts (NULL where nullopt). Throws StoreError.
   void record_sample(BootId boot, const Sample& sample);
   /// A boot's samples by pass, then t_s (none for an unknown boot).

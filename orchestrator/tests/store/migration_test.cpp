@@ -266,8 +266,8 @@ TEST_F(StoreMigration, AVersion4StoreGainsAttributionOffAndNoWindow) {
   }
 }
 
-// Version 6 -> 7: results gain how often the agent sampled during a pass; every boot stored
-// before sampled each second.
+// Version 6 -> 7: results gain how often the agent sampled during a pass (every boot stored
+// before sampled each second), boots the guest's boot timeline (not known before).
 TEST_F(StoreMigration, AVersion6StoreGainsTheOneSecondSampleItRanWith) {
   store::RunId run;
   std::vector<store::BootResult> before;
@@ -277,6 +277,8 @@ TEST_F(StoreMigration, AVersion6StoreGainsTheOneSecondSampleItRanWith) {
     before = st->boot_results(run);
   }
   rlab::test::sql_exec(db_, "ALTER TABLE results DROP COLUMN env_sample_interval_s");
+  for (const char* c : {"guest_init_s", "guest_agent_s", "guest_hello_s"})
+    rlab::test::sql_exec(db_, std::string("ALTER TABLE boots DROP COLUMN ") + c);
   rlab::test::sql_exec(db_, "PRAGMA user_version = 6");
   const auto counts = row_counts(db_);
 
@@ -288,4 +290,5 @@ TEST_F(StoreMigration, AVersion6StoreGainsTheOneSecondSampleItRanWith) {
   ASSERT_EQ(after.size(), before.size());
   for (std::size_t i = 0; i < after.size(); ++i) EXPECT_EQ(after[i].score, before[i].score);
   for (const auto& b : store::scored_boots(*st, run)) EXPECT_DOUBLE_EQ(b.env.sample_interval_s, 1.0);
+  for (const auto& p : st->boot_phases(run)) EXPECT_FALSE(p.init_s || p.agent_s || p.hello_s) << "not known then";
 }

@@ -412,3 +412,33 @@ TEST(StoreOpen, NonDatabaseFileIsRefusedAndUnchanged) {
   EXPECT_NO_THROW(store::Store::open(ok));
   fs::remove_all(dir);
 }
+
+// The boot's timeline: host seconds to hello and the guest's own, per boot in boot order; a
+// boot without a hello is not listed, one from an agent that does not say has no guest side.
+TEST_F(StoreTest, BootPhasesKeepTheHostAndGuestTimelineOfEachHello) {
+  auto st = store::Store::open(db_);
+  const auto run = new_run(*st);
+  const auto boots = st->boots(run);
+  ASSERT_GE(boots.size(), 3u);
+  st->start_boot(boots[0].id, "qemu:///system", "rlab-1-a", "/tmp/a.log");
+  store::Hello h{65536, 1, "6.12.57", "0.1.0", 1000000, "[]"};
+  h.init_s = 0.80;
+  h.agent_s = 0.82;
+  h.hello_s = 0.93;
+  st->record_hello(boots[0].id, h);
+  st->record_boot_seconds(boots[0].id, 2.31);
+  st->start_boot(boots[1].id, "qemu:///system", "rlab-1-b", "/tmp/b.log");
+  st->record_hello(boots[1].id, {65536, 1, "6.12.57", "0.0.9", 1000000, "[]"});  // an older agent
+  st->record_boot_seconds(boots[1].id, 2.5);
+  st->start_boot(boots[2].id, "qemu:///system", "rlab-1-c", "/tmp/c.log");  // no hello
+  const auto p = st->boot_phases(run);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].boot_id, boots[0].id);
+  EXPECT_DOUBLE_EQ(p[0].boot_s.value_or(-1), 2.31);
+  EXPECT_DOUBLE_EQ(p[0].init_s.value_or(-1), 0.80);
+  EXPECT_DOUBLE_EQ(p[0].agent_s.value_or(-1), 0.82);
+  EXPECT_DOUBLE_EQ(p[0].hello_s.value_or(-1), 0.93);
+  EXPECT_DOUBLE_EQ(p[1].boot_s.value_or(-1), 2.5);
+  EXPECT_FALSE(p[1].init_s || p[1].agent_s || p[1].hello_s);
+  EXPECT_TRUE(st->boot_phases(run + 100).empty());
+}

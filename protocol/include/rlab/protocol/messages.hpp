@@ -124,6 +124,10 @@ struct Hello {
   /// guest kernel (its log says "smccc: KVM: hypervisor services detected"), "none" when
   /// they did not (TCG); "" from an agent that does not say (optional field).
   std::string hypervisor;
+  /// The guest's boot timeline, seconds of its CLOCK_BOOTTIME (instruction time under icount):
+  /// when /init began (it passes RLAB_INIT_UPTIME to the agent), when the agent's main() began,
+  /// and when this hello was made. Each >= 0 and finite; nullopt when not known (optional fields).
+  std::optional<double> init_uptime_s, agent_uptime_s, uptime_s;
 };
 
 /// `prepared`: the filesystem is made and mounted.
