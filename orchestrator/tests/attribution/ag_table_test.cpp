@@ -298,3 +298,20 @@ TEST(AgHeaderTable, RareContentionReadsAsRareNotAsNone) {
   r.contended_share = 0.4;
   EXPECT_NE(ag_row_text(r).find("(40% contended)"), std::string::npos) << ag_row_text(r);
 }
+
+// Waits and holds the guest walked no stack for (short, or released by another task) say who
+// only by their task: xfsaild's count as writeback, the rest stay out of the shares.
+TEST(AgHeaderTable, StacklessWaitsAndHoldsCountOnlyWhenTheirTaskSaysWho) {
+  const std::map<std::string, Figures> f = {{"AGI.0", {10, 1, 1000, 4, 10000, 5000}}};
+  const std::vector<Stack> s = {{"agheader.wait", kUnlinkWait, 300},
+                                {"agheader.wait", {"[AGI of AG 0]", "[no stack]"}, 700},
+                                {"agheader.hold", {"[AGI of AG 0]", "[no stack]", "[kworker/0:1]"}, 6000},
+                                {"agheader.hold", {"[AGI of AG 0]", "[no stack]", "[xfsaild/vdb]"}, 3000},
+                                {"agheader.hold", hold(kUnlinkWait, "rm"), 1000}};
+  const auto t = ag_table({ag_headers_of({pass(1000, pass_json(f, s))})});
+  ASSERT_EQ(t.rows.size(), 1u);
+  const auto& r = t.rows.front();
+  EXPECT_NEAR(r.wait_share.at("unlinking tasks"), 0.3, 1e-9) << "a share of all the header's wait time";
+  EXPECT_FALSE(r.wait_share.count("other")) << "the short waits are not 'other'";
+  EXPECT_EQ(r.held_most_by, "metadata writeback (xfsaild) [xfsaild/vdb]") << "the kworker's stackless holds say nothing";
+}
