@@ -62,6 +62,22 @@ void write_flame_graphs(const compare::ComparisonTable& rep, const std::filesyst
   spdlog::info("{} differential flame graphs in {}", n, dir.string());
 }
 
+/// kUsage when a row was refused (each says why on stderr), kFailure when a row regressed,
+/// else kOk.
+int exit_code_of(const compare::ComparisonTable& rep) {
+  bool refused = false, regression = false;
+  for (const auto& c : rep.cells) {
+    refused |= c.status == compare::RowStatus::refused;
+    regression |= c.regression();
+  }
+  if (refused) {
+    for (const auto& c : rep.cells)
+      if (c.mismatch) spdlog::error("{}: not comparable: {}", c.label, c.mismatch->message());
+    return kUsage;
+  }
+  return regression ? kFailure : kOk;
+}
+
 int compare_main(const CompareArgs& a) {
   compare::CompareOptions opt;
   opt.verdict.alpha = a.alpha;
@@ -112,17 +128,7 @@ int compare_main(const CompareArgs& a) {
   if (a.json) std::cout << compare::to_json(rep).dump(2) << "\n";
   else compare::render_text(rep, std::cout);
   std::cout.flush();  // the table before any message on stderr
-  bool refused = false, regression = false;
-  for (const auto& c : rep.cells) {
-    refused |= c.status == compare::RowStatus::refused;
-    regression |= c.regression();
-  }
-  if (refused) {
-    for (const auto& c : rep.cells)
-      if (c.mismatch) spdlog::error("{}: not comparable: {}", c.label, c.mismatch->message());
-    return kUsage;
-  }
-  return regression ? kFailure : kOk;
+  return exit_code_of(rep);
 }
 
 Registrar compare_registrar(40, [](CLI::App& app, int* exit_code) {

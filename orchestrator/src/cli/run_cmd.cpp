@@ -61,6 +61,20 @@ int dry_run_command(const RunArgs& a) {
   }
 }
 
+/// The lines under a run's table: boots, time, boot-to-hello and how full the hosts were,
+/// drained hosts, and how to continue an interrupted run of `matrix`.
+void print_run_summary(const run::RunSummary& sum, const std::string& matrix) {
+  const double util = sum.wall_s > 0 && sum.vcpu_budget > 0 ? sum.load_vcpu_s / (sum.wall_s * sum.vcpu_budget) : 0;
+  std::cout << fmt::format(
+      "\nrun {}: {} boots, {} done, {} failed{} in {}; mean boot-to-hello {:.1f} s; "
+      "load vCPU-seconds / (wall x budget {}) = {:.2f}\n",
+      sum.run, sum.boots, sum.done, sum.failed, sum.interrupted ? " (interrupted)" : "",
+      run::format_duration(sum.wall_s), sum.boot_to_hello_s, sum.vcpu_budget, util);
+  for (const auto& d : sum.drained)
+    std::cout << fmt::format("host {} was drained (its boots moved to the other hosts): {}\n", d.uri, d.reason);
+  if (sum.interrupted) std::cout << fmt::format("continue it with: rlab run --resume {} {}\n", sum.run, matrix);
+}
+
 int run_command(const RunArgs& a) {
   if (a.dry_run) return dry_run_command(a);
   std::string push_url = a.push;
@@ -105,19 +119,7 @@ int run_command(const RunArgs& a) {
     std::cout << results::to_json(table).dump(2) << "\n";
   } else {
     results::render_text(table, std::cout);
-    double util = sum.wall_s > 0 && sum.vcpu_budget > 0
-                      ? sum.load_vcpu_s / (sum.wall_s * sum.vcpu_budget)
-                      : 0;
-    std::cout << fmt::format(
-        "\nrun {}: {} boots, {} done, {} failed{} in {}; mean boot-to-hello {:.1f} s; "
-        "load vCPU-seconds / (wall x budget {}) = {:.2f}\n",
-        sum.run, sum.boots, sum.done, sum.failed, sum.interrupted ? " (interrupted)" : "",
-        run::format_duration(sum.wall_s), sum.boot_to_hello_s, sum.vcpu_budget, util);
-    for (const auto& d : sum.drained)
-      std::cout << fmt::format("host {} was drained (its boots moved to the other hosts): {}\n",
-                               d.uri, d.reason);
-    if (sum.interrupted)
-      std::cout << fmt::format("continue it with: rlab run --resume {} {}\n", sum.run, a.matrix);
+    print_run_summary(sum, a.matrix);
   }
   if (sum.interrupted) return kInterrupted;
   if (sum.leftover_domains > 0) return kInfrastructure;

@@ -71,6 +71,47 @@ std::string kcidb_path(const CellOutcome& c) {
   return path;
 }
 
+namespace {
+
+/// The KCIDB test object of cell `c`: its status, the median score as the test's number, and
+/// in misc the boots, scores, comparisons and change points.
+json kcidb_test(const NightAnalysis& r, const CellOutcome& c) {
+  json misc = {{"cell_id", c.cell_id}, {"kernel", c.kernel}, {"fs", c.fs},
+               {"mkfs", c.mkfs_label}, {"vcpus", c.vcpus}, {"copies", c.copies},
+               {"workload", c.workload}, {"boots", c.boots}, {"boots_done", c.done},
+               {"boots_failed", c.failed}, {"scores_lpm", c.scores}};
+  if (c.median) misc["median_lpm"] = *c.median;
+  if (c.vs_previous && r.previous && r.vs_previous)
+    misc["vs_previous"] = comparison_misc(*c.vs_previous, *r.previous, *r.vs_previous);
+  if (c.vs_baseline && r.baseline && r.vs_baseline)
+    misc["vs_baseline"] = comparison_misc(*c.vs_baseline, *r.baseline, *r.vs_baseline);
+  if (c.cell_id == r.control) misc["drift_control"] = true;  // not compared: it measures the host
+  json cps = json::array();
+  for (const auto& m : c.change_points)
+    cps.push_back({{"run_before", m.detection.last_before.run},
+                   {"run_after", m.detection.first_after.run},
+                   {"change", m.detection.change.relative_change},
+                   {"p", m.detection.change.p},
+                   {"new", m.is_new}});
+  misc["change_points"] = cps;
+  if (!c.failure.empty()) misc["failure"] = c.failure;
+  json t = {{"id", std::string(kOrigin) + ":" + std::to_string(r.run.id) + ":" + c.cell_id},
+            {"origin", kOrigin},
+            {"build_id", checkout_id(r, c.kernel) + ":build"},
+            {"path", kcidb_path(c)},
+            {"status", c.status()},
+            {"start_time", c.started_at},
+            {"comment", c.cell_id + (c.status() == "PASS" ? "" : ": " + c.reason())},
+            {"environment", {{"comment", "host " + r.run.hostname},
+                             {"misc", {{"host", r.run.hostname}, {"run", r.run.id}}}}},
+            {"misc", misc}};
+  // The performance figure: the cell's median score tonight (a test that ran).
+  if (c.median) t["number"] = {{"value", *c.median}, {"unit", "lpm"}};
+  return t;
+}
+
+}  // namespace
+
 json to_kcidb(const NightAnalysis& r) {
   json checkouts = json::array(), builds = json::array(), tests = json::array();
   std::map<std::string, const CellOutcome*> kernels;  // first cell with an identity wins
@@ -101,40 +142,7 @@ json to_kcidb(const NightAnalysis& r) {
                       {"status", built ? "PASS" : "FAIL"},
                       {"misc", bmisc}});
   }
-  for (const auto& c : r.cells) {
-    json misc = {{"cell_id", c.cell_id}, {"kernel", c.kernel}, {"fs", c.fs},
-                 {"mkfs", c.mkfs_label}, {"vcpus", c.vcpus}, {"copies", c.copies},
-                 {"workload", c.workload}, {"boots", c.boots}, {"boots_done", c.done},
-                 {"boots_failed", c.failed}, {"scores_lpm", c.scores}};
-    if (c.median) misc["median_lpm"] = *c.median;
-    if (c.vs_previous && r.previous && r.vs_previous)
-      misc["vs_previous"] = comparison_misc(*c.vs_previous, *r.previous, *r.vs_previous);
-    if (c.vs_baseline && r.baseline && r.vs_baseline)
-      misc["vs_baseline"] = comparison_misc(*c.vs_baseline, *r.baseline, *r.vs_baseline);
-    if (c.cell_id == r.control) misc["drift_control"] = true;  // not compared: it measures the host
-    json cps = json::array();
-    for (const auto& m : c.change_points)
-      cps.push_back({{"run_before", m.detection.last_before.run},
-                     {"run_after", m.detection.first_after.run},
-                     {"change", m.detection.change.relative_change},
-                     {"p", m.detection.change.p},
-                     {"new", m.is_new}});
-    misc["change_points"] = cps;
-    if (!c.failure.empty()) misc["failure"] = c.failure;
-    json t = {{"id", std::string(kOrigin) + ":" + std::to_string(r.run.id) + ":" + c.cell_id},
-              {"origin", kOrigin},
-              {"build_id", checkout_id(r, c.kernel) + ":build"},
-              {"path", kcidb_path(c)},
-              {"status", c.status()},
-              {"start_time", c.started_at},
-              {"comment", c.cell_id + (c.status() == "PASS" ? "" : ": " + c.reason())},
-              {"environment", {{"comment", "host " + r.run.hostname},
-                               {"misc", {{"host", r.run.hostname}, {"run", r.run.id}}}}},
-              {"misc", misc}};
-    // The performance figure: the cell's median score tonight (a test that ran).
-    if (c.median) t["number"] = {{"value", *c.median}, {"unit", "lpm"}};
-    tests.push_back(t);
-  }
+  for (const auto& c : r.cells) tests.push_back(kcidb_test(r, c));
   return {{"version", {{"major", 5}, {"minor", 3}}},
           {"checkouts", checkouts},
           {"builds", builds},
