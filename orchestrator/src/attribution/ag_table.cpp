@@ -14,6 +14,8 @@ namespace rlab::attribution {
 namespace {
 
 constexpr std::string_view kPrefix = "agheader.";
+/// The wait_share key of the waits without a stack (BootAgHeaders::short_wait_ns).
+const std::string kShortWaits = "short waits";
 
 int header_rank(const std::string& h) { return h == "AGI" ? 0 : h == "AGF" ? 1 : h == "AGFL" ? 2 : 3; }
 
@@ -79,7 +81,10 @@ bool add_pass(BootAgHeaders& b, const protocol::Attribution& a) {
     // Waits and holds the guest walked no stack for (shorter than its threshold, or released
     // by another task) say who only when their task does (xfsaild): else they stay out of the
     // kinds, which then describe the long ones.
-    if (kind == TaskKind::other && std::find(r.frames.begin(), r.frames.end(), "[no stack]") != r.frames.end()) continue;
+    if (kind == TaskKind::other && std::find(r.frames.begin(), r.frames.end(), "[no stack]") != r.frames.end()) {
+      if (wait) b.short_wait_ns[*at] += static_cast<double>(r.total_ns);
+      continue;
+    }
     if (wait) {
       b.wait_ns_by_kind[*at][kind] += static_cast<double>(r.total_ns);
     } else {
@@ -129,6 +134,7 @@ AgHeaderRow row_of(const std::vector<const BootAgHeaders*>& boots, const AgHeade
   std::vector<double> waited, held;
   AgHeaderCounts sum;
   std::map<TaskKind, double> kinds;
+  double short_ns = 0;
   bool stacks = false;
   for (const auto* b : boots) {
     AgHeaderCounts c;
@@ -142,6 +148,7 @@ AgHeaderRow row_of(const std::vector<const BootAgHeaders*>& boots, const AgHeade
     stacks |= b->stacks;
     if (const auto it = b->wait_ns_by_kind.find(at); it != b->wait_ns_by_kind.end())
       for (const auto& [k, ns] : it->second) kinds[k] += ns;
+    if (const auto it = b->short_wait_ns.find(at); it != b->short_wait_ns.end()) short_ns += it->second;
   }
   r.waited_ms_per_kloop = stats::median(waited);
   r.held_ms_per_kloop = stats::median(held);
@@ -152,6 +159,7 @@ AgHeaderRow row_of(const std::vector<const BootAgHeaders*>& boots, const AgHeade
       r.wait_share[std::string(task_kind_name(k))] = ns / sum.wait_ns;
       classified += ns;
     }
+    if (short_ns > 0) r.wait_share[kShortWaits] = short_ns / sum.wait_ns, classified += short_ns;
     if (classified < sum.wait_ns) r.wait_share["unclassified"] = (sum.wait_ns - classified) / sum.wait_ns;
   }
   r.longest_hold_ms = sum.max_held_ns / 1e6;
@@ -328,8 +336,9 @@ std::string ag_row_text(const AgHeaderRow& r) {
   if (!r.wait_share.empty()) {
     const auto top = std::max_element(r.wait_share.begin(), r.wait_share.end(),
                                       [](const auto& x, const auto& y) { return x.second < y.second; });
-    why.push_back(top->first == "unclassified" ? percent(top->second) + " unclassified"
-                                               : percent(top->second) + " by " + top->first);
+    why.push_back(percent(top->second) + (top->first == "unclassified" ? " unclassified"
+                                          : top->first == kShortWaits ? " in short waits"
+                                                                      : " by " + top->first));
   }
   if (r.contended_share) why.push_back(percent(*r.contended_share) + " contended");
   std::string s = fmt::format("{}: {} ms waited per 1,000 loops", r.at.name(), format_ms(r.waited_ms_per_kloop));

@@ -81,6 +81,9 @@ struct BootAgHeaders {
   std::map<AgHeader, AgHeaderCounts> counts;
   /// Wait ns of the kept wait stacks, by header and the waiter's kind.
   std::map<AgHeader, std::map<TaskKind, double>> wait_ns_by_kind;
+  /// Wait ns of the waits the guest walked no stack for (shorter than its threshold, 50 us),
+  /// by header: shown as the share "in short waits".
+  std::map<AgHeader, double> short_wait_ns;
   /// Held ns of the kept hold stacks, by header, the holder's kind and task name ("[rm]").
   std::map<AgHeader, std::map<TaskKind, std::map<std::string, double>>> held_ns_by_holder;
 };

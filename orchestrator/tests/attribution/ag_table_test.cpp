@@ -313,5 +313,7 @@ TEST(AgHeaderTable, StacklessWaitsAndHoldsCountOnlyWhenTheirTaskSaysWho) {
   const auto& r = t.rows.front();
   EXPECT_NEAR(r.wait_share.at("unlinking tasks"), 0.3, 1e-9) << "a share of all the header's wait time";
   EXPECT_FALSE(r.wait_share.count("other")) << "the short waits are not 'other'";
+  EXPECT_NEAR(r.wait_share.at("short waits"), 0.7, 1e-9);
+  EXPECT_NE(ag_row_text(r).find("(70% in short waits, 10% contended)"), std::string::npos) << ag_row_text(r);
   EXPECT_EQ(r.held_most_by, "metadata writeback (xfsaild) [xfsaild/vdb]") << "the kworker's stackless holds say nothing";
 }
