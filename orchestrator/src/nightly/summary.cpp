@@ -24,6 +24,23 @@ std::string change_text(const std::optional<compare::CellComparison>& c) {
                          : std::string(stats::verdict_name(c->result->verdict)));
 }
 
+/// The "== change points ==" section: every cell's change points, new ones marked.
+void change_points(const NightAnalysis& r, std::ostream& out) {
+  out << fmt::format("\n== change points (E-Divisive, alpha {}, {} permutations, segments >= {} nights) ==\n",
+                     r.detect.method.alpha, r.detect.method.permutations, r.detect.method.min_segment);
+  std::size_t listed = 0;
+  for (const auto& c : r.cells)
+    for (const auto& m : c.change_points) {
+      const auto& d = m.detection;
+      out << fmt::format("{:<4} {:<11} {:>+7.1f}%  {:>9.2f} -> {:>9.2f} lpm  p {:.4f}  run {} -> {}  {}\n",
+                         m.is_new ? "NEW" : "", d.regression() ? "regression" : "improvement",
+                         d.change.relative_change * 100.0, d.change.mean_before, d.change.mean_after,
+                         d.change.p, d.last_before.run, d.first_after.run, c.cell_id);
+      ++listed;
+    }
+  if (listed == 0) out << "none\n";
+}
+
 }  // namespace
 
 std::string render_summary(const NightAnalysis& r) {
@@ -65,19 +82,7 @@ std::string render_summary(const NightAnalysis& r) {
     out << "\n== against the baseline ==\nno baseline run\n";
   }
 
-  out << fmt::format("\n== change points (E-Divisive, alpha {}, {} permutations, segments >= {} nights) ==\n",
-                     r.detect.method.alpha, r.detect.method.permutations, r.detect.method.min_segment);
-  std::size_t listed = 0;
-  for (const auto& c : r.cells)
-    for (const auto& m : c.change_points) {
-      const auto& d = m.detection;
-      out << fmt::format("{:<4} {:<11} {:>+7.1f}%  {:>9.2f} -> {:>9.2f} lpm  p {:.4f}  run {} -> {}  {}\n",
-                         m.is_new ? "NEW" : "", d.regression() ? "regression" : "improvement",
-                         d.change.relative_change * 100.0, d.change.mean_before, d.change.mean_after,
-                         d.change.p, d.last_before.run, d.first_after.run, c.cell_id);
-      ++listed;
-    }
-  if (listed == 0) out << "none\n";
+  change_points(r, out);
 
   if (!r.lab_notes.empty()) {
     out << "\n== lab ==\n";
