@@ -102,7 +102,7 @@ TEST(RealRunFaults, TheNextRunSweepsTheGuestsOfARunKilledOutright) {
 TEST(RealRunFaults, FullResultsDiskEndsTheRunWithTheStoreIntact) {
   ensure_libvirtd();
   Lab lab("full", matrix_text({"xfs"}, 2));
-  SmallDisk disk(lab.dir / "full", 96);  // the store, the staged images (~21 MiB), the guest disk
+  SmallDisk disk(lab.dir / "full", 160);  // the store, the staged images (~53 MiB: Image and the uncompressed initramfs), the guest disk
   const fs::path db = disk.dir / "rlab.db";
   const auto agent = plain_agent().string();
   const auto t0 = std::chrono::steady_clock::now();
