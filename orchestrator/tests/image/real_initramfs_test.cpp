@@ -1,5 +1,5 @@
 // The initramfs from real Debian arm64 packages (through the host's apt mirror), read back
-// with zstd + GNU cpio.
+// with GNU cpio.
 #include "build/apt_source.hpp"
 #include "build/kernel_build.hpp"
 #include "image/initramfs.hpp"
