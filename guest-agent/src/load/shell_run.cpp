@@ -328,6 +328,9 @@ void ShellRun::loop_exited(Looper& l, int st) {
   // A pipeline command that failed writes to stderr; multi.sh's plain `wait` hides its status.
   if (!ok || !l.stderr_capture.contents(1).empty())
     note_failure(l, describe_status(st) + ": " + l.stderr_capture.contents(kMaxExampleBytes));
+  // The other copies' loops are in flight, their files in place: where their inodes landed.
+  // The agent is awake for the exit anyway; a scan is a getdents per load directory.
+  if (placement_) placement_->scan();
   start_loop(l);
 }
 

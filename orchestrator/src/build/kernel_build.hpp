@@ -2,6 +2,7 @@
 // Building (or taking from the cache) the arm64 kernel Image for a KernelSpec.
 #include "build/kernel_spec.hpp"
 #include "build/progress.hpp"
+#include "util/disk_full_error.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -39,13 +40,6 @@ std::vector<std::string> compiled_sources(const std::filesystem::path& obj, cons
 /// Throws std::runtime_error naming the package to install when it is missing.
 std::string cross_toolchain_id();
 
-/// A kernel build that failed because the cache's disk is full: a fault of the lab, not of
-/// the commit (a bisection must not mark the commit skip for it). what() names the cache, its
-/// free space and the build's own message.
-struct DiskFullError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 /// Whether `message` (a failed build's, with its log tail) says the disk was full: ENOSPC's
 /// text, "No space left on device", as make, cc1, ld, tar, cp and git print it.
 bool says_disk_full(std::string_view message);
@@ -56,7 +50,7 @@ bool says_disk_full(std::string_view message);
 /// Progress goes to `progress` ("fetch", "patch", "config", "build", "cache"). The tree
 /// <cache>/kbuild/<key>/src (hard links + patches) and objects <cache>/kbuild/<key>/obj are
 /// kept for incremental rebuilds (`make -C src O=obj ... Image`). Throws ConfigError,
-/// PatchError, DiskFullError when a step failed for want of disk space, or std::runtime_error
+/// PatchError, DiskFullError (util/disk_full_error.hpp) when a step failed for want of disk space, or std::runtime_error
 /// with the last lines of the build log.
 KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress = {});
 

@@ -176,7 +176,7 @@ std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<Lab
                                     [&](std::string_view ph, std::string_view d) { say(fmt::format("{}: {} {}", sha, ph, d)); });
       say(fmt::format("{}: kernel ready in {:.0f} s", sha,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
-    } catch (const build::DiskFullError&) {
+    } catch (const DiskFullError&) {
       throw;  // the lab's fault, not the commit's: the bisection stops unfinished, to be resumed
     } catch (const std::exception& e) {
       out[k].failure = "build: " + brief_build_failure(e.what());

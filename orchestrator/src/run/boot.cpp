@@ -10,10 +10,12 @@
 #include "run/to_store.hpp"
 #include "rlab/protocol/score.hpp"
 #include "vm/disk.hpp"
+#include "util/disk_full_error.hpp"
 #include "util/paths.hpp"
 #include "vm/domain_facts.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
@@ -214,6 +216,12 @@ class BootRun {
                                                             : store::FailurePhase::timeout;
     else out_.phase = failed_in_;
   }
+
+  /// When QEMU paused the guest because a write to its disk image found the host's
+  /// filesystem full: the DiskFullError that says so (the image, the free space left, the
+  /// disk errors libvirt reports). The lab's fault, not the kernel's: the run ends and the
+  /// boot stays running for --resume.
+  std::optional<DiskFullError> host_disk_full() const;
 
   /// Ends the link, destroys the guest and removes its scratch disk and socket (the console
   /// log stays).
@@ -423,6 +431,20 @@ void BootRun::shut_down() {
   }
 }
 
+std::optional<DiskFullError> BootRun::host_disk_full() const {
+  if (!dom_) return std::nullopt;
+  bool no_space = false;
+  const auto errors = dom_->io_errors(&no_space);
+  if (!no_space) return std::nullopt;
+  std::string free;
+  std::error_code ec;
+  if (const auto sp = fs::space(host_spec_.disk.parent_path(), ec); !ec && !host_spec_.disk.empty())
+    free = fmt::format(", {:.1f} MiB free", double(sp.available) / (1 << 20));
+  return DiskFullError(fmt::format("the host's disk under the guest's disk image {} is full{}: QEMU paused "
+                                   "the guest ({})",
+                                   host_spec_.disk.string(), free, fmt::join(errors, "; ")));
+}
+
 void BootRun::tear_down() {
   Interrupts::instance().remove_hook(hook_);
   hook_ = -1;
@@ -493,7 +515,12 @@ BootOutcome boot_once(const BootJob& job, const GuestSettings& g, vm::Connection
     boot.outcome().ok = false;
     lab_error = std::current_exception();
   } catch (const std::exception& e) {
-    boot.failed(e);
+    if (auto full = boot.host_disk_full()) {  // the guest only stopped answering: the lab's disk is full
+      boot.outcome().ok = false;
+      lab_error = std::make_exception_ptr(*full);
+    } else {
+      boot.failed(e);
+    }
   }
   boot.tear_down();
   if (lab_error) std::rethrow_exception(lab_error);

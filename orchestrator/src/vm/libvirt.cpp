@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <condition_variable>
 #include <mutex>
 #include <regex>
@@ -260,6 +261,28 @@ int destroy_named(void* c, const std::string& name) {
   return r;
 }
 
+/// What paused `name` on `c`: its disk errors when it is paused for an I/O error, else none.
+/// -1 when libvirt failed.
+int disk_errors(void* c, const std::string& name, std::vector<std::pair<std::string, int>>& out) {
+  out.clear();
+  virDomainPtr d = virDomainLookupByName(C(c), name.c_str());
+  if (!d) return virGetLastErrorCode() == VIR_ERR_NO_DOMAIN ? 0 : -1;
+  int state = 0, reason = 0;
+  int r = virDomainGetState(d, &state, &reason, 0);
+  if (r == 0 && state == VIR_DOMAIN_PAUSED && reason == VIR_DOMAIN_PAUSED_IOERROR) {
+    virDomainDiskError errs[16];
+    r = virDomainGetDiskErrors(d, errs, 16, 0);
+    for (int i = 0; i < r; ++i) {
+      out.emplace_back(errs[i].disk ? errs[i].disk : "?", errs[i].error);
+      std::free(errs[i].disk);
+    }
+    if (r == 0) out.emplace_back("?", VIR_DOMAIN_DISK_ERROR_UNSPEC);  // paused, disk unnamed
+    r = r < 0 ? -1 : 0;
+  }
+  virDomainFree(d);
+  return r;
+}
+
 }  // namespace
 
 bool Connection::destroy_by_name(const std::string& name) {
@@ -294,6 +317,23 @@ void Domain::destroy() {
   if (conn_->with_reopen([&](void* c) { return destroy_named(c, name_); }, negative) < 0)
     throw LibvirtError(
         fmt::format("libvirt: cannot destroy domain '{}': {}", name_, last_libvirt_error()));
+}
+
+std::vector<std::string> Domain::io_errors(bool* no_space) const {
+  std::vector<std::pair<std::string, int>> errs;
+  try {
+    conn_->with_reopen([&](void* c) { return disk_errors(c, name_, errs); }, negative);
+  } catch (const LibvirtError&) {
+    errs.clear();
+  }
+  std::vector<std::string> out;
+  if (no_space) *no_space = false;
+  for (const auto& [disk, code] : errs) {
+    const bool full = code == VIR_DOMAIN_DISK_ERROR_NO_SPACE;
+    if (full && no_space) *no_space = true;
+    out.push_back(fmt::format("{}: {}", disk, full ? "no space left" : "I/O error"));
+  }
+  return out;
 }
 
 }  // namespace rlab::vm

@@ -127,6 +127,11 @@ class Domain {
   /// Stops it at once (virDomainDestroy). Idempotent: a domain already gone is not an error.
   /// Throws LibvirtError when it runs and cannot be destroyed (or libvirt cannot be reached).
   void destroy();
+  /// The disk errors that paused it (virDomainGetDiskErrors), as "<target>: <error>" (e.g.
+  /// "vda: no space left"), when it is paused for an I/O error (QEMU's default: a write that
+  /// fails with ENOSPC on the host stops the guest rather than failing it); empty otherwise,
+  /// and when libvirt cannot be reached. `no_space` is set when one of them is ENOSPC.
+  std::vector<std::string> io_errors(bool* no_space = nullptr) const;
 
  private:
   Connection* conn_;

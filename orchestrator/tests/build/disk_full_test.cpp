@@ -95,7 +95,7 @@ TEST(DiskFull, AKernelBuildThatRunsOutOfSpaceSaysSoAndLeavesNothingHalfMade) {
   std::string error;
   try {
     rlab::build::ensure_kernel(spec);
-  } catch (const rlab::build::DiskFullError& e) {
+  } catch (const rlab::DiskFullError& e) {
     error = e.what();
   } catch (const std::exception& e) {
     ADD_FAILURE() << "not told apart from a build the commit broke: " << e.what();
