@@ -16,6 +16,7 @@
 
 #include "serve/agent.hpp"
 #include "serve/links.hpp"
+#include "serve/pid1.hpp"
 #include "rlab/protocol/codec.hpp"
 #include "serve/sysinfo.hpp"
 
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  rlab::agent::setup_as_init();  // started as the kernel's rdinit: mount what /init would have
   ::signal(SIGPIPE, SIG_IGN);
   // One perf counter per CPU per event when hist triggers are absent: lift the fd limit.
   rlimit rl{};

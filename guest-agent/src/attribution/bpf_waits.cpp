@@ -89,8 +89,9 @@ std::vector<WaitEntry> BpfWaits::entries() const {
     WaitEntry e;
     e.state = static_cast<std::uint32_t>(key.state);
     e.comm.assign(key.comm, strnlen(key.comm, sizeof key.comm));
-    e.count = v.count;
-    e.total_ns = v.total_ns;
+    const std::uint64_t scale = e.state == 1 ? WAITS_S_SAMPLE : 1;  // S sleeps are sampled (waits.h)
+    e.count = v.count * scale;
+    e.total_ns = v.total_ns * scale;
     e.ips = bpf::read_stack(stacks, key.stack_id, WAITS_FRAMES);
     out.push_back(std::move(e));
   });

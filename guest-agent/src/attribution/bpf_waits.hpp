@@ -5,7 +5,7 @@
 //  - off-CPU, on sched_switch(preempt, prev, next, prev_state) (Linux >= 5.18): a switch-out of
 //    `prev` asleep in D (prev_state & 0x7f == 2, not TASK_NOLOAD, not preempted; with S also 1),
 //    PID 1 (this agent) excepted, saves {now, kernel stack id, state, comm} keyed by the task
-//    pointer; the switch-in of a `next` with a saved entry adds (1, now - saved) to the counts of
+//    pointer (S sleeps only one in WAITS_S_SAMPLE = 8, at random; entries() scales them up); the switch-in of a `next` with a saved entry adds (1, now - saved) to the counts of
 //    {stack id, state, comm} and deletes the entry;
 //  - lock waits, on lock:contention_begin / contention_end (Linux >= 5.19: mutexes, rwsems,
 //    semaphores such as the XFS buffer lock, spinlocks' slow path): the first begin of a task's
@@ -36,8 +36,8 @@ struct WaitEntry {
   std::vector<std::uint64_t> ips;  ///< kernel return addresses, innermost first; empty: no stack
   std::uint32_t state = 0;         ///< 0 = a lock wait; off-CPU: 2 = D (uninterruptible), 1 = S
   std::string comm;                ///< off-CPU: the task's name when it switched out; "" for locks
-  std::uint64_t count = 0;         ///< waits
-  std::uint64_t total_ns = 0;      ///< begin to end (switch-out to switch-in), summed
+  std::uint64_t count = 0;         ///< waits (S: the sampled ones times WAITS_S_SAMPLE, an estimate)
+  std::uint64_t total_ns = 0;      ///< begin to end (switch-out to switch-in), summed (S: scaled too)
 };
 
 /// The BPF wait collectors of one run: maps and programs made at open(), attached at start(),

@@ -125,8 +125,9 @@ std::uintmax_t pack_initramfs(const RootfsRecipe& recipe, const fs::path& root,
     fs::create_directories(root / d);
   util::write_file_atomic(root / "init", recipe.init_script);
   fs::permissions(root / "init", fs::perms(0755));
-  util::write_file_atomic(root / "usr/bin/rlab-agent", agent);
-  fs::permissions(root / "usr/bin/rlab-agent", fs::perms(0755));
+  const fs::path in_guest = root / fs::path(kAgentPath).relative_path();
+  util::write_file_atomic(in_guest, agent);
+  fs::permissions(in_guest, fs::perms(0755));
 
   auto entries = entries_from_tree(root);
   // The kernel opens /dev/console for PID 1 before /init can mount devtmpfs.

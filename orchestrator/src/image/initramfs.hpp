@@ -36,6 +36,11 @@ std::string image_key(const RootfsRecipe& recipe, const std::filesystem::path& a
 void extract_userland(const RootfsRecipe& recipe, const std::string& mirror,
                       const std::filesystem::path& root);
 
+/// Where the agent is in the guest. Booted with `rdinit=` this path, the kernel starts it as
+/// PID 1 and it mounts what it needs itself (guest-agent serve/pid1.hpp); /init, the shell
+/// script that does the same and execs it, stays for the self-test and older agents.
+inline constexpr const char* kAgentPath = "/usr/bin/rlab-agent";
+
 /// Adds /init, /usr/bin/rlab-agent (`agent_binary`), the mount points and /dev/console to
 /// `root`, packs it and writes `out` (a newc cpio, not compressed: the guest kernel copies
 /// the files instead of decompressing them first). Returns its size in bytes. Throws std::runtime_error when the agent is not an aarch64 ELF.

@@ -123,13 +123,14 @@ void incomplete_cells(const ResultsTable& t, std::ostream& out) {
   }
 }
 
-/// "boot to hello: 2.31 s (median of 8 boots); guest clock: /init at 0.80 s, agent at 0.81 s,
-/// hello at 0.93 s", each part only when known.
+/// "boot to hello: 2.31 s (median of 8 boots); guest clock: init at 0.80 s, agent at 0.81 s,
+/// hello at 0.93 s", each part only when known (init: PID 1 began, the agent itself or the
+/// shell /init that execs it).
 void boot_line(const ResultsTable& t, std::ostream& out) {
   if (!t.boot) return;
   const auto& b = *t.boot;
   std::string guest;
-  for (auto [what, v] : {std::pair{"/init", b.init_s}, {"agent", b.agent_s}, {"hello", b.hello_s}})
+  for (auto [what, v] : {std::pair{"init", b.init_s}, {"agent", b.agent_s}, {"hello", b.hello_s}})
     if (v) guest += fmt::format("{}{} at {:.2f} s", guest.empty() ? "; guest clock: " : ", ", what, *v);
   out << fmt::format("\nboot to hello: {} (median of {} boot{}){}\n",
                      b.boot_s ? fmt::format("{:.2f} s", *b.boot_s) : std::string("?"), b.boots, b.boots == 1 ? "" : "s",

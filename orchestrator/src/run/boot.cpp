@@ -2,6 +2,7 @@
 
 #include "run/bare_guest.hpp"
 #include "link/agent_link.hpp"
+#include "image/initramfs.hpp"
 #include "image/unixbench.hpp"
 #include "host/host_load.hpp"
 #include "run/interrupts.hpp"
@@ -147,6 +148,8 @@ vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   if (job.cell->workload.runner == "bare")  // its /init instead of rlab's and the agent
     s.cmdline += bare_cmdline(*job.cell, g.disk_backing == matrix::DiskBacking::kRam ? BareDisk{"/dev/ram0", ""}
                                                                                      : BareDisk{"", "rlab-fs"});
+  else  // the agent is PID 1 from the start: no shell /init and its execs before it
+    s.cmdline += fmt::format(" rdinit={}", image::kAgentPath);
   s.console_log = fs::absolute(job.dir / "console.log");
   // Through libvirt the channel has no path of rlab's: libvirt binds it on the host.
   if (job.agent_link == matrix::AgentLink::kLibvirt) s.agent_via_libvirt = true;

@@ -1,6 +1,7 @@
 // The bare guest's side of a boot: the kernel command line it gets, its console read back,
 // and its passes scored as the agent scores UnixBench's looper.
 #include "run/bare_guest.hpp"
+#include "run/boot.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,6 +50,33 @@ TEST(BareGuest, CmdlineNamesInitDiskAndLoad) {
   EXPECT_EQ(virtio.find("rlab.bare.device"), std::string::npos) << virtio;
   EXPECT_NE(virtio.find(" rlab.bare.mount=noatime"), std::string::npos) << virtio;
   EXPECT_NE(virtio.find(" rlab.bare.passes=4"), std::string::npos) << "warm-up passes run too: " << virtio;
+}
+
+// Every boot but a bare one starts the agent as the kernel's rdinit (no shell /init before
+// it); a bare boot starts the bare init instead, and never the agent.
+TEST(BareGuest, DomainSpecStartsTheAgentOrTheBareInitAsPid1) {
+  image::GuestImages img;
+  img.kernel_image = "/cache/Image";
+  img.initramfs = "/cache/initramfs.cpio";
+  run::BootJob job;
+  job.images = &img;
+  job.dir = "/var/tmp/boot";
+  job.domain_name = "rlab-test";
+  matrix::Guest guest;
+  const auto settings = run::guest_settings(guest, matrix::Accel::kTcg);
+
+  auto agent_cell = bare_cell(1);
+  agent_cell.workload.runner = "rlab";
+  job.cell = &agent_cell;
+  const std::string agent = run::domain_spec(job, settings).cmdline;
+  EXPECT_NE(agent.find(" rdinit=/usr/bin/rlab-agent"), std::string::npos) << agent;
+  EXPECT_EQ(agent.find("/bare-init"), std::string::npos) << agent;
+
+  const auto bare = bare_cell(1);
+  job.cell = &bare;
+  const std::string b = run::domain_spec(job, settings).cmdline;
+  EXPECT_NE(b.find(" rdinit=/bare-init"), std::string::npos) << b;
+  EXPECT_EQ(b.find("rlab-agent"), std::string::npos) << b;
 }
 
 TEST(BareGuest, CmdlineRefusesWhatTheInitCannotTake) {

@@ -104,9 +104,18 @@ static __always_inline void add_count(struct waits_key *key, __u64 ns)
 	__sync_fetch_and_add(&v->total_ns, ns);
 }
 
-/* A switch-out of `prev` asleep in D (or S with `with_s`), not preempted, not TASK_NOLOAD,
- * not the agent: saves {now, stack, state, comm} keyed by the task. A switch-in of `next`
- * with a saved entry counts the sleep and deletes the entry. */
+/* Whether a switch-out in `state` is counted: every D sleep; with `with_s` one S sleep in
+ * WAITS_S_SAMPLE, at random (waits.h). */
+static __always_inline int counted_state(__u64 state, int with_s)
+{
+	if (state == TASK_UNINTERRUPTIBLE)
+		return 1;
+	return with_s && state == TASK_INTERRUPTIBLE && bpf_get_prandom_u32() % WAITS_S_SAMPLE == 0;
+}
+
+/* A switch-out of `prev` asleep in D (or, sampled, S with `with_s`), not preempted, not
+ * TASK_NOLOAD, not the agent: saves {now, stack, state, comm} keyed by the task. A switch-in
+ * of `next` with a saved entry counts the sleep and deletes the entry. */
 static __always_inline int sched_switch(__u64 *ctx, int with_s)
 {
 	__u64 preempt = ctx[0], prev = ctx[1], next = ctx[2];
@@ -114,8 +123,7 @@ static __always_inline int sched_switch(__u64 *ctx, int with_s)
 
 	if (!preempt && !(state & TASK_NOLOAD)) {
 		state &= TASK_REPORT;
-		if ((state == TASK_UNINTERRUPTIBLE || (with_s && state == TASK_INTERRUPTIBLE)) &&
-		    (__u32)bpf_get_current_pid_tgid() != AGENT_PID) {
+		if ((__u32)bpf_get_current_pid_tgid() != AGENT_PID && counted_state(state, with_s)) {
 			struct saved s = { .state = state };
 
 			bpf_get_current_comm(s.comm, sizeof(s.comm));

@@ -16,6 +16,14 @@
  * stacks a pass make that rare at 16,384. */
 #define WAITS_STACKS 16384
 
+/* S (interruptible) sleeps, counted only with `full`, are sampled: one in WAITS_S_SAMPLE,
+ * chosen at random (bpf_get_prandom_u32, so no periodic pattern of the load's sleeps aliases
+ * with it), walks a stack and is counted; the reader multiplies their counts and times by it.
+ * A shell pipeline sleeps in S at almost every step, and a stack walk at each cost more of the
+ * load than the 1% target allows (docs/benchmarks.md "Attribution overhead"). D sleeps and
+ * lock waits are all counted. */
+#define WAITS_S_SAMPLE 8
+
 /* The `counts` map's key: the waiter's kernel stack id (< 0: none), its state (0 a lock wait;
  * off-CPU 2 = D, 1 = S) and its comm when it switched out ("" for lock waits). */
 struct waits_key {

@@ -1,5 +1,7 @@
 /* A stand-in for rlab-agent as the guest's PID 1 that injects a fault into chosen cells.
  *
+ * Started by the kernel (rdinit=) with nothing mounted, it first mounts what the real agent
+ * mounts as PID 1 (proc, sysfs, devtmpfs, devpts, tracefs): the agent, its child, does not.
  * The binary is this program followed by the real static rlab-agent and a 16-byte trailer
  * (8-byte little-endian length of the agent, then "RLABFLT1"). At start it writes the real
  * agent to /rlab-agent.real and runs it as its child with --poweroff, so the host sees the
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,6 +30,18 @@ static const char kMagic[8] = {'R', 'L', 'A', 'B', 'F', 'L', 'T', '1'};
 static const char kReal[] = "/rlab-agent.real";
 
 static void say(const char* msg) { fprintf(stderr, "rlab-fault-agent: %s\n", msg); }
+
+/* PID 1's mounts, as the real agent makes them when the kernel starts it (serve/pid1.hpp). */
+static void mount_pseudo_filesystems(void) {
+  static const char* const kMounts[][2] = {{"proc", "/proc"}, {"sysfs", "/sys"}, {"devtmpfs", "/dev"},
+                                           {"devpts", "/dev/pts"}, {"tracefs", "/sys/kernel/tracing"}};
+  if (access("/proc/self", F_OK) == 0) return;
+  for (unsigned i = 0; i < sizeof kMounts / sizeof kMounts[0]; ++i) {
+    mkdir(kMounts[i][1], 0755);
+    if (mount(kMounts[i][0], kMounts[i][1], kMounts[i][0], 0, NULL) != 0) say(kMounts[i][1]);
+  }
+  mkdir("/dev/virtio-ports", 0755);  /* the agent links its port there itself */
+}
 
 /* Writes the appended agent to kReal; 0 on success. */
 static int extract(void) {
@@ -69,6 +84,7 @@ static int wanted_fault(void) {
 
 int main(int argc, char** argv) {
   (void)argc;
+  mount_pseudo_filesystems();
   if (extract() != 0) {
     say("cannot extract the appended rlab-agent");
     return 1;

@@ -1,0 +1,63 @@
+#include "serve/pid1.hpp"
+
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace rlab::agent {
+namespace {
+
+void mount_or_say(const char* source, const char* target, const char* type) {
+  ::mkdir(target, 0755);
+  if (::mount(source, target, type, 0, nullptr) != 0 && errno != EBUSY)
+    std::fprintf(stderr, "rlab-agent: mount -t %s %s: %s\n", type, target, std::strerror(errno));
+}
+
+/// /dev/virtio-ports/<name> -> ../vportNpM for every port whose name has arrived.
+void link_virtio_ports() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const auto& port : fs::directory_iterator("/sys/class/virtio-ports", ec)) {
+    std::ifstream in(port.path() / "name");
+    std::string name;
+    if (!std::getline(in, name) || name.empty() || name.find('/') != std::string::npos) continue;
+    const std::string link = "/dev/virtio-ports/" + name;
+    if (::symlink(("../" + port.path().filename().string()).c_str(), link.c_str()) != 0 && errno != EEXIST)
+      std::fprintf(stderr, "rlab-agent: link %s: %s\n", link.c_str(), std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+bool setup_as_init() {
+  if (::getpid() != 1 || ::access("/proc/self", F_OK) == 0) return false;
+  timespec now{};  // the guest's uptime as PID 1 begins (/proc/uptime's clock)
+  ::clock_gettime(CLOCK_BOOTTIME, &now);
+  const std::string uptime = std::to_string(double(now.tv_sec) + double(now.tv_nsec) * 1e-9);
+  mount_or_say("proc", "/proc", "proc");
+  mount_or_say("sysfs", "/sys", "sysfs");
+  mount_or_say("devtmpfs", "/dev", "devtmpfs");
+  mount_or_say("devpts", "/dev/pts", "devpts");
+  ::mkdir("/dev/shm", 0755);
+  ::mkdir("/dev/virtio-ports", 0755);
+  mount_or_say("tracefs", "/sys/kernel/tracing", "tracefs");
+  link_virtio_ports();
+  ::setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+  ::setenv("LANG", "C", 1);
+  ::setenv("LC_ALL", "C", 1);
+  ::setenv("RLAB_INIT_UPTIME", uptime.c_str(), 1);
+  std::fprintf(stderr, "rlab-agent: init at %ss\n", uptime.c_str());
+  return true;
+}
+
+}  // namespace rlab::agent
