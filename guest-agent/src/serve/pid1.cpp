@@ -1,9 +1,10 @@
 #include "serve/pid1.hpp"
 
+#include "serve/sysinfo.hpp"
+
 
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -41,9 +42,9 @@ void link_virtio_ports() {
 
 bool setup_as_init() {
   if (::getpid() != 1 || ::access("/proc/self", F_OK) == 0) return false;
-  timespec now{};  // the guest's uptime as PID 1 begins (/proc/uptime's clock)
-  ::clock_gettime(CLOCK_BOOTTIME, &now);
-  const std::string uptime = std::to_string(double(now.tv_sec) + double(now.tv_nsec) * 1e-9);
+  // PID 1 began when this process did: the hello's init and agent times are the same.
+  char uptime[32];  // %.17g: the hello reads back exactly the agent's own start
+  std::snprintf(uptime, sizeof uptime, "%.17g", agent_start_uptime_s());
   mount_or_say("proc", "/proc", "proc");
   mount_or_say("sysfs", "/sys", "sysfs");
   mount_or_say("devtmpfs", "/dev", "devtmpfs");
@@ -55,8 +56,8 @@ bool setup_as_init() {
   ::setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
   ::setenv("LANG", "C", 1);
   ::setenv("LC_ALL", "C", 1);
-  ::setenv("RLAB_INIT_UPTIME", uptime.c_str(), 1);
-  std::fprintf(stderr, "rlab-agent: init at %ss\n", uptime.c_str());
+  ::setenv("RLAB_INIT_UPTIME", uptime, 1);
+  std::fprintf(stderr, "rlab-agent: init at %.2fs\n", agent_start_uptime_s());
   return true;
 }
 

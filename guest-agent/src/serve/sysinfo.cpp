@@ -39,6 +39,8 @@ const double kStartUptime = boottime_s();
 
 }  // namespace
 
+double agent_start_uptime_s() { return kStartUptime; }
+
 std::optional<double> parse_uptime(const char* text) {
   if (!text || !*text) return std::nullopt;
   char* end = nullptr;

@@ -15,6 +15,10 @@ extern const char* const kAgentVersion;
 /// CLOCK_BOOTTIME when the agent started and now.
 protocol::Hello collect_hello();
 
+/// The guest's uptime (CLOCK_BOOTTIME, s) when this process started: read during static
+/// initialisation, before main().
+double agent_start_uptime_s();
+
 /// `text` as the seconds /init passes in RLAB_INIT_UPTIME ("0.81", /proc/uptime's first
 /// field); nullopt when it is no finite number >= 0.
 std::optional<double> parse_uptime(const char* text);
