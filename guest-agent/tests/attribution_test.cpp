@@ -123,38 +123,47 @@ TEST(Attribution, WaitRowsKeepLockWaitsAndTheLoadsOffCpuTasksWithNamedFrames) {
 
 // The BPF off-CPU program against this machine's own kernel (root, CONFIG_BPF_EVENTS): a thread
 // that sleeps in S (nanosleep) is counted with its sleep and its stack, once attached only
-// (the program: attribution/bpf/waits.bpf.c, loaded by libbpf).
+// (the program: attribution/bpf/waits.bpf.c, loaded by libbpf). S sleeps are sampled one in
+// WAITS_S_SAMPLE = 8 at random and scaled by 8, so the count is an estimate: 400 sleeps give
+// 8 x Binomial(400, 1/8), mean 400, standard deviation 53; the bounds below are 4.7 standard
+// deviations out (a false failure about once in a million runs).
 TEST(BpfWaits, CountsASleepingThreadsTimeAndStackOnTheRealKernel) {
   auto o = ra::BpfWaits::open(/*with_s=*/true);
   ASSERT_TRUE(o->offcpu()) << o->unavailable();
   auto syms = ra::Kallsyms::load();
-  auto sleeper = [] {
-    pthread_setname_np(pthread_self(), "rlab-sleeper");
-    for (int i = 0; i < 10; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto sleeper = [](const char* name, int sleeps) {
+    return [=] {
+      pthread_setname_np(pthread_self(), name);
+      for (int i = 0; i < sleeps; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
   };
-  std::thread(sleeper).join();  // before start(): not counted
+  // Before start() and after stop() a thread of another name sleeps 100 times: were the
+  // program attached, (7/8)^200 < 1e-11 is the chance that none of them would be counted.
+  std::thread(sleeper("rlab-outside", 100)).join();
   o->start();
-  std::thread(sleeper).join();
+  std::thread(sleeper("rlab-sleeper", 400)).join();
   o->stop();
-  std::thread(sleeper).join();  // after stop(): not counted
+  std::thread(sleeper("rlab-outside", 100)).join();
   std::uint64_t sleeps = 0, ns = 0;
   bool nanosleep_frame = false;
   for (const auto& r : ra::wait_rows(o->entries(), *syms, [](std::string_view c) { return c == "rlab-sleeper"; })) {
     if (r.family == "lock") continue;
     EXPECT_EQ(r.family, "offcpu.S");
+    EXPECT_EQ(r.count % 8, 0u) << "sampled S sleeps are scaled by 8";
     sleeps += r.count;
     ns += r.total_ns;
     for (const auto& f : r.frames) nanosleep_frame |= f.find("nanosleep") != std::string::npos;
   }
-  // Ten sleeps while attached, none before or after. One whose thread is preempted between
-  // setting its state and schedule() for longer than its 20 ms (a host busy with guests) is
-  // woken before it ever switches out asleep: the kernel rightly shows no sleep then.
-  EXPECT_LE(sleeps, 10u) << "only the sleeps while attached";
-  EXPECT_GE(sleeps, 8u) << "ten sleeps while attached";
-  EXPECT_GE(ns, sleeps * 20'000'000ull);
-  EXPECT_LT(ns, 10 * 200'000'000ull);
+  // A sleep whose thread is preempted between setting its state and schedule() for longer
+  // than its 1 ms (a host busy with guests) is woken before it switches out asleep: the kernel
+  // rightly shows no sleep then, hence the lower bound's margin below the mean.
+  EXPECT_GE(sleeps, 150u) << "400 sleeps while attached, one in 8 counted as 8";
+  EXPECT_LE(sleeps, 700u);
+  EXPECT_GE(ns, sleeps * 1'000'000ull) << "each counted sleep lasted its 1 ms at least";
+  EXPECT_LT(ns, sleeps * 200'000'000ull);
   EXPECT_TRUE(nanosleep_frame) << "the blocking stack names the sleep";
   EXPECT_EQ(o->dropped(), 0u);
+  for (const auto& e : o->entries()) EXPECT_NE(e.comm, "rlab-outside") << "only the sleeps while attached";
   // A new pass starts empty.
   o->start();
   o->stop();
