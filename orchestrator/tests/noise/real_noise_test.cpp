@@ -97,7 +97,10 @@ TEST(RealNoise, InterleavedWarmupCellWithControlIsReportedStoredAndShown) {
     for (std::size_t i = 0; i < samples.size(); i += 2) {
       EXPECT_EQ(samples[i].t_s, 0.0);
       EXPECT_FALSE(samples[i].host_steal) << "the window's start has no interval behind it";
-      EXPECT_NEAR(samples[i + 1].t_s, 5.0, 0.5) << "the window's end";
+      // The window's end: its 5 s, or later when the window's timer fired late in a guest whose
+      // vCPU the host starved (the window is then as long as the agent measured it, and stored so).
+      EXPECT_GE(samples[i + 1].t_s, 5.0) << "the window's end";
+      EXPECT_LT(samples[i + 1].t_s, 7.0) << "the window's end";
       EXPECT_TRUE(samples[i + 1].host_s && *samples[i + 1].host_s > 4.0) << "it covers the whole window";
     }
     if (b.cell_id == j["cell"]) {
