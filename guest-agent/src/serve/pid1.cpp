@@ -2,7 +2,6 @@
 
 #include "serve/sysinfo.hpp"
 
-
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,9 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <string>
 
 namespace rlab::agent {
 namespace {
@@ -22,20 +18,6 @@ void mount_or_say(const char* source, const char* target, const char* type) {
   ::mkdir(target, 0755);
   if (::mount(source, target, type, 0, nullptr) != 0 && errno != EBUSY)
     std::fprintf(stderr, "rlab-agent: mount -t %s %s: %s\n", type, target, std::strerror(errno));
-}
-
-/// /dev/virtio-ports/<name> -> ../vportNpM for every port whose name has arrived.
-void link_virtio_ports() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  for (const auto& port : fs::directory_iterator("/sys/class/virtio-ports", ec)) {
-    std::ifstream in(port.path() / "name");
-    std::string name;
-    if (!std::getline(in, name) || name.empty() || name.find('/') != std::string::npos) continue;
-    const std::string link = "/dev/virtio-ports/" + name;
-    if (::symlink(("../" + port.path().filename().string()).c_str(), link.c_str()) != 0 && errno != EEXIST)
-      std::fprintf(stderr, "rlab-agent: link %s: %s\n", link.c_str(), std::strerror(errno));
-  }
 }
 
 }  // namespace
@@ -50,9 +32,8 @@ bool setup_as_init() {
   mount_or_say("devtmpfs", "/dev", "devtmpfs");
   mount_or_say("devpts", "/dev/pts", "devpts");
   ::mkdir("/dev/shm", 0755);
-  ::mkdir("/dev/virtio-ports", 0755);
+  ::mkdir("/dev/virtio-ports", 0755);  // the port's link is made when it is opened (serve/links.cpp)
   mount_or_say("tracefs", "/sys/kernel/tracing", "tracefs");
-  link_virtio_ports();
   ::setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
   ::setenv("LANG", "C", 1);
   ::setenv("LC_ALL", "C", 1);

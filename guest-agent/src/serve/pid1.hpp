@@ -8,7 +8,7 @@ namespace rlab::agent {
 
 /// When this process is PID 1 and /proc is not mounted: mounts proc (/proc), sysfs (/sys),
 /// devtmpfs (/dev), devpts (/dev/pts) and tracefs (/sys/kernel/tracing), makes /dev/shm and
-/// /dev/virtio-ports with a link per named virtio-serial port (as udev would), sets PATH, LANG
+/// /dev/virtio-ports (DeviceServer links its port there from sysfs as it opens it), sets PATH, LANG
 /// and LC_ALL, and exports RLAB_INIT_UPTIME (the guest's uptime as this process started, s:
 /// the hello's init_uptime_s, equal to its agent_uptime_s), then prints "rlab-agent: init at <uptime>s" on the console. A mount that
 /// fails is reported on stderr and the rest goes on (the load's prepare says what is missing).
