@@ -17,8 +17,16 @@
 // The oracle interleaves the commits of a request (round-robin, rotated each round) as rlab's
 // lab boots them; --drift D multiplies the level of the n-th run of a bisect by
 // 1 +- D n / 100 (sign drawn per bisect), a host whose speed drifts over time.
+// --loops L simulates deterministic mode (`clock: icount`) instead: a boot's score is the
+// loops of one 20 s pass times 3 lpm, floor(level + U + J z) with U uniform in [0, 1) (where
+// the pass window cuts the last loop), z standard normal and J = --jitter in loops (the
+// 2-vCPU scheduling's loop or two); the good level is L loops, the bad L - k for effects of
+// k loops; --outliers P scores a boot 20% low with probability P (a hiccup). Steps then
+// reuse the ends' boots and decide with the pooled t test (docs/statistics.md "Deterministic
+// steps"); targets: right culprit >= 99% from 3 loops, false culprits <= 1%.
 // Usage: rlab_bench_bisect [--bisects 10000] [--rsd 0.05] [--fail-rate 0] [--drift 0] [--seed 1]
 //        [--initial 10] [--cap 80] [--alpha 0.01] [--min-effect 0.02] [--step-alpha 0 = auto]
+//        [--loops 0] [--jitter 0] [--outliers 0]
 // Exit status 1 when a target is missed.
 #include <cmath>
 #include <cstdio>
@@ -35,11 +43,16 @@
 
 namespace {
 
+constexpr double kLpmPerLoop = 3;  // deterministic mode: one loop of a 20 s pass
+
 struct Config {
   std::size_t bisects = 10000;
   double rsd = 0.05;
   double fail_rate = 0;
   double drift = 0;  // relative level change per 100 runs
+  double loops = 0;     // > 0: deterministic mode, the good end's loops per pass
+  double jitter = 0;    // deterministic: normal spread of a boot's loops
+  double outliers = 0;  // deterministic: chance of a boot scoring 20% low
   std::uint64_t seed = 1;
   rlab::bisection::Options options;
 };
@@ -67,6 +80,9 @@ Config parse(int argc, char** argv) {
     else if (k == "--alpha") c.options.verdict.alpha = std::atof(v);
     else if (k == "--min-effect") c.options.verdict.min_effect = std::atof(v);
     else if (k == "--step-alpha") c.options.step_alpha = std::atof(v);
+    else if (k == "--loops") c.loops = std::atof(v);
+    else if (k == "--jitter") c.jitter = std::atof(v);
+    else if (k == "--outliers") c.outliers = std::atof(v);
     else {
       std::fprintf(stderr, "rlab_bench_bisect: unknown option %s\n", k.c_str());
       std::exit(2);
@@ -75,6 +91,10 @@ Config parse(int argc, char** argv) {
   if (argc % 2 == 0) {
     std::fprintf(stderr, "rlab_bench_bisect: option %s needs a value\n", argv[argc - 1]);
     std::exit(2);
+  }
+  if (c.loops > 0) {
+    c.options.deterministic = true;
+    c.options.resolution = kLpmPerLoop;
   }
   return c;
 }
@@ -105,6 +125,12 @@ void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed
         const std::size_t k = (j + r) % requests.size();  // rotated each round, as rlab boots
         if (!out[k].failure.empty() || out[k].samples.size() >= requests[k].runs) continue;
         const std::size_t i = requests[k].index;
+        if (cfg.loops > 0) {  // deterministic: whole loops, no drift
+          const double loops = (i >= culprit ? cfg.loops - effect : cfg.loops) + rng.uniform() + cfg.jitter * rng.normal();
+          const double hiccup = rng.uniform() < cfg.outliers ? 0.8 : 1.0;
+          out[k].samples.push_back(std::floor(loops) * kLpmPerLoop * hiccup);
+          continue;
+        }
         const double level = (i >= culprit ? 100 * (1 - effect * cfg.rsd) : 100) *
                              (1 + drift_sign * cfg.drift * static_cast<double>(clock++) / 100);
         out[k].samples.push_back(level + sd * rng.normal());
@@ -149,7 +175,10 @@ double pct(std::size_t a, std::size_t b) { return b ? 100.0 * static_cast<double
 
 int main(int argc, char** argv) {
   const Config cfg = parse(argc, argv);
-  const std::vector<double> effects{0, 1, 2, 3, 4, 5, 7, 10};
+  const bool det = cfg.loops > 0;
+  const std::vector<double> effects = det ? std::vector<double>{0, 1, 2, 3, 4, 6, 10}
+                                          : std::vector<double>{0, 1, 2, 3, 4, 5, 7, 10};
+  const char* unit = det ? " loops" : "σ";
   const std::vector<std::size_t> sizes{64, 128, 256, 512, 1024};
   const std::size_t per_cell = std::max<std::size_t>(1, cfg.bisects / (effects.size() * sizes.size()));
   std::printf("simulated bisects: %zu (%zu per effect and size), noise rsd %.1f%%, fail rate %.1f%%, "
@@ -158,6 +187,10 @@ int main(int argc, char** argv) {
               100 * cfg.drift,
               cfg.options.plan.initial, cfg.options.plan.cap, cfg.options.verdict.alpha,
               100 * cfg.options.verdict.min_effect);
+  if (det)
+    std::printf("deterministic: %.0f loops a pass at the good end (%.0f lpm), jitter %.2f loops, outliers %.1f%%; "
+                "noise rsd and drift do not apply\n\n", cfg.loops, cfg.loops * kLpmPerLoop, cfg.jitter,
+                100 * cfg.outliers);
   std::printf("%-7s %8s %8s %8s %8s %9s %8s %7s %9s %9s %9s %11s\n", "effect", "bisects", "right%", "wrong%",
               "hidden%", "in range%", "stopped%", "steps", "runs/step", "refs/step", "end runs",
               "steps-bound");
@@ -171,7 +204,7 @@ int main(int argc, char** argv) {
     const std::string in_range = e > 0 && t.hidden ? fmt(pct(t.hidden_with_culprit, t.hidden)) : "-";
     const std::string margin = t.no_skip_bisects ? std::to_string(t.worst_margin) : "-";
     std::printf("%-7s %8zu %8.2f %8.2f %8.2f %9s %8.2f %7.2f %9.2f %9.2f %9.1f %11s\n",
-                (e == 0 ? std::string("none") : std::to_string(static_cast<int>(e)) + "σ").c_str(),
+                (e == 0 ? std::string("none") : std::to_string(static_cast<int>(e)) + unit).c_str(),
                 t.bisects, pct(t.right, t.bisects), pct(t.wrong, t.bisects), pct(t.hidden, t.bisects),
                 in_range.c_str(), pct(t.stopped, t.bisects), t.steps ? double(t.steps) / t.bisects : 0.0,
                 t.steps ? double(t.step_runs) / double(t.steps) : 0.0,
@@ -185,9 +218,16 @@ int main(int argc, char** argv) {
     const Tally& t = by_effect[e];
     if (e >= 3) {
       const bool met = pct(t.right, t.bisects) >= 99.0;
-      ok &= met || cfg.fail_rate > 0;
-      std::printf("  %2.0fσ: right culprit %.2f%% (>= 99%%) %s\n", e, pct(t.right, t.bisects),
-                  met ? "met" : (cfg.fail_rate > 0 ? "(target applies without broken commits)" : "MISSED"));
+      ok &= met || cfg.fail_rate > 0 || cfg.outliers > 0;
+      std::printf("  %2.0f%s: right culprit %.2f%% (>= 99%%) %s\n", e, unit, pct(t.right, t.bisects),
+                  met ? "met" : (cfg.fail_rate > 0 || cfg.outliers > 0 ? "(target applies without broken commits "
+                                                                         "and outliers)" : "MISSED"));
+    }
+    if (det && e > 0) {
+      const bool met = pct(t.wrong, t.bisects) <= 1.0;
+      ok &= met;
+      std::printf("  %2.0f%s: wrong culprit %.2f%% (<= 1%%) %s\n", e, unit, pct(t.wrong, t.bisects),
+                  met ? "met" : "MISSED");
     }
     if (e == 0) {
       const bool met = pct(t.wrong, t.bisects) <= 1.0;

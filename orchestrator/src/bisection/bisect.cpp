@@ -180,9 +180,10 @@ Step test_commit(std::size_t index, const References& refs, const Oracle& oracle
   step_opt.verdict.alpha = opt.step_alpha;
   Step step;
   step.index = index;
-  if (opt.reuse_ends) {
-    if (refs.good.size() < 2 || refs.bad.size() < 2)
-      throw std::invalid_argument("bisection::test_commit: reuse_ends needs two samples of each end");
+  if (opt.deterministic) {
+    if (refs.good.size() < 2 || refs.bad.size() < 2 || !(opt.resolution > 0))
+      throw std::invalid_argument("bisection::test_commit: deterministic steps need two samples of each end "
+                                  "and the score's resolution");
     step.good = refs.good;
     step.bad = refs.bad;
   }
@@ -190,8 +191,8 @@ Step test_commit(std::size_t index, const References& refs, const Oracle& oracle
       {refs.good_index, &step.good}, {index, &step.samples}, {refs.bad_index, &step.bad}};
   // Which of `three` this step boots: all (paired in time), or the commit alone.
   const std::span<const std::pair<std::size_t, std::vector<double>*>> booted =
-      opt.reuse_ends ? std::span(three).subspan(1, 1) : std::span(three);
-  const std::size_t first = opt.reuse_ends ? 1 : 0;
+      opt.deterministic ? std::span(three).subspan(1, 1) : std::span(three);
+  const std::size_t first = opt.deterministic ? 1 : 0;
   const char* names[] = {"the good end", "the commit", "the bad end"};
   std::vector<std::size_t> slots;
   std::size_t n = opt.plan.initial;
@@ -246,7 +247,7 @@ Result bisect(std::span<const std::string> commits, const Oracle& oracle, const 
   const auto answer = [&](const std::string& commit) {
     Step step = test_commit(list.index(commit), refs, oracle, step_opt);
     r.step_runs += step.samples.size();
-    if (!opt.reuse_ends) r.reference_runs += step.good.size() + step.bad.size();
+    if (!opt.deterministic) r.reference_runs += step.good.size() + step.bad.size();
     const StepAnswer a{step.result, step.references_differ};
     r.steps.push_back(std::move(step));
     return a;

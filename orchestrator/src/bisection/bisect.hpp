@@ -58,8 +58,8 @@ struct Step {
   std::size_t index = 0;
   StepResult result = StepResult::skip;
   std::vector<double> samples;    ///< all samples of this commit
-  std::vector<double> good;       ///< the good end's samples measured in this step's rounds (reuse_ends: the ends')
-  std::vector<double> bad;        ///< the bad end's samples measured in this step's rounds (reuse_ends: the ends')
+  std::vector<double> good;       ///< the good end's samples measured in this step's rounds (deterministic: the ends')
+  std::vector<double> bad;        ///< the bad end's samples measured in this step's rounds (deterministic: the ends')
   double change_vs_good = 0;      ///< relative median change against this step's good samples
   double p_vs_good = 1;           ///< min p against this step's good samples
   double p_vs_bad = 1;            ///< min p against this step's bad samples
@@ -135,13 +135,14 @@ EndsCheck check_ends(References& refs, const Oracle& oracle, const Options& opt,
 /// unknown (including: this step's ends do not differ in the expected direction) all three
 /// are doubled up to the cap; unknown at the cap, or a failure of the commit -> skip; a failure
 /// of an end -> skip naming the end. Only refs.good_index/bad_index are used. With
-/// opt.reuse_ends the commit alone is measured (plan.initial runs, doubled while unknown) and
-/// classified against refs.good/bad, which must hold two samples each at least. A step looks at
+/// opt.deterministic the commit alone is measured (plan.initial runs, doubled while unknown) and
+/// classified against refs.good/bad, which must hold two samples each at least, by pooled t
+/// tests (classify). A step looks at
 /// the data at most K = 1 + log2(cap / initial) times, each at opt.step_alpha, so its chance of
 /// a wrong call is at most K x step_alpha (Bonferroni over the looks); it stops at the first
 /// look that decides.
-/// Throws std::invalid_argument when opt.step_alpha <= 0, the plan is invalid, or reuse_ends
-/// without the ends' samples.
+/// Throws std::invalid_argument when opt.step_alpha <= 0, the plan is invalid, or deterministic
+/// without the ends' samples or opt.resolution > 0.
 Step test_commit(std::size_t index, const References& refs, const Oracle& oracle, const Options& opt);
 
 /// Bisects `commits` (oldest first): commits.front() is known good, commits.back() known

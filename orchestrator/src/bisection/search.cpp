@@ -1,6 +1,7 @@
 #include "bisection/search.hpp"
 
 #include "stats/descriptive.hpp"
+#include "stats/pooled_t.hpp"
 #include "stats/power.hpp"
 
 #include <fmt/format.h>
@@ -95,9 +96,20 @@ StepPlan plan_steps(const Options& opt, std::span<const double> good, std::span<
   const double sg = stats::stddev(good) / stats::mean(good), sb = stats::stddev(bad) / stats::mean(bad);
   p.noise = std::sqrt((sg * sg + sb * sb) / 2);
   if (p.change == 0) return p;
-  const unsigned reference = opt.reuse_ends ? static_cast<unsigned>(std::min(good.size(), bad.size())) : 0;
-  const auto need = stats::boots_for_effect(*p.noise, std::abs(p.change), static_cast<unsigned>(opt.plan.cap),
-                                            opt.step_alpha, 0.9, reference);
+  const auto cap = static_cast<unsigned>(opt.plan.cap);
+  if (opt.deterministic) {  // the pooled t test the steps run, against the fewer end's boots
+    const auto spread = stats::pooled_spread({good, bad});
+    const double sd = std::max(spread.sd, opt.resolution / 2);
+    p.noise = sd / stats::mean(good);
+    const unsigned reference = static_cast<unsigned>(std::min(good.size(), bad.size()));
+    const double shift = stats::mean(bad) - stats::mean(good);
+    std::optional<unsigned> need;  // none: the means do not differ (an outlier against the medians)
+    if (sd == 0) need = 2;         // identical scores and no resolution: nothing to average out
+    else if (shift != 0) need = stats::boots_for_shift(sd, shift, reference, spread.df, cap, opt.step_alpha, 0.9);
+    p.initial = need ? *need : opt.plan.cap;
+    return p;
+  }
+  const auto need = stats::boots_for_effect(*p.noise, std::abs(p.change), cap, opt.step_alpha, 0.9);
   p.initial = need ? *need : opt.plan.cap;
   return p;
 }

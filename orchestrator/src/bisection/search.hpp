@@ -84,14 +84,16 @@ SearchEnd search(Bisecter& bisecter, const std::function<StepAnswer(const std::s
                  std::size_t max_answers,
                  const std::function<bool(const std::string&)>& stop = {});
 
-/// The boots a step starts with, from the ends' samples: the fewest whose minimum detectable
-/// effect at opt.step_alpha (power 0.9) reaches the ends' relative change
-/// (stats::boots_for_effect) and whose exact rank test can reach that alpha at all — against
-/// as many boots of the ends, or with opt.reuse_ends against the ends' own boots (the fewer
-/// end's count) — opt.plan.cap when the noise needs more; opt.plan.initial while either end
-/// has fewer than two samples or their medians are not positive.
+/// The boots a step starts with, from the ends' samples: the fewest whose comparison at
+/// opt.step_alpha shows the ends' change with power 0.9, opt.plan.cap when the noise needs
+/// more. Paired steps (rank tests, as many boots of each end): the minimum detectable effect
+/// (stats::boots_for_effect, never below the rank tests' floor). Deterministic steps (the
+/// pooled t test against the ends' own boots): stats::boots_for_shift with the ends' pooled
+/// spread floored at opt.resolution / 2, against the fewer end's boots, at least 2.
+/// opt.plan.initial while either end has fewer than two samples or their medians are not
+/// positive.
 struct StepPlan {
-  std::optional<double> noise;  ///< pooled relative stddev of one run of the ends
+  std::optional<double> noise;  ///< pooled relative stddev of one run of the ends (deterministic: floored)
   double change = 0;            ///< (median bad - median good) / median good
   std::size_t initial = 0;      ///< runs a step starts with
 };

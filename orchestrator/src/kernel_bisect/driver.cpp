@@ -71,9 +71,14 @@ bisection::Options session_options(const SessionSpec& spec) {
   opt.step_alpha = bisection::default_step_alpha(spec.commit_count, spec.alpha);
   if (!spec.matrix_text.empty()) {
     matrix::LoadOptions lo;
-    lo.check_paths = false;  // only the guest clock is read
-    opt.reuse_ends = matrix::parse_matrix(spec.matrix_text, spec.matrix_path, lo).guest.clock ==
-                     matrix::GuestClock::kIcount;
+    lo.check_paths = false;  // only the guest clock and the cell's pass length are read
+    const auto m = matrix::parse_matrix(spec.matrix_text, spec.matrix_path, lo);
+    opt.deterministic = m.guest.clock == matrix::GuestClock::kIcount;
+    for (const auto& c : matrix::expand_cells(m))
+      if (c.id == spec.cell_id) opt.resolution = 60 / c.workload.duration_s;  // lpm of one loop in one pass
+    if (opt.deterministic && !(opt.resolution > 0))
+      throw std::runtime_error(fmt::format("bisect session: cell {} is not in its matrix {}", spec.cell_id,
+                                           spec.matrix_path));
   }
   return opt;
 }
@@ -135,7 +140,7 @@ bisection::Step test_against_ends(const Session& s, Lab& lab, const std::string&
   refs.bad_index = 1;
   auto opt = session_options(s.spec);
   opt.plan.initial = step_plan(s.spec, lab.stored(good, kEndsPurpose), lab.stored(bad, kEndsPurpose)).initial;
-  if (opt.reuse_ends) {  // deterministic: no drift to pair against, the ends' boots stand
+  if (opt.deterministic) {  // deterministic: no drift to pair against, the ends' boots stand
     refs.good = lab.stored(good, kEndsPurpose);
     refs.bad = lab.stored(bad, kEndsPurpose);
   }
@@ -193,7 +198,7 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   row.good_median = step.good.empty() ? 0 : stats::median(step.good);
   row.bad_median = step.bad.empty() ? 0 : stats::median(step.bad);
   // Boots of the ends measured for this step (none when it reused the ends' own).
-  row.reference_samples = session_options(s.spec).reuse_ends ? 0 : step.good.size() + step.bad.size();
+  row.reference_samples = session_options(s.spec).deterministic ? 0 : step.good.size() + step.bad.size();
   row.seq = db.record_step(s.id, row);
   return row;
 }

@@ -27,24 +27,12 @@ unsigned rank_test_floor(double alpha) {
   return std::max(n, 2u);
 }
 
-unsigned rank_test_floor(double alpha, unsigned reference) {
-  if (!(alpha > 0 && alpha < 1) || reference == 0)
-    throw std::invalid_argument("rank_test_floor: alpha must be in (0, 1) and reference >= 1");
-  double c = reference + 1.0;  // C(1 + m, 1)
-  unsigned n = 1;
-  while (2 / c > alpha) {
-    c = c * (n + 1 + reference) / (n + 1);  // C(n + 1 + m, n + 1) from C(n + m, n)
-    ++n;
-  }
-  return std::max(n, 2u);
-}
-
 std::optional<unsigned> boots_for_effect(double rel_sd, double effect, unsigned cap, double alpha,
-                                         double power, unsigned reference) {
+                                         double power) {
   if (!(effect > 0) || !(rel_sd >= 0) || cap < 2)
     throw std::invalid_argument("boots_for_effect: needs effect > 0, rel_sd >= 0 and cap >= 2");
   // The MDE falls monotonically with n: binary search for the first n that reaches `effect`.
-  const unsigned floor = reference ? rank_test_floor(alpha, reference) : rank_test_floor(alpha);
+  const unsigned floor = rank_test_floor(alpha);
   if (floor > cap || minimum_detectable_effect(rel_sd, cap, alpha, power) > effect) return std::nullopt;
   unsigned lo = floor, hi = cap;
   while (lo < hi) {

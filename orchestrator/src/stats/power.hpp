@@ -20,20 +20,11 @@ double minimum_detectable_effect(double rel_sd, unsigned n, double alpha = 0.01,
 /// Throws std::invalid_argument for alpha outside (0, 1).
 unsigned rank_test_floor(double alpha);
 
-/// The fewest boots n with which a rank test of n boots against a fixed `reference` boots
-/// (>= 1: e.g. a bisection step against the ends' own boots) can reach `alpha`: the smallest n
-/// with 2 / C(n + reference, n) <= alpha. 5 reference boots at 0.0025 -> 8 (6 reach only
-/// 2 / C(11, 5) = 0.0043). Throws std::invalid_argument for alpha outside (0, 1) or
-/// reference 0 (use rank_test_floor(alpha)).
-unsigned rank_test_floor(double alpha, unsigned reference);
-
 /// The boots a side a comparison needs: the smallest n in [floor, cap] whose minimum
 /// detectable effect is at most `effect` (a fraction > 0), or nullopt when even `cap` boots are
-/// not enough. The floor is rank_test_floor(alpha) for n boots against n, and
-/// rank_test_floor(alpha, reference) against a fixed `reference` boots (> 0). Throws
+/// not enough; never fewer than rank_test_floor(alpha). Throws
 /// std::invalid_argument for effect <= 0, rel_sd < 0, cap < 2 or alpha/power outside (0, 1).
 std::optional<unsigned> boots_for_effect(double rel_sd, double effect, unsigned cap,
-                                         double alpha = 0.01, double power = 0.9,
-                                         unsigned reference = 0);
+                                         double alpha = 0.01, double power = 0.9);
 
 }  // namespace rlab::stats

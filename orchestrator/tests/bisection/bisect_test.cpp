@@ -231,22 +231,25 @@ TEST(Bisect, OneStepOnItsOwn) {
 }
 
 // Deterministic measurement: steps boot the commit alone and classify against the ends' own
-// samples; the bisection still names the culprit, at a third of the boots per step.
-TEST(Bisect, WithReusedEndsAStepBootsOnlyTheCommit) {
+// samples with the pooled t test; the bisection still names the culprit, at a third of the
+// boots per step and with as few boots as the t test needs.
+TEST(Bisect, DeterministicStepsBootOnlyTheCommit) {
   FakeOracle f{[](std::size_t i) { return i >= 11 ? 90.0 : 100.0; }, 0.2};
   Options opt;
-  opt.reuse_ends = true;
+  opt.deterministic = true;
+  opt.resolution = 1;  // spread floored at 0.5, above the oracle's 0.2
   opt.plan.initial = 5;
-  opt.verdict.alpha = 0.1;  // steps at 0.1 / 4: 4 boots against the ends' 5 reach it (p 2/126)
   const auto commits = names(17);
   const Result r = bisect(commits, ref(f), opt);
   ASSERT_EQ(status_name(r.status), "found") << r.message;
   EXPECT_EQ(r.first_bad, 11u);
   EXPECT_EQ(r.reference_runs, 0u) << "no end is booted beside a step";
   for (const Step& s : r.steps) {
-    EXPECT_EQ(s.samples.size(), 4u) << s.reason;
-    EXPECT_EQ(f.requests[s.index], (std::vector<std::size_t>{4})) << "one request, the commit's";
+    // 10 apart at a spread of 0.5 against 5 boots: 2 boots reach 0.01 / 4 with power 0.9.
+    EXPECT_EQ(s.samples.size(), 2u) << s.reason;
+    EXPECT_EQ(f.requests[s.index], (std::vector<std::size_t>{2})) << "one request, the commit's";
     EXPECT_EQ(s.good, r.good_samples) << "classified against the ends' own samples";
+    EXPECT_NE(s.reason.find("pooled t test"), std::string::npos) << s.reason;
   }
   EXPECT_EQ(f.requests[0].size(), 1u) << "the good end is measured once, by check_ends";
   EXPECT_EQ(f.requests[16].size(), 1u);
@@ -254,6 +257,46 @@ TEST(Bisect, WithReusedEndsAStepBootsOnlyTheCommit) {
   none.bad_index = 16;
   opt.step_alpha = 0.01;
   EXPECT_THROW(test_commit(5, none, ref(f), opt), std::invalid_argument) << "no ends' samples to reuse";
+  References ends;
+  ends.bad_index = 16;
+  ends.good = r.good_samples;
+  ends.bad = r.bad_samples;
+  opt.resolution = 0;
+  EXPECT_THROW(test_commit(5, ends, ref(f), opt), std::invalid_argument) << "no resolution to floor the spread";
+}
+
+// Under icount every boot of a kernel scores the same: a rank test needs 8 boots against the
+// ends' 5 to reach 0.0025 however far apart they are (2 / C(13, 5)); the t test with its
+// spread floored at half a loop decides with 2, and a commit one loop off an end is still
+// like it.
+TEST(Bisect, DeterministicStepOfIdenticalScores) {
+  const std::vector<double> good(5, 210.0), bad(5, 201.0);  // 70 and 67 loops in 20 s
+  FakeOracle f{[](std::size_t i) { return i >= 8 ? 201.0 : (i == 4 ? 207.0 : 210.0); }, 0};
+  References refs;
+  refs.bad_index = 15;
+  refs.good = good;
+  refs.bad = bad;
+  Options opt;
+  opt.deterministic = true;
+  opt.resolution = 3;  // 60 / 20 s: one loop
+  opt.step_alpha = 0.0025;
+  opt.plan.initial = 2;
+  opt.plan.cap = 8;
+  const Step b = test_commit(9, refs, ref(f), opt);
+  EXPECT_EQ(b.result, StepResult::bad) << b.reason;
+  EXPECT_EQ(b.samples.size(), 2u);
+  EXPECT_LT(b.p_vs_good, 0.0025);
+  const Step g = test_commit(2, refs, ref(f), opt);
+  EXPECT_EQ(g.result, StepResult::good) << g.reason;
+  EXPECT_EQ(g.samples.size(), 2u);
+  // One loop below the good end (209 lpm would be 1/3 loop; 207 is one loop): still good.
+  FakeOracle off{[](std::size_t) { return 207.0; }, 0};
+  EXPECT_EQ(test_commit(3, refs, ref(off), opt).result, StepResult::good);
+  // Between the ends (a second change): like neither, measured to the cap and skipped.
+  FakeOracle mid{[](std::size_t) { return 205.5; }, 0};
+  const Step m = test_commit(4, refs, ref(mid), opt);
+  EXPECT_EQ(m.result, StepResult::skip) << m.reason;
+  EXPECT_EQ(m.samples.size(), 8u);
 }
 
 TEST(Bisect, InterleavedStepsStayRightWhileTheHostDrifts) {
@@ -401,10 +444,19 @@ TEST(Search, StepPlanFollowsTheEndsNoiseAndChange) {
   EXPECT_NEAR(clear.change, -0.1, 1e-9);
   ASSERT_TRUE(clear.noise);
   EXPECT_LT(*clear.noise, 0.01);
-  // Against the ends' own 5 boots: 5 against 5 (2 / 252) cannot reach 0.005, 6 against 5
-  // (2 / C(11, 5) = 0.0043) can: 6, not the 5 an n-against-n floor would allow.
-  opt.reuse_ends = true;
-  EXPECT_EQ(plan_steps(opt, good, bad).initial, 6u);
+  // Deterministic: the pooled t test against the ends' own 5 boots needs 2 for 10% at a
+  // spread of 0.4; identical scores take the floor, half a loop.
+  opt.deterministic = true;
+  opt.resolution = 1;
+  EXPECT_EQ(plan_steps(opt, good, bad).initial, 2u);
+  const std::vector<double> g70(5, 210.0), b67(5, 201.0), b69(5, 207.0);
+  opt.resolution = 3;
+  const StepPlan floored = plan_steps(opt, g70, b67);
+  EXPECT_EQ(floored.initial, 2u);
+  ASSERT_TRUE(floored.noise);
+  EXPECT_NEAR(*floored.noise, 1.5 / 210, 1e-12);
+  // One loop apart is beyond any number of boots against 5: the cap.
+  EXPECT_EQ(plan_steps(opt, g70, b69).initial, 20u);
   // A 1% change in 5% noise needs more than the cap: the cap.
   const std::vector<double> g2{100, 105, 95, 102, 98}, b2{99, 104, 94, 101, 97};
   EXPECT_EQ(plan_steps(opt, g2, b2).initial, 20u);

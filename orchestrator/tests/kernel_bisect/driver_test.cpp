@@ -340,7 +340,9 @@ TEST_F(DriverTest, DeterministicStepsBootTheCommitAloneAgainstTheEndsOwnBoots) {
   auto o = start();
   o.matrix = fs::path(RLAB_TEST_DATA) / "matrix-icount.yaml";
   auto id = create_session(*db, o);
-  ASSERT_TRUE(session_options(db->get(id)->spec).reuse_ends);
+  const auto opt = session_options(db->get(id)->spec);
+  ASSERT_TRUE(opt.deterministic);
+  EXPECT_NEAR(opt.resolution, 60 / 10.0, 1e-12) << "one loop of the cell's 10 s pass, in lpm";
   auto s = drive(*db, id, lab, false);
   ASSERT_EQ(s.status, rlab::kernel_bisect::SessionState::found) << s.message;
   EXPECT_EQ(s.first_bad, shas[11]);
@@ -349,7 +351,7 @@ TEST_F(DriverTest, DeterministicStepsBootTheCommitAloneAgainstTheEndsOwnBoots) {
   const std::size_t bad_boots = lab.kept[{shas.back(), std::string(kEndsPurpose)}].size();
   EXPECT_EQ(lab.measured[shas.back()], bad_boots);
   for (const auto& row : db->steps(id)) EXPECT_EQ(row.reference_samples, 0u) << row.commit;
-  EXPECT_FALSE(session_options(db->get(create_session(*db, start()))->spec).reuse_ends)
+  EXPECT_FALSE(session_options(db->get(create_session(*db, start()))->spec).deterministic)
       << "real time keeps pairing the ends with every step";
 }
 

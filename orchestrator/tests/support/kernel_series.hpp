@@ -58,18 +58,23 @@ class KernelSeries {
   std::string comment(const std::string& path, const std::string& subject) {
     return commit(path, content(path) + "/* rlab test series: " + subject + " */\n", subject);
   }
-  /// The regression: every inode queued for inactivation burns ~6M loop iterations (~18M
-  /// instructions, which `clock: icount` counts), i.e. every file shell1 removes.
-  std::string slow_inodegc(const std::string& subject) {
-    const std::string path = "fs/xfs/xfs_icache.c";
-    return commit(path,
-                  insert_after(content(path), "\ttrace_xfs_inode_set_need_inactive(ip);\n",
-                               "\t{\t/* rlab test series: burn CPU in inodegc queueing */\n"
-                               "\t\tunsigned long spin;\n"
-                               "\t\tfor (spin = 0; spin < 6000000UL; spin++)\n"
-                               "\t\t\tbarrier();\n"
-                               "\t}\n"),
+  /// The regression: every inode queued for inactivation burns `spins` loop iterations (6M:
+  /// ~18M instructions, which `clock: icount` counts), i.e. every file shell1 removes.
+  std::string slow_inodegc(const std::string& subject, unsigned long spins = 6000000) {
+    return insert("fs/xfs/xfs_icache.c", "\ttrace_xfs_inode_set_need_inactive(ip);\n",
+                  "\t{\t/* rlab test series: burn CPU in inodegc queueing */\n"
+                  "\t\tunsigned long spin;\n"
+                  "\t\tfor (spin = 0; spin < " + std::to_string(spins) + "UL; spin++)\n"
+                  "\t\t\tbarrier();\n"
+                  "\t}\n",
                   subject);
+  }
+
+  /// Commits `code` inserted after the first `anchor` of `path` (a test fails when it is not
+  /// there). Returns the SHA.
+  std::string insert(const std::string& path, const std::string& anchor, const std::string& code,
+                     const std::string& subject) {
+    return commit(path, insert_after(content(path), anchor, code), subject);
   }
 
   /// The regression in wall time: every inode queued for inactivation busy-waits `ms`
@@ -77,11 +82,8 @@ class KernelSeries {
   /// KVM on an emulated host a CPU-bound loop costs little next to the exits that dominate
   /// shell1 there; a delay does not.
   std::string delay_inodegc(unsigned ms, const std::string& subject) {
-    const std::string path = "fs/xfs/xfs_icache.c";
-    return commit(path,
-                  insert_after(content(path), "\ttrace_xfs_inode_set_need_inactive(ip);\n",
-                               "\tmdelay(" + std::to_string(ms) + ");\t/* rlab test series: delay inodegc queueing */\n"),
-                  subject);
+    return insert("fs/xfs/xfs_icache.c", "\ttrace_xfs_inode_set_need_inactive(ip);\n",
+                  "\tmdelay(" + std::to_string(ms) + ");\t/* rlab test series: delay inodegc queueing */\n", subject);
   }
 
   /// git with this repository as GIT_DIR and its own index; fails the test on an error.
