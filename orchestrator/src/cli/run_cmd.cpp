@@ -64,12 +64,14 @@ int dry_run_command(const RunArgs& a) {
 /// The lines under a run's table: boots, time, boot-to-hello and how full the hosts were,
 /// drained hosts, and how to continue an interrupted run of `matrix`.
 void print_run_summary(const run::RunSummary& sum, const std::string& matrix) {
-  const double util = sum.wall_s > 0 && sum.vcpu_budget > 0 ? sum.load_vcpu_s / (sum.wall_s * sum.vcpu_budget) : 0;
+  const double budget_s = sum.wall_s * sum.vcpu_budget;
+  const auto share = [&](double load) { return budget_s > 0 ? load / budget_s : 0; };
   std::cout << fmt::format(
       "\nrun {}: {} boots, {} done, {} failed{} in {}; mean boot-to-hello {:.1f} s; "
-      "load vCPU-seconds / (wall x budget {}) = {:.2f}\n",
+      "load vCPU-seconds / (wall x budget {}) = {:.2f} in host seconds of the passes, {:.2f} in guest seconds\n",
       sum.run, sum.boots, sum.done, sum.failed, sum.interrupted ? " (interrupted)" : "",
-      run::format_duration(sum.wall_s), sum.boot_to_hello_s, sum.vcpu_budget, util);
+      run::format_duration(sum.wall_s), sum.boot_to_hello_s, sum.vcpu_budget, share(sum.load_host_vcpu_s),
+      share(sum.load_vcpu_s));
   for (const auto& d : sum.drained)
     std::cout << fmt::format("host {} was drained (its boots moved to the other hosts): {}\n", d.uri, d.reason);
   if (sum.interrupted) std::cout << fmt::format("continue it with: rlab run --resume {} {}\n", sum.run, matrix);

@@ -49,9 +49,10 @@ bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
     const auto plan = step_plan(s.spec, lab.stored(s.spec.good_commit, kEndsPurpose),
                                 lab.stored(s.spec.bad_commit, kEndsPurpose));
     if (plan.noise)
-      tell(say, fmt::format("noise {:.1f}% per boot next to a change of {:+.1f}%: steps start with {} boots "
-                            "of each (at most {})", *plan.noise * 100, plan.change * 100, plan.initial,
-                            s.spec.cap));
+      tell(say, fmt::format("noise {:.1f}% per boot{} next to a change of {:+.1f}%: steps start with {} boots "
+                            "of each (at most {})", *plan.noise * 100,
+                            opt.deterministic ? fmt::format(" (at least half a loop, {:.2g} lpm)", opt.resolution / 2) : "",
+                            plan.change * 100, plan.initial, s.spec.cap));
     db.set_status(s.id, SessionState::bisecting, check.message);
     return true;
   }

@@ -348,9 +348,14 @@ void BootRun::run_load(const proto::Hello& hello) {
     host_meter.fill(row);  // the host side of the sample's interval
     st_.record_sample(job_.boot, row);
   };
+  auto pass_began = std::chrono::steady_clock::now();
   cb.on_pass = [&](const proto::PassReport& pass) {
     st_.record_pass(job_.boot, to_store(pass));
     out_.load_vcpu_s += pass.duration_s * cell_.vcpus;
+    const auto now = std::chrono::steady_clock::now();
+    out_.load_host_vcpu_s += std::chrono::duration<double>(now - pass_began).count() * req.duration_s /
+                             (req.duration_s + req.pause_s) * cell_.vcpus;
+    pass_began = now;
     if (pass.pass >= warmup) counted_lpm.push_back(pass.lpm);
     if (pass.pass + 1 < req.passes && phase_fn_) phase_fn_(fmt::format("run pass {}/{}", pass.pass + 2, req.passes));
   };

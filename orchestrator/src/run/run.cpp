@@ -371,6 +371,7 @@ Attempt boot_on(RunContext& ctx, const Job& j, std::size_t host) {
   ++ctx.sum.boots;
   (out.ok ? ctx.sum.done : ctx.sum.failed) += 1;
   ctx.sum.load_vcpu_s += out.load_vcpu_s;
+  ctx.sum.load_host_vcpu_s += out.load_host_vcpu_s;
   if (out.boot_to_hello_s > 0) {
     ctx.sum.boot_to_hello_s += out.boot_to_hello_s;
     ++ctx.hellos;

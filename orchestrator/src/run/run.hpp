@@ -62,7 +62,8 @@ struct RunSummary {
   std::size_t failed = 0;
   bool interrupted = false;       ///< SIGINT/SIGTERM arrived; the guests were destroyed
   double wall_s = 0;              ///< from the first boot's start to the last one's end
-  double load_vcpu_s = 0;         ///< sum over boots of vCPUs x measured pass seconds
+  double load_vcpu_s = 0;         ///< sum over boots of vCPUs x measured pass seconds (guest clock)
+  double load_host_vcpu_s = 0;    ///< sum over boots of vCPUs x host seconds of the passes (BootOutcome)
   unsigned vcpu_budget = 0;       ///< sum of the hosts' budgets
   double boot_to_hello_s = 0;     ///< mean over boots that said hello
   std::size_t leftover_domains = 0;  ///< rlab domains of this run still active at the end (0)
