@@ -35,16 +35,26 @@ std::size_t first_midpoint(const fs::path& scratch, std::size_t commits) {
   return static_cast<std::size_t>(std::find(shas.begin(), shas.end(), c) - shas.begin());
 }
 
-TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto minutes = [&] {
+/// A long end-to-end test's clock and scratch directory (/var/tmp/<prefix>-<pid>, made empty).
+struct EndToEnd {
+  explicit EndToEnd(const std::string& prefix)
+      : work(fs::path("/var/tmp") / (prefix + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(work);
+    fs::create_directories(work);
+  }
+  double minutes() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
-  };
-  const char* bin = std::getenv("RLAB_BIN");
-  ASSERT_TRUE(bin && *bin) << "RLAB_BIN is not set";
-  const fs::path work = fs::path("/var/tmp") / ("rlab-bisect-e2e-" + std::to_string(::getpid()));
-  fs::remove_all(work);
-  fs::create_directories(work);
+  }
+  const std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  const fs::path work;
+  const std::string bin = std::getenv("RLAB_BIN") ? std::getenv("RLAB_BIN") : "";  ///< rlab under test
+};
+
+TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
+  const EndToEnd e2e("rlab-bisect-e2e");
+  ASSERT_FALSE(e2e.bin.empty()) << "RLAB_BIN is not set";
+  const auto minutes = [&] { return e2e.minutes(); };
+  const fs::path& work = e2e.work;
   rlab::testing::KernelSeries series_repo(work);
   const fs::path repo = series_repo.repo();
   const std::string base = series_repo.base();
@@ -77,7 +87,7 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
   std::fprintf(stderr, "[real bisect] series of %zu commits made in %.1f min (broken #%zu, culprit #%zu)\n",
                n, minutes(), broken, culprit);
 
-  std::vector<std::string> argv{bin, "bisect", "--tree", repo.string(), "--good", base,
+  std::vector<std::string> argv{e2e.bin, "bisect", "--tree", repo.string(), "--good", base,
                                 "--bad", "main", "--cell", "xfs", "--matrix",
                                 (fs::path(RLAB_TEST_DATA) / "real_bisect.yaml").string(),
                                 "--db", (work / "rlab.db").string()};  // every other option its default
@@ -151,15 +161,10 @@ struct Series {
 };
 
 void bisect_series(const Series& spec) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto minutes = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
-  };
-  const char* bin = std::getenv("RLAB_BIN");
-  ASSERT_TRUE(bin && *bin) << "RLAB_BIN is not set";
-  const fs::path work = fs::path("/var/tmp") / ("rlab-bisect-series-" + std::to_string(::getpid()));
-  fs::remove_all(work);
-  fs::create_directories(work);
+  const EndToEnd e2e("rlab-bisect-series");
+  ASSERT_FALSE(e2e.bin.empty()) << "RLAB_BIN is not set";
+  const auto minutes = [&] { return e2e.minutes(); };
+  const fs::path& work = e2e.work;
   rlab::testing::KernelSeries tree(work);
   const std::vector<std::string> files = {"fs/xfs/xfs_super.c", "fs/xfs/xfs_file.c", "fs/xfs/xfs_log.c",
                                           "fs/xfs/xfs_iops.c", "fs/xfs/xfs_aops.c"};
@@ -178,7 +183,7 @@ void bisect_series(const Series& spec) {
       series.push_back(tree.comment(path, std::string(spec.name) + ": harmless change " + std::to_string(i)));
     }
   }
-  std::vector<std::string> argv{bin, "bisect", "--tree", tree.repo().string(), "--good", tree.base(),
+  std::vector<std::string> argv{e2e.bin, "bisect", "--tree", tree.repo().string(), "--good", tree.base(),
                                 "--bad", "main", "--cell", "xfs", "--matrix",
                                 (fs::path(RLAB_TEST_DATA) / "bisect_series.yaml").string(),
                                 "--db", (work / "rlab.db").string()};
