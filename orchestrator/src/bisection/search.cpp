@@ -98,14 +98,16 @@ StepPlan plan_steps(const Options& opt, std::span<const double> good, std::span<
   if (p.change == 0) return p;
   const auto cap = static_cast<unsigned>(opt.plan.cap);
   if (opt.deterministic) {  // the pooled t test the steps run, against the fewer end's boots
+    if (!(opt.resolution > 0))
+      throw std::invalid_argument("bisection::plan_steps: deterministic steps need the score's resolution > 0");
     const auto spread = stats::pooled_spread({good, bad});
     const double sd = std::max(spread.sd, opt.resolution / 2);
     p.noise = sd / stats::mean(good);
     const unsigned reference = static_cast<unsigned>(std::min(good.size(), bad.size()));
     const double shift = stats::mean(bad) - stats::mean(good);
-    std::optional<unsigned> need;  // none: the means do not differ (an outlier against the medians)
-    if (sd == 0) need = 2;         // identical scores and no resolution: nothing to average out
-    else if (shift != 0) need = stats::boots_for_shift(sd, shift, reference, spread.df, cap, opt.step_alpha, 0.9);
+    // No plan when the means do not differ (an outlier against the medians): the cap.
+    const auto need = shift == 0 ? std::nullopt
+                                 : stats::boots_for_shift(sd, shift, reference, spread.df, cap, opt.step_alpha, 0.9);
     p.initial = need ? *need : opt.plan.cap;
     return p;
   }

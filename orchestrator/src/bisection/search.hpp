@@ -97,7 +97,8 @@ struct StepPlan {
   double change = 0;            ///< (median bad - median good) / median good
   std::size_t initial = 0;      ///< runs a step starts with
 };
-/// Requires opt.step_alpha > 0 (see default_step_alpha).
+/// Requires opt.step_alpha > 0 (see default_step_alpha) and, with opt.deterministic,
+/// opt.resolution > 0 (std::invalid_argument otherwise).
 StepPlan plan_steps(const Options& opt, std::span<const double> good, std::span<const double> bad);
 
 }  // namespace rlab::bisection

@@ -457,6 +457,9 @@ TEST(Search, StepPlanFollowsTheEndsNoiseAndChange) {
   EXPECT_NEAR(*floored.noise, 1.5 / 210, 1e-12);
   // One loop apart is beyond any number of boots against 5: the cap.
   EXPECT_EQ(plan_steps(opt, g70, b69).initial, 20u);
+  opt.resolution = 0;
+  EXPECT_THROW(plan_steps(opt, g70, b67), std::invalid_argument) << "no floor for identical scores";
+  opt.resolution = 3;
   // A 1% change in 5% noise needs more than the cap: the cap.
   const std::vector<double> g2{100, 105, 95, 102, 98}, b2{99, 104, 94, 101, 97};
   EXPECT_EQ(plan_steps(opt, g2, b2).initial, 20u);
