@@ -21,6 +21,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 namespace rlab::run {
@@ -343,19 +344,22 @@ void BootRun::run_load(const proto::Hello& hello) {
   std::vector<double> counted_lpm;
   link::RunCallbacks cb;
   host::SampleHostMeter host_meter = host::SampleHostMeter::for_domain(conn_, spec_.name, cell_.vcpus);
+  // The agent samples at its counting window's start and end (and between, when asked): the
+  // host's arrival times of a pass's first and last sample bound the window in host seconds.
+  std::optional<Clock::time_point> window_start;
+  Clock::time_point window_end;
   cb.on_sample = [&](const proto::Sample& s) {
+    window_end = Clock::now();
+    if (!window_start) window_start = window_end;
     store::Sample row = to_store(s);
     host_meter.fill(row);  // the host side of the sample's interval
     st_.record_sample(job_.boot, row);
   };
-  auto pass_began = std::chrono::steady_clock::now();
   cb.on_pass = [&](const proto::PassReport& pass) {
     st_.record_pass(job_.boot, to_store(pass));
     out_.load_vcpu_s += pass.duration_s * cell_.vcpus;
-    const auto now = std::chrono::steady_clock::now();
-    out_.load_host_vcpu_s += std::chrono::duration<double>(now - pass_began).count() * req.duration_s /
-                             (req.duration_s + req.pause_s) * cell_.vcpus;
-    pass_began = now;
+    if (window_start) out_.load_host_vcpu_s += std::chrono::duration<double>(window_end - *window_start).count() * cell_.vcpus;
+    window_start.reset();
     if (pass.pass >= warmup) counted_lpm.push_back(pass.lpm);
     if (pass.pass + 1 < req.passes && phase_fn_) phase_fn_(fmt::format("run pass {}/{}", pass.pass + 2, req.passes));
   };

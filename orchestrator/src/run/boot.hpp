@@ -83,9 +83,8 @@ struct BootOutcome {
   double score = 0;             ///< lpm, when ok
   double boot_to_hello_s = 0;   ///< domain start -> hello (0 when no hello)
   double load_vcpu_s = 0;       ///< vCPUs x measured pass seconds (the guest's clock)
-  /// vCPUs x host seconds of the passes: from the run request to each pass's report, times
-  /// duration / (duration + pause) (the pause before a pass is no load; under icount it costs
-  /// less host time than the pass, so this errs low).
+  /// vCPUs x host seconds of the passes' counting windows: between the arrivals of each
+  /// pass's first and last sample (the agent samples at the window's start and end).
   double load_host_vcpu_s = 0;
   double wall_s = 0;            ///< whole boot, wall clock
 };
