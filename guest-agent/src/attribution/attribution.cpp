@@ -8,7 +8,6 @@
 #include "attribution/bpf_ag_headers.hpp"
 #include "attribution/bpf_waits.hpp"
 #include "attribution/oncpu.hpp"
-#include "counters/tracepoints.hpp"
 
 namespace rlab::agent {
 namespace {
@@ -158,10 +157,8 @@ std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::ui
       why.push_back(std::string("oncpu: ") + e.what());
     }
     try {
-      const auto tracefs = find_tracefs();
-      if (xfs_device && !tracefs) throw std::runtime_error("no tracefs");
-      if (xfs_device) a->ag_headers_ = BpfAgHeaders::open(*xfs_device, *tracefs,
-                                                             a->keep_stacks_ ? BpfAgHeaders::kStackMinNs : BpfAgHeaders::kNoStacks);
+      if (xfs_device)
+        a->ag_headers_ = BpfAgHeaders::open(*xfs_device, a->keep_stacks_ ? BpfAgHeaders::kStackMinNs : BpfAgHeaders::kNoStacks);
     } catch (const std::exception& e) {
       why.push_back(std::string("agheader: ") + e.what());
     }
@@ -207,7 +204,16 @@ protocol::Attribution Attribution::end_pass() {
   if (oncpu_)
     for (auto& r : oncpu_->rows()) rows.push_back(std::move(r));
   std::map<std::string, std::uint64_t> ag_totals;
-  if (ag_headers_) ag_header_attribution(ag_headers_->waits(), ag_headers_->holds(), ag_headers_->geometry().agcount, *syms_, ag_totals, rows);
+  std::string pass_note;
+  if (ag_headers_) {
+    const auto holds = ag_headers_->holds();
+    // Any XFS pass of the load allocates inodes, so it holds some AGI: none at all means the
+    // programs did not find the buffers' addresses where bpf/ag_headers.h says they are.
+    if (holds.empty())
+      pass_note = "agheader: no AG header held during the pass (struct xfs_buf laid out otherwise than "
+                  "bpf/ag_headers.h reads it?)";
+    ag_header_attribution(ag_headers_->waits(), holds, ag_headers_->geometry().agcount, *syms_, ag_totals, rows);
+  }
   protocol::Attribution a = summarize_stacks(std::move(rows), top_, keep_stacks_);
   a.totals.merge(ag_totals);
   if (ag_headers_)
@@ -226,6 +232,7 @@ protocol::Attribution Attribution::end_pass() {
   if (waits_)
     if (const auto n = waits_->dropped(); n > 0) a.totals["waits.dropped"] = n;
   a.unavailable = unavailable_;
+  if (!pass_note.empty()) a.unavailable += (a.unavailable.empty() ? "" : "; ") + pass_note;
   return a;
 }
 

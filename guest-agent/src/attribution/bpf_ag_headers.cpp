@@ -2,7 +2,6 @@
 #include "attribution/bpf_ag_headers.hpp"
 
 #include "attribution/libbpf_util.hpp"
-#include "common/fileio.hpp"
 
 #include "ag_headers.h"
 #include "ag_headers.skel.h"  // generated at build time from bpf/ag_headers.bpf.c
@@ -14,55 +13,29 @@
 
 #include <cerrno>
 #include <cstring>
-#include <regex>
 #include <stdexcept>
 
 namespace rlab::agent {
 namespace {
 
-static_assert(sizeof(ag_key) == 32 && sizeof(ag_val) == 32);
-static_assert(offsetof(xfs_buf_record, dev) == 8 && offsetof(xfs_buf_record, bno) == 16 &&
-              offsetof(xfs_buf_record, lockval) == 36);
+static_assert(sizeof(ag_key) == 32 && sizeof(ag_val) == 32 && sizeof(ag_geometry) == 32);
 
 constexpr const char* kEvents[] = {"xfs_buf_lock", "xfs_buf_lock_done", "xfs_buf_trylock", "xfs_buf_unlock"};
 
 }  // namespace
 
-std::uint32_t kernel_dev(unsigned long long rdev) {
-  return static_cast<std::uint32_t>(major(rdev)) << 20 | static_cast<std::uint32_t>(minor(rdev));
-}
-
-std::string check_xfs_buf_format(const std::string& format) {
-  std::string why;
-  for (auto [field, want] : {std::pair{"dev", 8}, {"bno", 16}, {"lockval", 36}}) {
-    std::smatch m;
-    const std::regex re(std::string(R"(field:[^;]*[ \*])") + field + R"(;\s*offset:(\d+);)");
-    if (!std::regex_search(format, m, re)) why += std::string(why.empty() ? "" : "; ") + "no field " + field;
-    else if (std::stoi(m[1]) != want)
-      why += std::string(why.empty() ? "" : "; ") + field + " at offset " + m[1].str() + ", expected " + std::to_string(want);
-  }
-  return why;
-}
-
-std::unique_ptr<BpfAgHeaders> BpfAgHeaders::open(const std::filesystem::path& device, const std::filesystem::path& tracefs,
-                                                 std::uint64_t stack_min_ns) {
+std::unique_ptr<BpfAgHeaders> BpfAgHeaders::open(const std::filesystem::path& device, std::uint64_t stack_min_ns) {
   struct stat st {};
   if (::stat(device.c_str(), &st) != 0 || !S_ISBLK(st.st_mode))
     throw std::runtime_error("AG headers: " + device.string() + " is no block device");
   const auto geometry = read_superblock(device);
   if (!geometry) throw std::runtime_error("AG headers: no XFS superblock on " + device.string());
-  for (const char* e : kEvents) {
-    const auto fmt = read_file(tracefs / "events" / "xfs" / e / "format");
-    if (!fmt) throw std::runtime_error(std::string("AG headers: no tracepoint xfs:") + e + " in " + tracefs.string());
-    if (auto why = check_xfs_buf_format(*fmt); !why.empty())
-      throw std::runtime_error(std::string("AG headers: xfs:") + e + " is laid out otherwise: " + why);
-  }
   bpf::keep_libbpf_log();
   std::unique_ptr<BpfAgHeaders> a(new BpfAgHeaders);
   a->geometry_ = *geometry;
   a->skel_ = ag_headers_bpf::open_and_load();
   if (!a->skel_) throw bpf::libbpf_error("libbpf: load the AG header programs (bpf/ag_headers.bpf.c)", errno);
-  const ag_geometry g{kernel_dev(st.st_rdev), geometry->agcount,
+  const ag_geometry g{geometry->agcount, 0,
                       std::uint64_t{geometry->agblocks} * (geometry->blocksize / 512), geometry->sectsize / 512u,
                       stack_min_ns};
   const std::uint32_t zero = 0;
@@ -89,11 +62,11 @@ void BpfAgHeaders::start() {
   bpf_program* progs[] = {skel_->progs.on_buf_lock, skel_->progs.on_buf_lock_done, skel_->progs.on_buf_trylock,
                           skel_->progs.on_buf_unlock};
   for (std::size_t i = 0; i < std::size(progs); ++i) {
-    bpf_link* l = bpf_program__attach_tracepoint(progs[i], "xfs", kEvents[i]);
+    bpf_link* l = bpf_program__attach_raw_tracepoint(progs[i], kEvents[i]);
     if (!l) {
       const int err = errno;
       stop();
-      throw bpf::libbpf_error(std::string("libbpf: attach to tracepoint xfs:") + kEvents[i], err);
+      throw bpf::libbpf_error(std::string("libbpf: attach to raw tracepoint ") + kEvents[i], err);
     }
     links_.push_back(l);
   }

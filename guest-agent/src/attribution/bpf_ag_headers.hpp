@@ -1,16 +1,19 @@
 #pragma once
 // Waits for, and holds of, the AG header buffers (AGF, AGI, AGFL) of one XFS filesystem, per
 // AG, counted in the kernel by BPF programs (bpf/ag_headers.bpf.c, loaded by libbpf) on the
-// xfs_buf_class tracepoints: xfs_buf_lock to xfs_buf_lock_done is a wait (contended when the
-// buffer's semaphore was taken at the start: lockval 0), xfs_buf_lock_done or a successful
-// xfs_buf_trylock to xfs_buf_unlock a hold. The buffer's address maps to {AG, header} through
-// the filesystem's geometry (xfs_ag.hpp); every other buffer returns at once.
-// Limits: a buffer released by another task than the one that locked it (XFS hands a locked
-// buffer from a transaction to log I/O completion) counts as held by the locker until the
-// unlock; a header locked before start() and released after it is not counted.
-// Cost: per XFS buffer lock/unlock of any filesystem a tracepoint record (classic tracepoint
-// programs), a map lookup and two divisions; per header lock a stack walk and two hash
-// updates. Needs CONFIG_BPF_EVENTS, CONFIG_PERF_EVENTS and XFS with tracepoints; no BTF.
+// xfs_buf_class raw tracepoints: xfs_buf_lock to xfs_buf_lock_done is a wait (contended when
+// another task held the header as the lock call began), xfs_buf_lock_done or a successful
+// xfs_buf_trylock to xfs_buf_unlock a hold. The buffer's address (read from struct xfs_buf,
+// XFS_BUF_DADDR_OFFSET) maps to {AG, header} through the filesystem's geometry (xfs_ag.hpp);
+// every other buffer returns at once.
+// Limits: buffers are told apart by address alone, so with several XFS filesystems mounted
+// the headers of all of them at the same addresses count together (rlab's guest mounts one).
+// A buffer released by another task than the one that locked it (XFS hands a locked buffer
+// from a transaction to log I/O completion) counts as held by the locker until the unlock; a
+// header locked before start() and released after it is not counted.
+// Cost: per XFS buffer lock/unlock a raw tracepoint call, one 8-byte kernel read, a map lookup
+// and two divisions; per header lock two hash updates, and a stack walk for the long ones.
+// Needs CONFIG_BPF_EVENTS and XFS with tracepoints; no BTF.
 #include "attribution/xfs_ag.hpp"
 
 #include <cstdint>
@@ -44,15 +47,13 @@ class BpfAgHeaders {
   /// of 50 us and more (a walk per header lock cost the load one loop in 200 at 2 vCPUs),
   /// `counts` none.
   static constexpr std::uint64_t kStackMinNs = 50'000, kNoStacks = ~std::uint64_t{0};
-  /// For the XFS filesystem on block device `device` (its superblock read for the geometry,
-  /// its device number for the filter). `tracefs`: the tracefs mount (for the events'
-  /// formats). `stack_min_ns`: waits and holds at least this long keep the task's kernel
+  /// For the XFS filesystem on block device `device` (its superblock read for the geometry).
+  /// `stack_min_ns`: waits and holds at least this long keep the task's kernel
   /// stack (the waiter's as it gets the header, the holder's as it releases it; a hold
   /// released by another task has none), shorter ones none; kNoStacks: none at all. Throws
-  /// std::runtime_error when the device is no XFS, the xfs_buf events are missing or laid out otherwise than
-  /// bpf/ag_headers.h expects, or libbpf cannot load the programs (with its log).
-  static std::unique_ptr<BpfAgHeaders> open(const std::filesystem::path& device, const std::filesystem::path& tracefs,
-                                            std::uint64_t stack_min_ns);
+  /// std::runtime_error when the device is no XFS or libbpf cannot load the programs (with
+  /// its log); start() throws when the kernel lacks the xfs_buf tracepoints.
+  static std::unique_ptr<BpfAgHeaders> open(const std::filesystem::path& device, std::uint64_t stack_min_ns);
   ~BpfAgHeaders();
   BpfAgHeaders(const BpfAgHeaders&) = delete;
   BpfAgHeaders& operator=(const BpfAgHeaders&) = delete;
@@ -76,12 +77,5 @@ class BpfAgHeaders {
   std::vector<bpf_link*> links_;
   XfsGeometry geometry_;
 };
-
-/// The kernel's dev_t (major << 20 | minor) of a userspace device number (st_rdev).
-std::uint32_t kernel_dev(unsigned long long rdev);
-
-/// Whether the xfs_buf_class event format text (events/xfs/<event>/format) puts dev at 8,
-/// bno at 16 and lockval at 36, as bpf/ag_headers.h reads them; "" when it does, else what differs.
-std::string check_xfs_buf_format(const std::string& format);
 
 }  // namespace rlab::agent

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Who waits for which XFS AG header buffer (AGF, AGI, AGFL), for how long, and who held it:
  * the report's question about AGI/AGF lock contention, per AG (attribution/bpf_ag_headers.hpp).
- * Classic tracepoints on the xfs_buf_class events, whose record carries the buffer's
- * address; the programs return at once for any buffer that is no AG header of the
- * filesystem under test. No kernel BTF is needed. Stacks are walked only for waits and holds
- * of at least stack_min_ns (ag_headers.h), when they end. */
+ * Raw tracepoints on the xfs_buf_class events (xfs_buf_lock, _lock_done, _trylock, _unlock;
+ * arguments: struct xfs_buf *bp, unsigned long caller_ip): no trace record is built for the
+ * XFS buffer locks of the load, the programs read the buffer's address from bp
+ * (XFS_BUF_DADDR_OFFSET, ag_headers.h) and return at once for any buffer that is no AG
+ * header. No kernel BTF is needed: the context is u64 * (as in waits.bpf.c). Stacks are
+ * walked only for waits and holds of at least stack_min_ns (ag_headers.h), when they end. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
@@ -17,7 +19,7 @@ struct lock_key {
 
 struct lock_start {
 	__u64 ts;
-	__u64 contended;
+	__u64 contended; /* 1: another task held the header when the lock call began */
 };
 
 struct held {
@@ -84,15 +86,25 @@ static __always_inline void count_drop(void)
 		__sync_fetch_and_add(n, 1);
 }
 
-/* The AG and header of the record's buffer in *ag / *header; 0 when it is none. */
-static __always_inline int header_of(struct xfs_buf_record *r, __u32 *ag, __u32 *header)
+/* The address (512-byte units) of the tracepoint's buffer, ctx[0]; -1 when unreadable. */
+static __always_inline __s64 daddr_of(__u64 *ctx)
+{
+	__s64 bno = -1;
+
+	if (bpf_probe_read_kernel(&bno, sizeof(bno), (void *)(ctx[0] + XFS_BUF_DADDR_OFFSET)))
+		return -1;
+	return bno;
+}
+
+/* The AG and header of the buffer at `bno` in *ag / *header; 0 when it is none. */
+static __always_inline int header_of(__s64 bno_s, __u32 *ag, __u32 *header)
 {
 	__u32 zero = 0;
 	struct ag_geometry *g = bpf_map_lookup_elem(&geometry, &zero);
 
-	if (!g || r->dev != g->dev || r->bno < 0 || !g->ag_daddrs || !g->sector_daddrs)
+	if (!g || bno_s < 0 || !g->ag_daddrs || !g->sector_daddrs)
 		return 0;
-	__u64 bno = r->bno, in_ag = bno % g->ag_daddrs, a = bno / g->ag_daddrs;
+	__u64 bno = bno_s, in_ag = bno % g->ag_daddrs, a = bno / g->ag_daddrs;
 
 	if (a >= g->agcount || in_ag % g->sector_daddrs)
 		return 0;
@@ -142,28 +154,27 @@ static __always_inline void add(void *map, struct ag_key *key, __u64 contended, 
 }
 
 /* The buffer is now held by the current task: from here to its unlock. */
-static __always_inline void take(struct xfs_buf_record *r)
+static __always_inline void take(__s64 bno)
 {
 	struct held h = {};
 
 	h.pid_tgid = bpf_get_current_pid_tgid();
 	bpf_get_current_comm(h.comm, sizeof(h.comm));
 	h.ts = bpf_ktime_get_ns();
-	__s64 bno = r->bno;
-
 	if (bpf_map_update_elem(&holders, &bno, &h, BPF_ANY))
 		count_drop();
 }
 
-SEC("tracepoint/xfs/xfs_buf_lock")
-int on_buf_lock(struct xfs_buf_record *r)
+SEC("raw_tp/xfs_buf_lock")
+int on_buf_lock(__u64 *ctx)
 {
+	__s64 bno = daddr_of(ctx);
 	__u32 ag, header;
 
-	if (!header_of(r, &ag, &header))
+	if (!header_of(bno, &ag, &header))
 		return 0;
-	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = r->bno };
-	struct lock_start s = { .contended = r->lockval == 0 };
+	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = bno };
+	struct lock_start s = { .contended = bpf_map_lookup_elem(&holders, &bno) != 0 };
 
 	s.ts = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&starts, &k, &s, BPF_ANY))
@@ -171,46 +182,48 @@ int on_buf_lock(struct xfs_buf_record *r)
 	return 0;
 }
 
-SEC("tracepoint/xfs/xfs_buf_lock_done")
-int on_buf_lock_done(struct xfs_buf_record *r)
+SEC("raw_tp/xfs_buf_lock_done")
+int on_buf_lock_done(__u64 *ctx)
 {
+	__s64 bno = daddr_of(ctx);
 	__u32 ag, header;
 
-	if (!header_of(r, &ag, &header))
+	if (!header_of(bno, &ag, &header))
 		return 0;
-	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = r->bno };
+	struct lock_key k = { .pid_tgid = bpf_get_current_pid_tgid(), .bno = bno };
 	struct lock_start *s = bpf_map_lookup_elem(&starts, &k);
 
 	if (s) {
 		__u64 ns = bpf_ktime_get_ns() - s->ts, contended = s->contended;
 		/* Still in xfs_buf_lock: the waiter's stack is the one it waited with. */
-		struct ag_key key = { .ag = ag, .header = header, .stack_id = stack_of(r, ns) };
+		struct ag_key key = { .ag = ag, .header = header, .stack_id = stack_of(ctx, ns) };
 
 		bpf_map_delete_elem(&starts, &k);
 		add(&waits, &key, contended, ns);
 	}
-	take(r);
+	take(bno);
 	return 0;
 }
 
-SEC("tracepoint/xfs/xfs_buf_trylock")
-int on_buf_trylock(struct xfs_buf_record *r)
+SEC("raw_tp/xfs_buf_trylock")
+int on_buf_trylock(__u64 *ctx)
 {
+	__s64 bno = daddr_of(ctx);
 	__u32 ag, header;
 
-	if (header_of(r, &ag, &header))
-		take(r);
+	if (header_of(bno, &ag, &header))
+		take(bno);
 	return 0;
 }
 
-SEC("tracepoint/xfs/xfs_buf_unlock")
-int on_buf_unlock(struct xfs_buf_record *r)
+SEC("raw_tp/xfs_buf_unlock")
+int on_buf_unlock(__u64 *ctx)
 {
+	__s64 bno = daddr_of(ctx);
 	__u32 ag, header;
 
-	if (!header_of(r, &ag, &header))
+	if (!header_of(bno, &ag, &header))
 		return 0;
-	__s64 bno = r->bno;
 	struct held *h = bpf_map_lookup_elem(&holders, &bno);
 
 	if (!h)
@@ -219,7 +232,7 @@ int on_buf_unlock(struct xfs_buf_record *r)
 	/* The holder's stack as it releases the header (the same call chain that took it, e.g. a
 	 * transaction's commit); none when another task releases it (I/O or log completion). */
 	struct ag_key key = { .ag = ag, .header = header,
-			      .stack_id = h->pid_tgid == bpf_get_current_pid_tgid() ? stack_of(r, ns) : -1 };
+			      .stack_id = h->pid_tgid == bpf_get_current_pid_tgid() ? stack_of(ctx, ns) : -1 };
 
 	__builtin_memcpy(key.comm, h->comm, sizeof(key.comm));
 

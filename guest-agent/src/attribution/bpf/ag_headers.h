@@ -14,8 +14,8 @@
 /* Which filesystem and how its addresses map to AGs (attribution/xfs_ag.hpp), written by the
  * loader into the one-entry `geometry` array before counting starts. */
 struct ag_geometry {
-	__u32 dev;           /* the kernel's dev_t of the filesystem: major << 20 | minor */
 	__u32 agcount;       /* AGs */
+	__u32 pad;
 	__u64 ag_daddrs;     /* 512-byte units per AG: agblocks x blocksize / 512 */
 	__u64 sector_daddrs; /* 512-byte units per sector: sectsize / 512 */
 	/* Waits and holds at least this long (ns) get the task's kernel stack; shorter ones, and
@@ -23,18 +23,12 @@ struct ag_geometry {
 	__u64 stack_min_ns;
 };
 
-/* The xfs_buf_class tracepoint record as the kernel lays it out (6.1 to 6.18: dev at 8, bno
- * at 16, lockval at 36); the loader checks these offsets against the event's format file. */
-struct xfs_buf_record {
-	__u64 common;   /* common_type, flags, preempt count, pid */
-	__u32 dev;      /* dev_t */
-	__u32 pad0;
-	__s64 bno;      /* xfs_daddr_t: the buffer's address, 512-byte units */
-	__s32 nblks;
-	__s32 hold;
-	__s32 pincount;
-	__u32 lockval;  /* b_sema.count: 0 while another task holds the buffer */
-};
+/* Where struct xfs_buf keeps the buffer's address (xfs_daddr_t b_rhash_key, 512-byte units):
+ * right after its first member, struct rhash_head (one pointer), in 6.1 and 6.12
+ * (fs/xfs/xfs_buf.h); no kernel config changes it. Checked on the kernels themselves by the
+ * agent's tests (the host's 6.1, the booted 6.12 guest); a kernel laid out otherwise shows as
+ * a pass on XFS without one AG header lock, which the agent reports. */
+#define XFS_BUF_DADDR_OFFSET 8
 
 /* A row's key: AG, header (1 AGF, 2 AGI, 3 AGFL as enum AgHeader), the stack (the waiter's
  * when it got the buffer for waits, the holder's when it released it for holds; < 0: none)
