@@ -222,16 +222,15 @@ void VmLab::Impl::boot_all(const std::vector<LabRequest>& requests, const Batch&
   int order = 0;
   std::size_t finished = 0;
   std::vector<std::string> last_failure(requests.size());
-  const auto work = [&](const run::Job& j, std::size_t) -> run::Attempt {
+  const auto work = [&](const run::Job& j, std::size_t, const run::Release& release) -> run::Attempt {
     const std::size_t k = j.cell;
     {
       std::lock_guard lock(mu);
       st.set_boot_order(j.boot, order++);
     }
-    const run::BootJob job = run::make_boot_job(batch.cells[k], j.repeat, j.boot, label, staged[k], dir, h,
-                                                m.guest.pinning, pool.get());
-    const auto o = run::run_boot(job, *h.guest, *h.conn, st);
-    if (pool) pool->release(job.pinned_cpus);
+    const auto o = run::run_boot_job(
+        run::make_boot_job(batch.cells[k], j.repeat, j.boot, label, staged[k], dir, h, m.guest.pinning, pool.get()), h,
+        st, pool.get(), release);
     const std::string sha = requests[k].commit.substr(0, 12);
     std::lock_guard lock(mu);
     ++finished;

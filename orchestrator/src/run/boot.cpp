@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace rlab::run {
 namespace fs = std::filesystem;
@@ -206,6 +207,7 @@ class BootRun {
     check_platform(hello);
     prepare_filesystem();
     run_load(hello);
+    if (job_.measured) job_.measured();  // the next boot may start while this guest powers off
     shut_down();
   }
 
@@ -263,6 +265,7 @@ class BootRun {
   const vm::DomainSpec spec_;  // with rlab's paths
   vm::DomainSpec host_spec_;   // as the host opens it (BootFiles::prepare)
   BootFiles* files_ = nullptr;
+  bool entered_ = false;  // counted in job_.running until tear_down
   boost::asio::io_context io_;
   link::AgentSession session_;
   std::unique_ptr<vm::StreamBridge> channel_;  // the agent link through libvirt, if any
@@ -279,11 +282,22 @@ Clock::time_point BootRun::start_domain() {
   host_spec_ = files_->prepare(spec_, std::uint64_t(g_.disk_gib) << 30);
   phase(store::FailurePhase::boot, "boot");
   if (intr.stopped()) throw PhaseError(store::FailurePhase::interrupted, "run interrupted before boot");
-  const auto booted = Clock::now();
-  dom_.emplace(conn_.create_transient(vm::domain_xml(host_spec_)));
+  const auto created = Clock::now();
+  dom_.emplace(conn_.create_transient(vm::domain_xml(host_spec_), job_.running != nullptr));
   intr.add_domain(conn_.uri(), spec_.name);
   if (intr.stopped()) throw PhaseError(store::FailurePhase::interrupted, "run interrupted during boot");
-  return booted;
+  if (!job_.running) return created;
+  // Created paused: it runs once its vCPUs fit beside the host's running guests (the one
+  // before it in this slot may still be powering off).
+  const double create_s = since(created);
+  const auto ready = Clock::now();
+  if (!job_.running->enter(cell_.vcpus, [&] { return intr.stopped(); }))
+    throw PhaseError(store::FailurePhase::interrupted, "run interrupted while the guest waited for the host's vCPUs");
+  entered_ = true;
+  dom_->resume();  // may wait for another boot's call on the same connection (vm::Connection)
+  const auto resumed = Clock::now();
+  spdlog::debug("{}: created paused in {:.2f} s, resumed after {:.2f} s more", spec_.name, create_s, since(ready));
+  return resumed;
 }
 
 proto::Hello BootRun::await_hello(Clock::time_point booted) {
@@ -477,6 +491,7 @@ void BootRun::tear_down() {
     }
     Interrupts::instance().remove_domain(conn_.uri(), spec_.name);
   }
+  if (std::exchange(entered_, false)) job_.running->leave(cell_.vcpus);
   // The scratch disk is per boot; the console log stays (copied back from the host's pool).
   if (!files_finished_) files_->finish(spec_, host_spec_);
   spdlog::debug("{}: torn down in {:.2f} s", spec_.name, since(t0));

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace rlab::run {
 
 std::unique_ptr<host::CpuPool> pin_pool(const matrix::Pinning& pinning, LabHost& host, unsigned vcpu_budget,
@@ -25,11 +27,26 @@ BootJob make_boot_job(const matrix::Cell& cell, unsigned repeat, store::BootId b
   bj.dir = dir.boot_dir(boot);
   bj.agent_link = host.config.agent_link;
   bj.files = host.files.get();
+  bj.running = host.running.get();
   if (pool) {
     bj.pinned_cpus = pool->acquire(cell.vcpus);
     bj.pin_emulator = pinning.emulator;
   }
   return bj;
+}
+
+BootOutcome run_boot_job(BootJob job, LabHost& host, store::Store& st, host::CpuPool* pool,
+                         const std::function<void()>& release, const PhaseFn& phase_fn) {
+  bool freed = false;
+  const auto free_slot = [&] {
+    if (std::exchange(freed, true)) return;
+    if (pool) pool->release(job.pinned_cpus);
+    if (release) release();
+  };
+  job.measured = free_slot;
+  BootOutcome out = run_boot(job, *host.guest, *host.conn, st, phase_fn);
+  free_slot();
+  return out;
 }
 
 }  // namespace rlab::run

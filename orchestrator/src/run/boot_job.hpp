@@ -27,4 +27,12 @@ BootJob make_boot_job(const matrix::Cell& cell, unsigned repeat, store::BootId b
                       const image::GuestImages& staged, const RunDir& dir, LabHost& host,
                       const matrix::Pinning& pinning, host::CpuPool* pool);
 
+/// run_boot() of `job` (make_boot_job's) on `host`, which must have its guest settings. Once
+/// the boot's result is stored, or when it ends without one, its CPUs go back to `pool` (when
+/// given) and `release` (the scheduler's Release, when given) is called, once: the next boot
+/// starts while this guest powers off, and its guest runs once this one is gone
+/// (RunningGuests). Returns and throws what run_boot() does.
+BootOutcome run_boot_job(BootJob job, LabHost& host, store::Store& st, host::CpuPool* pool,
+                         const std::function<void()>& release, const PhaseFn& phase_fn = {});
+
 }  // namespace rlab::run

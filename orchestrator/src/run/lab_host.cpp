@@ -18,6 +18,7 @@ LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest) {
   LabHost out;
   out.config = h;
   out.conn = std::make_unique<vm::Connection>(h.uri);
+  out.running = std::make_unique<RunningGuests>(h.vcpu_budget);
   out.caps = vm::read_host_caps(*out.conn);
   const GuestFit fit = fit_guest(guest, out.caps);
   if (fit.accel) {

@@ -6,6 +6,7 @@
 #include "matrix/matrix.hpp"
 #include "run/boot.hpp"
 #include "run/boot_files.hpp"
+#include "run/running_guests.hpp"
 #include "vm/host_caps.hpp"
 #include "vm/libvirt.hpp"
 
@@ -25,6 +26,9 @@ struct LabHost {
   std::optional<GuestSettings> guest;
   std::string refusal;                   ///< why not, when !guest (run/host_fit.hpp)
   std::unique_ptr<BootFiles> files;     ///< nullptr when `files_error`
+  /// The guests running here, within config.vcpu_budget (every boot's guest waits here,
+  /// created paused, until it fits).
+  std::unique_ptr<RunningGuests> running;
   /// Why the host's files cannot be placed (its pool missing, inactive, not directory-backed,
   /// its directory gone): the matrix's configuration, not the host's health.
   std::string files_error;

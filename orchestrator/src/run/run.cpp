@@ -349,14 +349,13 @@ BootJob boot_job(RunContext& ctx, const Job& j, std::size_t host) {
 
 /// Boots job `j` on host `host` and counts it, unless the host failed under it: then the
 /// failure is stored, the host drained and the job waits for another host.
-Attempt boot_on(RunContext& ctx, const Job& j, std::size_t host) {
-  const BootJob bj = boot_job(ctx, j, host);
-  const std::string key = fmt::format("{}#{}", bj.cell->id, j.repeat);
+Attempt boot_on(RunContext& ctx, const Job& j, std::size_t host, const Release& release) {
+  const std::string key = fmt::format("{}#{}", ctx.p.cells[j.cell].id, j.repeat);
   const std::string& uri = ctx.hosts.slots[host].uri;
   LabHost& lh = ctx.hosts.hosts[host];
-  auto out = run_boot(bj, *lh.guest, *lh.conn, *ctx.p.st,
-                      [&](std::string_view ph) { ctx.progress.phase(key, ph); });
-  if (!ctx.hosts.pools.empty()) ctx.hosts.pools[host]->release(bj.pinned_cpus);
+  auto out = run_boot_job(boot_job(ctx, j, host), lh, *ctx.p.st,
+                          ctx.hosts.pools.empty() ? nullptr : ctx.hosts.pools[host].get(), release,
+                          [&](std::string_view ph) { ctx.progress.phase(key, ph); });
   Attempt attempt = classify(out, *lh.conn);
   if (attempt.host_failed) {
     // Stored next to run_boot's own record of the failure; the boot's status stays failed
@@ -474,7 +473,7 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   for (const auto& j : runnable) ++ctx.left[j.repeat];
   const auto t0 = Clock::now();
   const ScheduleOutcome scheduled = schedule(
-      runnable, hosts.slots, [&](const Job& j, std::size_t host) { return boot_on(ctx, j, host); },
+      runnable, hosts.slots, [&](const Job& j, std::size_t host, const Release& release) { return boot_on(ctx, j, host, release); },
       [&] { return intr.stopped(); }, 2,
       [&](const Job& j, std::size_t host) { return hosts.runs[j.cell][host] != 0; });
   count_left(ctx, scheduled);

@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace rlab::run {
 
@@ -30,7 +31,7 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed) {
 }
 
 ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
-                        const std::function<Attempt(const Job&, std::size_t)>& work,
+                        const std::function<Attempt(const Job&, std::size_t, const Release&)>& work,
                         const std::function<bool()>& stop, unsigned max_moves,
                         const std::function<bool(const Job&, std::size_t)>& can_run) {
   if (hosts.empty()) throw std::invalid_argument("schedule: no hosts");
@@ -75,15 +76,22 @@ ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>&
         used[host] += job.vcpus;
         ++running;
         threads.emplace_back([&, job, host] {
+          bool released = false;  // guarded by mu
+          const Release release = [&] {
+            std::lock_guard l(mu);
+            if (std::exchange(released, true)) return;
+            used[host] -= job.vcpus;
+            cv.notify_all();
+          };
           std::exception_ptr e;
           Attempt a;
           try {
-            a = work(job, host);
+            a = work(job, host, release);
           } catch (...) {
             e = std::current_exception();
           }
           std::lock_guard l(mu);
-          used[host] -= job.vcpus;
+          if (!std::exchange(released, true)) used[host] -= job.vcpus;
           --running;
           if (e && !error) error = e;
           if (!e && a.host_failed) {

@@ -52,12 +52,18 @@ struct ScheduleOutcome {
   bool all_drained = false;
 };
 
+/// Frees the calling job's vCPUs in its host's budget before its work returns, so that the
+/// next job can start (the first call; later ones, and the scheduler's own at the work's end,
+/// do nothing): e.g. a boot whose result is stored and whose guest only powers off.
+using Release = std::function<void()>;
+
 /// The run order: all boots of repeat 0 first, then repeat 1, ...; within a repeat the order is
 /// a Fisher-Yates shuffle with std::mt19937_64 seeded by `seed` + repeat (the same seed gives
 /// the same order on every machine).
 std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed);
 
-/// Runs `work(job, host index)` for every job, each in its own thread. The next job started is
+/// Runs `work(job, host index, release)` for every job, each in its own thread; the job holds
+/// its vCPUs of the host's budget until it calls `release` or returns. The next job started is
 /// the first one in `order` whose vCPUs fit the free budget of some host that is not drained
 /// (hosts tried in order); a job larger than every budget runs alone on the live host with the
 /// largest budget.
@@ -76,7 +82,7 @@ std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed);
 /// Exceptions thrown by `work` are rethrown here (the first one) after all running jobs end;
 /// no further jobs start after one. Throws std::invalid_argument for an empty host list.
 ScheduleOutcome schedule(const std::vector<Job>& order, const std::vector<Slot>& hosts,
-                        const std::function<Attempt(const Job&, std::size_t host)>& work,
+                        const std::function<Attempt(const Job&, std::size_t host, const Release& release)>& work,
                         const std::function<bool()>& stop, unsigned max_moves = 2,
                         const std::function<bool(const Job&, std::size_t host)>& can_run = {});
 

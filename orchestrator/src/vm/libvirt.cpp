@@ -210,9 +210,9 @@ std::shared_ptr<void> Connection::reopen(void* dead) {
   }
 }
 
-Domain Connection::create_transient(const std::string& xml) {
-  auto d = with_reopen(
-      [&](void* c) { return virDomainCreateXML(C(c), xml.c_str(), VIR_DOMAIN_NONE); }, null);
+Domain Connection::create_transient(const std::string& xml, bool paused) {
+  const unsigned flags = paused ? VIR_DOMAIN_START_PAUSED : VIR_DOMAIN_NONE;
+  auto d = with_reopen([&](void* c) { return virDomainCreateXML(C(c), xml.c_str(), flags); }, null);
   if (!d)
     throw LibvirtError(fmt::format("libvirt ({}): cannot start domain: {}", uri_,
                                    last_libvirt_error()));
@@ -263,6 +263,15 @@ int destroy_named(void* c, const std::string& name) {
 
 /// What paused `name` on `c`: its disk errors when it is paused for an I/O error, else none.
 /// -1 when libvirt failed.
+/// Resumes `name` on `c`: 0, or -1 when libvirt failed (the domain gone included).
+int resume_named(void* c, const std::string& name) {
+  virDomainPtr d = virDomainLookupByName(C(c), name.c_str());
+  if (!d) return -1;
+  const int r = virDomainResume(d);
+  virDomainFree(d);
+  return r;
+}
+
 int disk_errors(void* c, const std::string& name, std::vector<std::pair<std::string, int>>& out) {
   out.clear();
   virDomainPtr d = virDomainLookupByName(C(c), name.c_str());
@@ -311,6 +320,11 @@ bool Domain::is_active() const {
   } catch (const LibvirtError&) {  // the daemon did not come back
     return false;
   }
+}
+
+void Domain::resume() {
+  if (conn_->with_reopen([&](void* c) { return resume_named(c, name_); }, negative) < 0)
+    throw LibvirtError(fmt::format("libvirt: cannot resume domain '{}': {}", name_, last_libvirt_error()));
 }
 
 void Domain::destroy() {

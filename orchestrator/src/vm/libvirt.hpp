@@ -56,8 +56,10 @@ class Connection {
   const std::string& uri() const { return uri_; }
 
   /// Starts a transient domain from `xml` (virDomainCreateXML; nothing is defined, so the
-  /// domain disappears when it stops). Throws LibvirtError with libvirt's message.
-  Domain create_transient(const std::string& xml);
+  /// domain disappears when it stops); with `paused`, QEMU is up and the guest's memory loaded
+  /// but no vCPU runs until Domain::resume() (VIR_DOMAIN_START_PAUSED). Throws LibvirtError
+  /// with libvirt's message.
+  Domain create_transient(const std::string& xml, bool paused = false);
 
   /// Names of active domains whose name starts with `prefix`. Throws LibvirtError when the
   /// daemon cannot be reached (after reopening).
@@ -124,6 +126,8 @@ class Domain {
   /// Whether the domain is still running: false once it powered off or was destroyed (a
   /// transient domain then no longer exists), and false when libvirt cannot be reached.
   bool is_active() const;
+  /// Lets a domain created paused run (virDomainResume). Throws LibvirtError when it cannot.
+  void resume();
   /// Stops it at once (virDomainDestroy). Idempotent: a domain already gone is not an error.
   /// Throws LibvirtError when it runs and cannot be destroyed (or libvirt cannot be reached).
   void destroy();

@@ -66,7 +66,7 @@ TEST(Schedule, RunsEveryJobOnceWithinBudgetAndConcurrently) {
   std::vector<Slot> hosts{{"a", 2}, {"b", 3}};
   schedule(
       order, hosts,
-      [&](const Job& j, std::size_t h) {
+      [&](const Job& j, std::size_t h, const Release&) {
         {
           std::lock_guard l(mu);
           used[h] += j.vcpus;
@@ -91,7 +91,7 @@ TEST(Schedule, OversizedJobRunsAloneOnLargestHost) {
   std::atomic<bool> big_alone{true};
   schedule(
       order, {{"a", 2}},
-      [&](const Job& j, std::size_t) {
+      [&](const Job& j, std::size_t, const Release&) {
         int now = ++running;
         if (j.vcpus == 8 && now != 1) big_alone = false;
         std::this_thread::sleep_for(30ms);
@@ -108,7 +108,7 @@ TEST(Schedule, StopEndsStartingNewJobs) {
   std::atomic<bool> stop{false};
   schedule(
       jobs(10, 1), {{"a", 1}},
-      [&](const Job&, std::size_t) {
+      [&](const Job&, std::size_t, const Release&) {
         if (++started == 2) stop = true;
         std::this_thread::sleep_for(20ms);
         return Attempt{};
@@ -121,7 +121,7 @@ TEST(Schedule, FirstErrorIsRethrownAfterRunningJobsEnd) {
   std::atomic<int> started{0};
   EXPECT_THROW(schedule(
                    jobs(6, 1), {{"a", 1}},
-                   [&](const Job& j, std::size_t) {
+                   [&](const Job& j, std::size_t, const Release&) {
                      ++started;
                      if (j.boot == 2) throw std::runtime_error("store is gone");
                      return Attempt{};
@@ -154,7 +154,7 @@ TEST(Schedule, FailedHostIsDrainedAndItsJobMovesToAnotherHost) {
   std::atomic<bool> a_failed{false};
   auto report = schedule(
       jobs(6, 1), {{"qemu+tcp://a/system", 1}, {"qemu:///system", 1}},
-      [&](const Job& j, std::size_t h) {
+      [&](const Job& j, std::size_t h, const Release&) {
         at.add(j, h);
         std::this_thread::sleep_for(20ms);
         if (h == 0) {  // host a answers once, then its daemon is gone
@@ -191,7 +191,7 @@ TEST(Schedule, MovedJobGoesAheadOfTheQueue) {
   Attempts at;
   schedule(
       jobs(5, 1), {{"a", 1}, {"b", 1}},
-      [&](const Job& j, std::size_t h) {
+      [&](const Job& j, std::size_t h, const Release&) {
         at.add(j, h);
         if (h == 0) {
           std::this_thread::sleep_for(10ms);
@@ -214,7 +214,7 @@ TEST(Schedule, EveryHostDrainedStopsStartingAndKeepsTheRestUnstarted) {
   auto order = jobs(7, 1);
   auto report = schedule(
       order, {{"a", 1}, {"b", 2}},
-      [&](const Job& j, std::size_t h) {
+      [&](const Job& j, std::size_t h, const Release&) {
         at.add(j, h);
         std::this_thread::sleep_for(10ms);
         return Attempt{true, h == 0 ? "cannot create domains" : "connection reset"};
@@ -238,7 +238,7 @@ TEST(Schedule, MovesAreBoundedThenTheJobIsAbandoned) {
   std::vector<Slot> hosts{{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 1}};
   auto report = schedule(
       {{1, 0, 0, 1}}, hosts,
-      [&](const Job& j, std::size_t h) {
+      [&](const Job& j, std::size_t h, const Release&) {
         at.add(j, h);
         return Attempt{true, "refused"};
       },
@@ -258,7 +258,7 @@ TEST(Schedule, OversizedJobMovesToTheLargestLiveHost) {
   Attempts at;
   auto report = schedule(
       {{1, 0, 0, 8}}, {{"small", 2}, {"big", 4}},
-      [&](const Job& j, std::size_t h) {
+      [&](const Job& j, std::size_t h, const Release&) {
         at.add(j, h);
         return h == 1 ? Attempt{true, "big is gone"} : Attempt{};
       },
@@ -275,7 +275,7 @@ TEST(Schedule, JobsRunOnlyOnHostsThatCanRunThem) {
   std::mutex mu;
   std::map<std::size_t, std::set<std::size_t>> where;  // cell -> hosts used
   auto out = schedule(jobs(2, 3), hosts,
-                      [&](const Job& j, std::size_t h) {
+                      [&](const Job& j, std::size_t h, const Release&) {
                         std::lock_guard l(mu);
                         where[j.cell].insert(h);
                         return Attempt{};
@@ -290,7 +290,7 @@ TEST(Schedule, AJobWhoseOnlyHostIsDrainedStaysUnstarted) {
   const std::vector<Slot> hosts{{"a", 1}, {"b", 1}};
   // Host 1 fails its first boot; cell 0 may only run there, cell 1 anywhere.
   auto out = schedule(jobs(2, 2), hosts,
-                      [&](const Job&, std::size_t h) {
+                      [&](const Job&, std::size_t h, const Release&) {
                         if (h == 1) return Attempt{true, "gone"};
                         return Attempt{};
                       },
@@ -304,4 +304,31 @@ TEST(Schedule, AJobWhoseOnlyHostIsDrainedStaysUnstarted) {
   for (const auto& j : out.abandoned) cell0 += j.cell == 0;
   EXPECT_EQ(cell0, 2u) << "both boots of cell 0 stay out: abandoned after its host failed, or never started";
   for (const auto& j : out.unstarted) EXPECT_EQ(j.cell, 0u) << "cell 1 ran on host 0";
+}
+
+// A job that releases its vCPUs early lets the next job start while it still runs; a second
+// release, and the scheduler's own at the work's end, change nothing.
+TEST(Schedule, ReleaseStartsTheNextJobBeforeTheWorkEnds) {
+  std::atomic<int> running{0}, peak{0};
+  std::atomic<bool> budget_exceeded{false};
+  std::atomic<int> measuring{0};
+  schedule(
+      jobs(4, 1), {{"a", 1}},
+      [&](const Job&, std::size_t, const Release& release) {
+        if (++measuring > 1) budget_exceeded = true;  // before release, the budget holds
+        int now = ++running;
+        int p = peak.load();
+        while (now > p && !peak.compare_exchange_weak(p, now)) {
+        }
+        std::this_thread::sleep_for(20ms);
+        --measuring;
+        release();
+        release();
+        std::this_thread::sleep_for(60ms);  // "powering off": the next job runs meanwhile
+        --running;
+        return Attempt{};
+      },
+      [] { return false; });
+  EXPECT_FALSE(budget_exceeded);
+  EXPECT_GE(peak.load(), 2) << "jobs in their tails beside the one measuring";
 }
