@@ -40,6 +40,12 @@ TEST(RealBpfKernels, TheWaitProgramsLoadAndCountOn61And612) {
     EXPECT_EQ(a["unavailable"], "") << b.kernel << ": every family, the BPF programs loaded and attached";
     EXPECT_GT(a["totals"]["lock.waits"].get<std::uint64_t>(), 0u) << b.kernel << " " << a["totals"].dump();
     EXPECT_GT(a["totals"]["offcpu.D.waits"].get<std::uint64_t>(), 0u) << b.kernel << " " << a["totals"].dump();
+    // The AG header programs read the buffer's address from struct xfs_buf: on this kernel's
+    // layout they find the AGIs the load's inode allocations hold.
+    std::uint64_t agi_holds = 0;
+    for (const auto& [key, value] : a["totals"].items())
+      if (key.rfind("agheader.AGI.", 0) == 0 && key.ends_with(".holds")) agi_holds += value.get<std::uint64_t>();
+    EXPECT_GT(agi_holds, 0u) << b.kernel << " " << a["totals"].dump();
     bool stack_with_frames = false;
     for (const auto& s : a["stacks"])
       if ((s["family"] == "lock" || s["family"].get<std::string>().rfind("offcpu", 0) == 0) && s["frames"].size() > 2)
