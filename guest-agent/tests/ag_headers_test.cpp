@@ -4,7 +4,6 @@
 // directory's AG; unlinked inodes are freed by the inodegc worker), counted per AG and header.
 #include <fcntl.h>
 #include <sys/mount.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <sys/wait.h>
 

@@ -9,7 +9,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include <cerrno>
 #include <cstring>

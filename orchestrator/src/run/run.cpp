@@ -473,7 +473,8 @@ RunSummary execute(const RunOptions& o, Progress& progress) {
   for (const auto& j : runnable) ++ctx.left[j.repeat];
   const auto t0 = Clock::now();
   const ScheduleOutcome scheduled = schedule(
-      runnable, hosts.slots, [&](const Job& j, std::size_t host, const Release& release) { return boot_on(ctx, j, host, release); },
+      runnable, hosts.slots,
+      [&](const Job& j, std::size_t host, const Release& release) { return boot_on(ctx, j, host, release); },
       [&] { return intr.stopped(); }, 2,
       [&](const Job& j, std::size_t host) { return hosts.runs[j.cell][host] != 0; });
   count_left(ctx, scheduled);
