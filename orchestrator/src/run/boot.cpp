@@ -215,6 +215,9 @@ class BootRun {
   void failed(const std::exception& e) {
     out_.ok = false;
     out_.message = e.what();
+    // Through libvirt the channel also ends when the host's connection does: say which.
+    if (const auto why = channel_ ? channel_->stream_error() : ""; !why.empty())
+      out_.message += fmt::format(" (the libvirt stream ended: {})", why);
     if (auto* pe = dynamic_cast<const PhaseError*>(&e)) out_.phase = pe->phase;
     else if (Interrupts::instance().stopped()) out_.phase = store::FailurePhase::interrupted;
     else if (auto* le = dynamic_cast<const link::LinkError*>(&e); le && le->timed_out)

@@ -131,14 +131,23 @@ void pump(const std::shared_ptr<StreamBridge::State>& sp) {
 /// callback: one fewer object shared with that thread, and nothing it could leave behind).
 class LibvirtStream final : public ByteStream {
  public:
-  /// Takes `st` (created with VIR_STREAM_NONBLOCK on `conn`).
-  LibvirtStream(std::shared_ptr<Connection> conn, virStreamPtr st) : conn_(std::move(conn)), st_(st) {}
+  /// Takes `st` (created with VIR_STREAM_NONBLOCK on `conn`, whose handle is `c`).
+  LibvirtStream(std::shared_ptr<Connection> conn, virConnectPtr c, virStreamPtr st)
+      : conn_(std::move(conn)), c_(c), st_(st) {}
   ~LibvirtStream() override {
     abort();
     virStreamFree(st_);
   }
   long recv(char* buf, std::size_t n) override {
     const int r = virStreamRecv(st_, buf, n);
+    // libvirt 9.0 does not end a non-blocking stream whose connection closed: it answers
+    // "nothing yet" for ever. Only a send would fail, and while the agent works (prepare's
+    // mkfs) the session sends nothing; so a closed connection (the daemon gone, or its
+    // keepalive unanswered) ends the stream here. virConnectIsAlive is local: no RPC.
+    if (r == -2 && virConnectIsAlive(c_) == 0) {
+      error_ = fmt::format("the connection to {} closed (its libvirt stopped answering)", conn_->uri());
+      return -1;
+    }
     if (r == -2) return kAgain;
     if (r < 0) set_error();
     return r;
@@ -163,6 +172,7 @@ class LibvirtStream final : public ByteStream {
     error_ = e.empty() ? "libvirt stream error" : e;
   }
   std::shared_ptr<Connection> conn_;  ///< the stream's own connection, closed after it
+  virConnectPtr c_;                   ///< its handle (conn_ keeps it open)
   virStreamPtr st_;
   bool aborted_ = false;
   std::string error_;
@@ -273,7 +283,7 @@ std::unique_ptr<StreamBridge> open_channel(Connection& conn, const std::string& 
     throw LibvirtError(fmt::format("libvirt ({}): cannot open channel {} of domain '{}': {}",
                                    conn.uri(), channel, domain_name, err));
   }
-  return std::make_unique<StreamBridge>(std::make_unique<LibvirtStream>(std::move(own), st), domain_name);
+  return std::make_unique<StreamBridge>(std::make_unique<LibvirtStream>(std::move(own), c, st), domain_name);
 }
 
 }  // namespace rlab::vm
