@@ -247,10 +247,10 @@ namespace {
 
 /// A new connection to `uri` for one stream. The host answered a moment ago on its shared
 /// connection, so a failed open is taken as transient (an ssh handshake that timed out on a
-/// host whose CPUs its guests fill): tried four times, 2, 5 and 10 s apart, and the last
-/// error thrown.
+/// host whose CPUs its guests fill; the emulated KVM host has refused them for 80 s while two
+/// guests booted): tried six times, 2, 5, 10, 20 and 40 s apart, and the last error thrown.
 std::shared_ptr<Connection> own_connection(const std::string& uri) {
-  constexpr int kPauseS[] = {2, 5, 10};
+  constexpr int kPauseS[] = {2, 5, 10, 20, 40};
   constexpr int kAttempts = static_cast<int>(std::size(kPauseS)) + 1;
   for (int attempt = 1;; ++attempt) {
     try {

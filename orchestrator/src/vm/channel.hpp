@@ -89,8 +89,8 @@ class StreamBridge {
 /// `domain_name` on a new connection to `conn`'s URI (the stream's own, closed with it) with
 /// virDomainOpenChannel, as a non-blocking stream, and bridges it. The domain's channel
 /// must be a unix channel in bind mode (domain_xml with agent_via_libvirt) or a pty.
-/// The new connection is tried four times, 2, 5 and 10 s apart (a busy remote host's ssh
-/// handshake can time out). Throws LibvirtError naming the host, the domain and libvirt's error (no such domain, no
+/// The new connection is tried six times, 2, 5, 10, 20 and 40 s apart (a busy remote host's
+/// ssh handshake can time out). Throws LibvirtError naming the host, the domain and libvirt's error (no such domain, no
 /// such channel, the channel already open, the connection lost).
 std::unique_ptr<StreamBridge> open_channel(Connection& conn, const std::string& domain_name,
                                            const std::string& channel);

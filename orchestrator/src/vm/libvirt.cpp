@@ -87,9 +87,11 @@ std::shared_ptr<void> open(const std::string& uri) {
   if (!c) return nullptr;
   virConnSetErrorFunc(c, nullptr, silence);
   // A host that vanishes without closing the TCP connection (power lost, network cut) is
-  // noticed by libvirt's keepalive: no answer to 6 probes 5 s apart closes the connection
-  // (about 35 s). Refused by a driver without keepalive; harmless then.
-  virConnectSetKeepAlive(c, 5, 6);
+  // noticed by libvirt's keepalive: no answer to 12 probes 10 s apart closes the connection
+  // (about 2 minutes; a loaded host — the emulated KVM host with two guests booting — has
+  // stalled its libvirtd for 80 s and must not lose its guests for that). Refused by a
+  // driver without keepalive; harmless then.
+  virConnectSetKeepAlive(c, 10, 12);
   return std::shared_ptr<void>(c, [](void* p) { virConnectClose(C(p)); });
 }
 
