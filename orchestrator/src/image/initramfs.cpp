@@ -2,6 +2,7 @@
 
 #include "build/artifact_cache.hpp"
 #include "image/cpio.hpp"
+#include "image/keep_list.hpp"
 #include "util/hash.hpp"
 #include "util/paths.hpp"
 #include "build/run_options.hpp"
@@ -54,18 +55,34 @@ void parse_package_list(std::string_view text, const fs::path& path, RootfsRecip
   if (recipe.packages.empty()) throw std::runtime_error(path.string() + ": no packages");
 }
 
-RootfsRecipe load_rootfs_recipe(const fs::path& rootfs_dir) {
-  RootfsRecipe r;
-  parse_package_list(util::read_file(rootfs_dir / "packages.txt"), rootfs_dir / "packages.txt", r);
-  std::istringstream prune(util::read_file(rootfs_dir / "prune.txt"));
-  for (std::string raw; std::getline(prune, raw);) {
+namespace {
+
+/// The relative paths listed in `file` (one a line, '#' comments); none when it is missing.
+std::vector<std::string> read_path_list(const fs::path& file) {
+  std::vector<std::string> out;
+  if (!fs::exists(file)) return out;
+  std::istringstream in(util::read_file(file));
+  int n = 0;
+  for (std::string raw; std::getline(in, raw);) {
+    ++n;
     std::string line = strip(raw);
     if (line.empty()) continue;
     if (line.front() == '/' || line.find("..") != std::string::npos)
-      throw std::runtime_error(rootfs_dir.string() + "/prune.txt: '" + line +
-                               "' must be a relative path inside the image");
-    r.prune.push_back(line);
+      throw std::runtime_error(fmt::format("{}:{}: '{}' must be a relative path inside the image",
+                                           file.string(), n, line));
+    out.push_back(line);
   }
+  return out;
+}
+
+}  // namespace
+
+RootfsRecipe load_rootfs_recipe(const fs::path& rootfs_dir) {
+  RootfsRecipe r;
+  r.dir = rootfs_dir;
+  parse_package_list(util::read_file(rootfs_dir / "packages.txt"), rootfs_dir / "packages.txt", r);
+  r.prune = read_path_list(rootfs_dir / "prune.txt");
+  r.keep = read_path_list(rootfs_dir / "keep.txt");
   r.init_script = util::read_file(rootfs_dir / "init");
   if (r.init_script.rfind("#!", 0) != 0)
     throw std::runtime_error((rootfs_dir / "init").string() + ": must start with #!");
@@ -79,6 +96,8 @@ std::string image_key(const RootfsRecipe& recipe, const fs::path& agent_binary) 
   for (const auto& p : recipe.packages) h.update(p);
   h.update(std::to_string(recipe.prune.size()));
   for (const auto& p : recipe.prune) h.update(p);
+  h.update(std::to_string(recipe.keep.size()));
+  for (const auto& p : recipe.keep) h.update(p);
   h.update(recipe.init_script);
   h.update_file(agent_binary);
   return h.hex();
@@ -112,6 +131,7 @@ void extract_userland(const RootfsRecipe& recipe, const std::string& mirror, con
       fs::remove_all(root / rel);
     }
   }
+  if (!recipe.keep.empty()) remove_all_but(root, kept_paths(root, recipe.keep, kArm64LibDirs, (recipe.dir / "keep.txt").string()));
 }
 
 std::uintmax_t pack_initramfs(const RootfsRecipe& recipe, const fs::path& root,

@@ -12,9 +12,11 @@ namespace rlab::image {
 
 /// What goes into the userland, from images/rootfs/.
 struct RootfsRecipe {
+  std::filesystem::path dir;          ///< where it was read from (for messages)
   std::string suite;                  ///< Debian suite, from packages.txt's `suite:` line
   std::vector<std::string> packages;  ///< packages.txt, in file order
   std::vector<std::string> prune;     ///< prune.txt: relative paths, '*' suffix allowed
+  std::vector<std::string> keep;      ///< keep.txt: relative paths; empty: keep all prune leaves
   std::string init_script;            ///< contents of images/rootfs/init
 };
 
@@ -24,15 +26,19 @@ struct RootfsRecipe {
 void parse_package_list(std::string_view text, const std::filesystem::path& path,
                         RootfsRecipe& recipe);
 
-/// Reads packages.txt, prune.txt and init from `rootfs_dir` (images/rootfs).
+/// Reads packages.txt, init and the optional prune.txt and keep.txt (one relative path a
+/// line, '#' comments) from `rootfs_dir` (images/rootfs, images/kvm-host). Throws
+/// std::runtime_error "file:line: ..." for an absolute path or one with "..".
 RootfsRecipe load_rootfs_recipe(const std::filesystem::path& rootfs_dir);
 
-/// The initramfs cache key: SHA-256 over the recipe (suite, packages, prune list, /init)
+/// The initramfs cache key: SHA-256 over the recipe (suite, packages, prune and keep lists, /init)
 /// and the agent binary's bytes. Throws std::runtime_error if the agent cannot be read.
 std::string image_key(const RootfsRecipe& recipe, const std::filesystem::path& agent_binary);
 
 /// Extracts the userland into `root` (which must not exist) with `mmdebstrap
-/// --variant=extract --architectures=arm64` from `mirror`, then applies the prune list.
+/// --variant=extract --architectures=arm64` from `mirror`, then removes the prune list and,
+/// with a keep list, everything the kept programs do not need (image/keep_list.hpp). Throws
+/// std::runtime_error when a kept path or a library it needs is not there.
 void extract_userland(const RootfsRecipe& recipe, const std::string& mirror,
                       const std::filesystem::path& root);
 

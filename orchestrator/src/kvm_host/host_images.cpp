@@ -94,6 +94,10 @@ std::string disk_key(const DiskRecipe& r) {
   for (const auto& p : r.userland.packages) h.update(p);
   h.update(std::to_string(r.userland.prune.size()));
   for (const auto& p : r.userland.prune) h.update(p);
+  if (!r.userland.keep.empty()) {  // none today: the host keeps what prune.txt leaves
+    h.update("keep").update(std::to_string(r.userland.keep.size()));
+    for (const auto& p : r.userland.keep) h.update(p);
+  }
   h.update(r.userland.init_script).update(std::to_string(r.files.size()));
   for (const auto& f : r.files)
     h.update(f.path).update(f.symlink ? "->" : std::to_string(f.mode)).update(f.data);

@@ -20,6 +20,9 @@ TEST(RootfsRecipe, ShippedRecipeHasTheLoadsTools) {
   EXPECT_FALSE(r.suite.empty());
   for (const char* p : {"dash", "coreutils", "grep", "xfsprogs", "e2fsprogs", "mount"})
     EXPECT_NE(std::find(r.packages.begin(), r.packages.end(), p), r.packages.end()) << p;
+  for (const char* p : {"bin/sh", "usr/bin/sort", "usr/bin/od", "bin/grep", "usr/bin/tee", "usr/bin/wc", "bin/rm",
+                        "sbin/mkfs.xfs", "sbin/mkfs.ext4", "etc/mke2fs.conf"})
+    EXPECT_NE(std::find(r.keep.begin(), r.keep.end(), p), r.keep.end()) << p << " is not kept";
   EXPECT_NE(r.init_script.find("rlab.selftest=1"), std::string::npos);
   EXPECT_NE(r.init_script.find("/sys/class/virtio-ports"), std::string::npos);
   EXPECT_NE(r.init_script.find("exec /usr/bin/rlab-agent"), std::string::npos);
@@ -60,6 +63,7 @@ TEST(ImageKey, ChangesWithEachInputOnly) {
   auto r = base; r.suite = "trixie"; EXPECT_TRUE(changed(r));
   r = base; r.packages.push_back("grep"); EXPECT_TRUE(changed(r));
   r = base; r.prune.clear(); EXPECT_TRUE(changed(r));
+  r = base; r.keep.push_back("bin/sh"); EXPECT_TRUE(changed(r));
   r = base; r.init_script += "echo\n"; EXPECT_TRUE(changed(r));
   util::write_file_atomic(dir / "agent", "agent v2");
   EXPECT_TRUE(keys.insert(image_key(base, dir / "agent")).second);

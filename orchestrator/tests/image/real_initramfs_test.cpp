@@ -22,14 +22,16 @@ TEST(RealInitramfs, PacksDebianUserlandInitAndAgent) {
   fs::create_directories(work);
   auto recipe = load_rootfs_recipe(build::images_dir() / "rootfs");
   extract_userland(recipe, build::host_debian_mirror(), work / "root");
-  EXPECT_FALSE(fs::exists(work / "root/usr/share/doc")) << "prune list not applied";
+  EXPECT_FALSE(fs::exists(work / "root/usr/share/doc")) << "keep list not applied";
+  EXPECT_FALSE(fs::exists(work / "root/usr/bin/localedef")) << "a program nothing runs was kept";
+  EXPECT_TRUE(fs::exists(work / "root/lib/aarch64-linux-gnu/libc.so.6")) << "a library the kept programs load";
 
   // A stand-in agent: any aarch64 ELF passes the check; take one from the extracted userland.
   fs::path agent = fs::exists(work / "root/bin/dash") ? work / "root/bin/dash" : work / "root/usr/bin/dash";
   util::write_file_atomic(work / "agent", util::read_file(agent));
   auto raw = pack_initramfs(recipe, work / "root", work / "agent", work / "initramfs.cpio");
   EXPECT_EQ(raw, fs::file_size(work / "initramfs.cpio"));
-  EXPECT_LT(raw, 64u << 20) << "initramfs unexpectedly large";
+  EXPECT_LT(raw, 16u << 20) << "initramfs unexpectedly large (the keep list keeps ~8 MB of the userland)";
   EXPECT_EQ(util::read_file(work / "initramfs.cpio").substr(0, 6), "070701") << "a newc cpio, not compressed";
   auto listing = util::run_checked({"cpio", "-itv", "--quiet", "-F", (work / "initramfs.cpio").string()}).output;
   std::set<std::string> names;
