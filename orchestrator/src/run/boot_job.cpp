@@ -45,7 +45,7 @@ BootOutcome run_boot_job(BootJob job, LabHost& host, store::Store& st, host::Cpu
   };
   job.measured = free_slot;
   BootOutcome out = run_boot(job, *host.guest, *host.conn, st, phase_fn);
-  free_slot();
+  if (!std::exchange(freed, true) && pool) pool->release(job.pinned_cpus);  // no result: not `release`
   return out;
 }
 

@@ -28,10 +28,12 @@ BootJob make_boot_job(const matrix::Cell& cell, unsigned repeat, store::BootId b
                       const matrix::Pinning& pinning, host::CpuPool* pool);
 
 /// run_boot() of `job` (make_boot_job's) on `host`, which must have its guest settings. Once
-/// the boot's result is stored, or when it ends without one, its CPUs go back to `pool` (when
-/// given) and `release` (the scheduler's Release, when given) is called, once: the next boot
-/// starts while this guest powers off, and its guest runs once this one is gone
-/// (RunningGuests). Returns and throws what run_boot() does.
+/// the boot's result is stored its CPUs go back to `pool` (when given) and `release` (the
+/// scheduler's Release, when given) is called, once: the next boot starts while this guest
+/// powers off, and its guest runs once this one is gone (RunningGuests). A boot that ends
+/// without a result gives its CPUs back but not its share of the budget: the scheduler takes
+/// that back when the work returns, after the caller has judged whether the host failed under
+/// it (a host that died gets no next boot). Returns and throws what run_boot() does.
 BootOutcome run_boot_job(BootJob job, LabHost& host, store::Store& st, host::CpuPool* pool,
                          const std::function<void()>& release, const PhaseFn& phase_fn = {});
 
