@@ -29,6 +29,24 @@ std::string inside(const fs::path& rel, const std::string& from) {
   return n.generic_string();
 }
 
+/// `rel` with each directory symlink on its way replaced by the link's target, each such link
+/// added to `kept` (a merged-/usr userland has bin -> usr/bin: "bin/sh" is "usr/bin/sh").
+std::string through_dir_links(const fs::path& root, const std::string& rel, std::set<std::string>& kept,
+                              const std::string& from) {
+  fs::path done;
+  const fs::path r(rel);
+  for (auto it = r.begin(); it != r.end(); ++it) {
+    fs::path next = done / *it;
+    if (std::next(it) != r.end() && fs::is_symlink(fs::symlink_status(root / next))) {
+      kept.insert(next.generic_string());
+      const fs::path t = fs::read_symlink(root / next);
+      next = inside(t.is_absolute() ? t.relative_path() : done / t, from);
+    }
+    done = next;
+  }
+  return done.generic_string();
+}
+
 }  // namespace
 
 ElfNeeds parse_readelf(const std::string& out) {
@@ -52,7 +70,7 @@ std::set<std::string> kept_paths(const fs::path& root, const std::vector<std::st
   while (!todo.empty()) {
     const auto [asked, from] = todo.back();
     todo.pop_back();
-    const std::string rel = inside(asked, from);
+    const std::string rel = through_dir_links(root, inside(asked, from), kept, from);
     if (kept.count(rel)) continue;
     const fs::path p = root / rel;
     const auto st = fs::symlink_status(p);

@@ -22,7 +22,8 @@ struct ElfNeeds {
 ElfNeeds parse_readelf(const std::string& readelf_output);
 
 /// The relative paths (under `root`) that `keep` needs: each entry (a file, a symlink or a
-/// directory, taken whole), every symlink's target, and for every ELF file the libraries it
+/// directory, taken whole), every symlink's target (and the directory links on the way, as
+/// in a merged-/usr userland), and for every ELF file the libraries it
 /// needs, looked up in `lib_dirs` (relative to `root`, in order) and followed transitively.
 /// Reads ELF files with `readelf` (binutils; any architecture). Throws std::runtime_error
 /// naming `what` and the entry when an entry is not under `root`, a symlink leaves it, or a

@@ -61,6 +61,25 @@ TEST_F(Tree, KeepsProgramsTheirLibrariesAndLinksAndRemovesTheRest) {
   EXPECT_FALSE(fs::exists(root / "usr")) << "directories left empty go too";
 }
 
+TEST_F(Tree, AMergedUsrLayoutKeepsTheDirectoryLinksAndWhatIsBehindThem) {
+  // bin -> usr/bin and lib -> usr/lib, as in a merged-/usr userland.
+  fs::create_directories(root / "usr/bin");
+  fs::rename(root / "bin", root / "usr/bin2");
+  for (const auto& e : fs::directory_iterator(root / "usr/bin2")) fs::rename(e.path(), root / "usr/bin" / e.path().filename());
+  fs::remove(root / "usr/bin2");
+  fs::create_symlink("usr/bin", root / "bin");
+  fs::rename(root / "lib", root / "usr/lib");
+  fs::create_symlink("usr/lib", root / "lib");
+  const auto kept = kept_paths(root, {"bin/true", "bin/sh"}, dirs, "keep.txt");
+  EXPECT_EQ(kept, (std::set<std::string>{"bin", "lib", "usr/bin/true", "usr/bin/sh", "usr/bin/dash",
+                                         "usr/lib/x86_64-linux-gnu/libc.so.6", "lib64/ld-linux-x86-64.so.2",
+                                         "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"}));
+  remove_all_but(root, kept);
+  EXPECT_TRUE(fs::exists(root / "bin/true")) << "reachable through the kept link";
+  EXPECT_TRUE(fs::exists(root / "lib64/ld-linux-x86-64.so.2"));
+  EXPECT_FALSE(fs::exists(root / "usr/bin/unused"));
+}
+
 TEST_F(Tree, ErrorsNameTheListAndWhatIsMissing) {
   auto message = [&](const std::vector<std::string>& keep, const std::vector<std::string>& lib_dirs) {
     try {
