@@ -48,6 +48,27 @@ TEST(RootfsRecipe, PackageListErrorsNameTheLine) {
   EXPECT_EQ(ok.packages, (std::vector<std::string>{"libc6:arm64", "g++-12"}));
 }
 
+TEST(RootfsRecipe, KeepAndPruneListErrorsNameTheFileAndLine) {
+  auto dir = fs::temp_directory_path() / ("rlab-recipe-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  util::write_file_atomic(dir / "packages.txt", "suite: bookworm\ndash\n");
+  util::write_file_atomic(dir / "init", "#!/bin/sh\n");
+  EXPECT_TRUE(load_rootfs_recipe(dir).keep.empty()) << "no keep.txt: keep what prune leaves";
+  for (const char* list : {"keep.txt", "prune.txt"}) {
+    util::write_file_atomic(dir / list, "bin/sh  # fine\n/bin/cat\n");
+    try {
+      load_rootfs_recipe(dir);
+      ADD_FAILURE() << list << ": an absolute path was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find((dir / list).string() + ":2: '/bin/cat'"), std::string::npos) << e.what();
+    }
+    util::write_file_atomic(dir / list, "usr/../../etc/passwd\n");
+    EXPECT_THROW(load_rootfs_recipe(dir), std::runtime_error) << list;
+    fs::remove(dir / list);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(ImageKey, ChangesWithEachInputOnly) {
   auto dir = fs::temp_directory_path() / ("rlab-imgkey-" + std::to_string(::getpid()));
   fs::create_directories(dir);
