@@ -65,11 +65,11 @@ ElfNeeds parse_readelf(const std::string& out) {
 std::set<std::string> kept_paths(const fs::path& root, const std::vector<std::string>& keep,
                                  const std::vector<std::string>& lib_dirs, const std::string& what) {
   std::set<std::string> kept;
-  std::vector<std::pair<fs::path, std::string>> todo;  // a path, and who asked for it
-  for (const auto& k : keep) todo.emplace_back(k, what);
-  while (!todo.empty()) {
-    const auto [asked, from] = todo.back();
-    todo.pop_back();
+  std::vector<std::pair<fs::path, std::string>> to_visit;  // paths still to look at, and who asked for each
+  for (const auto& k : keep) to_visit.emplace_back(k, what);
+  while (!to_visit.empty()) {
+    const auto [asked, from] = to_visit.back();
+    to_visit.pop_back();
     const std::string rel = through_dir_links(root, inside(asked, from), kept, from);
     if (kept.count(rel)) continue;
     const fs::path p = root / rel;
@@ -79,13 +79,13 @@ std::set<std::string> kept_paths(const fs::path& root, const std::vector<std::st
     kept.insert(rel);
     if (fs::is_symlink(st)) {
       const fs::path t = fs::read_symlink(p);
-      todo.emplace_back(t.is_absolute() ? t.relative_path() : fs::path(rel).parent_path() / t, rel);
+      to_visit.emplace_back(t.is_absolute() ? t.relative_path() : fs::path(rel).parent_path() / t, rel);
     } else if (fs::is_directory(st)) {
-      for (const auto& e : fs::directory_iterator(p)) todo.emplace_back(fs::path(rel) / e.path().filename(), rel);
+      for (const auto& e : fs::directory_iterator(p)) to_visit.emplace_back(fs::path(rel) / e.path().filename(), rel);
     } else if (is_elf(p)) {
       const ElfNeeds needs = parse_readelf(
           util::run_checked({"readelf", "--dynamic", "--program-headers", "--wide", p.string()}).output);
-      if (!needs.interpreter.empty()) todo.emplace_back(fs::path(needs.interpreter).relative_path(), rel);
+      if (!needs.interpreter.empty()) to_visit.emplace_back(fs::path(needs.interpreter).relative_path(), rel);
       for (const auto& lib : needs.libraries) {
         auto dir = std::find_if(lib_dirs.begin(), lib_dirs.end(), [&](const std::string& d) {
           return fs::exists(fs::symlink_status(root / d / lib));
@@ -93,7 +93,7 @@ std::set<std::string> kept_paths(const fs::path& root, const std::vector<std::st
         if (dir == lib_dirs.end())
           throw std::runtime_error(fmt::format("{}: {} needs {}, which is in none of {}", what, rel, lib,
                                                fmt::join(lib_dirs, ", ")));
-        todo.emplace_back(fs::path(*dir) / lib, rel);
+        to_visit.emplace_back(fs::path(*dir) / lib, rel);
       }
     }
   }
