@@ -75,6 +75,15 @@ inline std::filesystem::path unixbench_dir() {
   return fs::exists(ref / "src" / "looper.c") ? fs::canonical(ref) : fs::path();
 }
 
+/// Why the tests that run UnixBench's own programs cannot run on this checkout: "" when
+/// unixbench_dir() found them, else the reason and how to supply them (for GTEST_SKIP).
+/// UnixBench's sources are reference material this repository does not ship.
+inline std::string unixbench_missing() {
+  if (!unixbench_dir().empty()) return "";
+  return "no UnixBench directory: set RLAB_UNIXBENCH to one (src/, pgms/, testdir/), or keep "
+         "shared/reference/byte-unixbench beside the checkout";
+}
+
 /// The shape of a small matrix of the cached 64K 6.12 kernel (TCG, 1 GiB, 2 GiB disk): by
 /// default one shell1 pass of `duration_s` per boot, one repeat, `results: rlab.db` beside the
 /// file. The one matrix the tests against real guests start from.
