@@ -61,7 +61,6 @@ build::KernelSpec host_kernel_spec() {
   k.source.debian_version = "6.12";
   k.source.debian_suite = "trixie";
   k.page_size_kib = 64;
-  k.fragments = {build::images_dir() / "kernel" / "kvm-host.config"};
   return k;
 }
 

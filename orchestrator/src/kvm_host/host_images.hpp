@@ -1,6 +1,6 @@
 #pragma once
-// What the emulated arm64 KVM host boots (docs/kvm-host.md): a 64 KiB-page kernel built by
-// rlab's own kernel pipeline with images/kernel/kvm-host.config, and an ext4 root filesystem
+// What the emulated arm64 KVM host boots (docs/kvm-host.md): the guests' own 64 KiB-page 6.12
+// kernel (images/kernel/base.config has what a KVM host needs), and an ext4 root filesystem
 // image of Debian arm64 userland (libvirt, QEMU, sshd; images/kvm-host/) with the ssh keys
 // rlab reaches it with. Both are content-addressed cache entries under util::cache_dir().
 #include "build/kernel_spec.hpp"
@@ -14,7 +14,8 @@
 namespace rlab::kvm_host {
 
 /// The host kernel: Debian's linux-source-6.12 (trixie), 64 KiB pages, base.config +
-/// 64k.config + kvm-host.config (KVM, networking, cgroup v2 cpusets, seccomp).
+/// 64k.config — the default matrix's "6.12" guest kernel, so both share one cache entry
+/// (base.config carries KVM, networking, cgroup v2 cpusets and seccomp for the host).
 build::KernelSpec host_kernel_spec();
 
 /// The recipe of the root filesystem image, read from images/kvm-host/: packages.txt (suite

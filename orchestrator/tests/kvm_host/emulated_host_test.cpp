@@ -2,6 +2,7 @@
 // is RealKvmHost.*).
 #include "kvm_host/emulated_host.hpp"
 #include "kvm_host/host_images.hpp"
+#include "matrix/matrix.hpp"
 
 #include <gtest/gtest.h>
 
@@ -78,9 +79,17 @@ TEST(HostImages, TheShippedRecipeLetsInOnlyTheKeyAndChangesTheKeyWhenAFileDoes) 
   EXPECT_EQ(disk_key(load_disk_recipe(dir)), key);
   r.files.front().data += "\n";
   EXPECT_NE(disk_key(r), key);
-  // The host kernel: 64 KiB pages, the KVM fragment after base and page size.
+  // The host kernel is the default matrix's 6.12 guest kernel (one build, one cache entry):
+  // the same source, 64 KiB pages, no fragment or patch of its own (base.config has KVM).
   const auto k = host_kernel_spec();
+  const auto m = rlab::matrix::load_matrix(std::filesystem::path(RLAB_SOURCE_DIR) / "matrix.yaml");
+  const auto& guest = m.kernels.at("6.12");
   EXPECT_EQ(k.page_size_kib, 64u);
-  ASSERT_EQ(k.fragments.size(), 1u);
-  EXPECT_EQ(k.fragments[0].filename(), "kvm-host.config");
+  EXPECT_EQ(k.page_size_kib, guest.page_size_kib);
+  EXPECT_EQ(k.source.kind, guest.source.kind);
+  EXPECT_EQ(k.source.debian_version, guest.source.debian_version);
+  EXPECT_EQ(k.source.debian_suite, guest.source.debian_suite);
+  EXPECT_EQ(k.fragments, guest.fragments);
+  EXPECT_EQ(k.patches, guest.patches);
+  EXPECT_TRUE(k.fragments.empty());
 }
