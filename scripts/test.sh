@@ -28,9 +28,15 @@ cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSa
 
 bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
-long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealBpfKernels)\.|^RealSoak\.TenNights')
+long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealKvmMatrix|RealBpfKernels)\.|^RealSoak\.TenNights')
 [[ "${RLAB_LONG_TESTS:-0}" == 1 ]] && long=()
-# Tests share the two cores with guests and kernel builds: run them one at a time.
-ctest --preset host --timeout 3600 "${long[@]}" "$@"
-# Short regression runs of the libFuzzer targets (ASan + UBSan) on their seed corpora.
-ctest --preset fuzz --timeout 600 "$@"
+# Tests run side by side within the machine's cores: each test's share is in
+# cmake/test_resources.cmake (a kernel build or two guests take two cores, one 1-vCPU guest one,
+# unit tests none; tests that measure in real time run alone), and ctest never exceeds the
+# cores this file lists.
+cores=$(nproc)
+spec="build/host/test-resources.json"
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"cores": [{"id": "0", "slots": %d}]}]}\n' "$cores" >"$spec"
+ctest --preset host --timeout 3600 -j "$((cores + 2))" --resource-spec-file "$spec" "${long[@]}" "$@"
+# Short regression runs of the libFuzzer targets (ASan + UBSan) on their seed corpora, side by side.
+ctest --preset fuzz --timeout 600 -j "$cores" "$@"

@@ -1,0 +1,54 @@
+# How the tests share the machine: read by ctest (a TEST_INCLUDE_FILES script, included after
+# GoogleTest's discovered tests), it gives each test its share of the machine's CPU cores and
+# what it waits for. With `ctest -j N --resource-spec-file <cores = nproc>` (scripts/test.sh),
+# ctest never runs more tests at once than their shares allow; tests without a share (unit
+# tests: a few ms to a few seconds of one core each) fill the gaps.
+#
+#   cores:2     keeps two cores busy: a kernel build (make -j), two guests at once, a 2-vCPU
+#               guest, the emulated KVM host (one TCG thread per emulated CPU)
+#   cores:1     one 1-vCPU TCG guest at a time, or a server, browser or apt download that
+#               mostly waits
+#   RUN_SERIAL  measures in real time what a neighbour would move (boot-to-hello against raw
+#               QEMU, noise, fidelity, the host's steal): nothing else runs beside it
+#   lab_kernels the fixture that builds the default matrix's kernels (orchestrator/
+#               CMakeLists.txt): every Real* test that boots a guest kernel starts after it, so
+#               on an empty cache one build serves them all and the tests that need no kernel
+#               run beside it
+#
+# A Real* test not listed takes cores:2 and waits for lab_kernels, the safe default; the
+# measured time of each long test is in docs/benchmarks.md "Test command". Expects
+# RLAB_TEST_LISTS: the names of the list variables gtest_discover_tests() set (<target>_TESTS).
+
+set(_rlab_serial "^(RealBench|RealNoise|RealFidelity|RealLoad|RealSampleHost)\\.")
+# The agent's tests that run on this machine's kernel (rlab_agent_tests): the shell1 load,
+# mkfs on loop devices, BPF programs on its tracepoints. Two cores, so no guest or kernel build
+# runs beside them; unit tests may.
+set(_rlab_agent_on_host "^(Run|Prepare|Attribution|AgHeaderAttribution|BpfAgHeaders|BpfWaits|XfsAg|Workload)\\.")
+set(_rlab_one_core
+    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealIcount|RealGuest)\\.")
+# Real* tests that boot no guest kernel (servers, the browser, libvirt without a guest, the
+# kernel source tree, the userland): they need not wait for the kernel build.
+set(_rlab_no_kernel
+    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser)\\.")
+
+foreach(_list IN LISTS RLAB_TEST_LISTS)
+  foreach(_t IN LISTS ${_list})
+    if(_list STREQUAL "rlab_agent_tests_TESTS" AND _t MATCHES "${_rlab_agent_on_host}")
+      set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:2" LABELS unit)
+      continue()
+    elseif(NOT _t MATCHES "^Real")
+      set_tests_properties("${_t}" PROPERTIES LABELS unit)
+      continue()
+    endif()
+    if(_t MATCHES "${_rlab_serial}")
+      set_tests_properties("${_t}" PROPERTIES RUN_SERIAL TRUE LABELS real)
+    elseif(_t MATCHES "${_rlab_one_core}")
+      set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:1" LABELS real)
+    else()
+      set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:2" LABELS real)
+    endif()
+    if(NOT _t MATCHES "${_rlab_no_kernel}")
+      set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED lab_kernels)
+    endif()
+  endforeach()
+endforeach()
