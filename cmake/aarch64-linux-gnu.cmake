@@ -1,4 +1,13 @@
-# Cross toolchain for the static aarch64 guest agent (Debian g++-aarch64-linux-gnu).
+# Toolchain of the static aarch64 guest agent (preset aarch64-agent).
+#
+# On an aarch64 machine the agent is built natively: nothing is set here, so CMake uses the
+# machine's own compiler (build-essential), does not cross compile (CMAKE_CROSSCOMPILING is
+# false) and runs what it builds directly; cmake/bpf.cmake links the native libbpf, libelf and
+# zlib archives. Anywhere else it is Debian's cross compiler (g++-aarch64-linux-gnu) with the
+# arm64 libraries of the foreign architecture, and what it builds runs under qemu-user.
+if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  return()
+endif()
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)

@@ -6,21 +6,27 @@
 # ${CMAKE_CURRENT_BINARY_DIR}/bpf, added to <target>'s include path. The object is the same
 # for every target architecture: the programs read only raw tracepoints' u64 arguments.
 #
-# rlab::libbpf: libbpf's headers and libraries (libbpf-dev, libelf-dev, zlib1g-dev). Native
-# builds link the host's; the static aarch64 agent links Debian's arm64 archives
-# (libbpf-dev:arm64 ... from the arm64 architecture scripts/setup.sh adds), by full path so
-# no other arm64 library comes into view.
+# rlab::libbpf: libbpf's headers and libraries (libbpf-dev, libelf-dev, zlib1g-dev). Dynamic
+# builds link the host's through pkg-config; a static build (RLAB_STATIC, the aarch64 agent)
+# links the archives libbpf.a, libelf.a and libz.a of the target's multiarch directory by full
+# path: on an aarch64 machine the native ones, elsewhere Debian's arm64 archives
+# (libbpf-dev:arm64 ... from the arm64 architecture scripts/setup.sh adds), so no other arm64
+# library comes into view.
 find_program(RLAB_CLANG clang REQUIRED)
 find_program(RLAB_BPFTOOL bpftool PATHS /usr/sbin /sbin REQUIRED)
 
-if(CMAKE_CROSSCOMPILING)
+if(RLAB_STATIC)
   set(_arch_dir "/usr/lib/${CMAKE_SYSTEM_PROCESSOR}-linux-gnu")
   set(_libs)
   foreach(_lib bpf elf z)
     set(_a "${_arch_dir}/lib${_lib}.a")
     if(NOT EXISTS "${_a}")
-      message(FATAL_ERROR "${_a} not found: run scripts/setup.sh (dpkg --add-architecture arm64; "
-                          "libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64)")
+      if(CMAKE_CROSSCOMPILING)
+        message(FATAL_ERROR "${_a} not found: run scripts/setup.sh (dpkg --add-architecture arm64; "
+                            "libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64)")
+      else()
+        message(FATAL_ERROR "${_a} not found: run scripts/setup.sh (libbpf-dev libelf-dev zlib1g-dev)")
+      endif()
     endif()
     list(APPEND _libs "${_a}")
   endforeach()

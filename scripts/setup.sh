@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian 12 machine (as root) for rlab: installs scripts/packages.txt,
-# starts virtlogd and libvirtd by hand when they are not running (no systemd needed),
-# and builds what the main job (scripts/run.sh) needs: rlab and the static aarch64 agent.
+# Prepares a fresh Debian 12 machine (as root; amd64, or arm64 where everything is native) for
+# rlab: installs scripts/packages.txt as resolved for this machine's architecture
+# (scripts/packages.sh), starts libvirtd (through systemd where systemd runs, by hand where it
+# does not: scripts/start-libvirtd.sh), and builds what the main job (scripts/run.sh) needs:
+# rlab and the static aarch64 agent (cross built, or native on an aarch64 machine).
 # The tests, the host-native agent and the fuzz targets are built by scripts/test.sh.
-# Idempotent: a second run installs and rebuilds only what changed.
+# Idempotent: a second run installs nothing when every package is installed, and rebuilds
+# only what changed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -13,24 +16,34 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 2
 fi
 
-# The static aarch64 agent links Debian's arm64 libbpf, libelf and zlib archives
-# (scripts/packages.txt lists them as :arm64): apt needs the architecture first.
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-  echo "setup.sh: adding the arm64 architecture to apt (dpkg --add-architecture arm64)"
-  dpkg --add-architecture arm64
-fi
-
-mapfile -t pkgs < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/packages.txt | grep -v '^$')
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+# Packages of another architecture (`name:arch` in packages.txt: the arm64 libraries of the
+# cross-built agent on amd64) need that architecture in dpkg first. None on arm64.
+foreign=$(bash scripts/packages.sh foreign)
+for arch in $foreign; do
+  if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+    echo "setup.sh: adding the $arch architecture to apt (dpkg --add-architecture $arch)"
+    dpkg --add-architecture "$arch"
+  fi
 done
-if [ ${#missing[@]} -gt 0 ]; then
+
+# Installs what scripts/packages.sh reports missing; nothing (not even apt-get update) when
+# nothing is. Twice: the second round adds npm where the nodejs just installed has none.
+updated=0
+install_missing() {
+  local out missing
+  out=$(bash scripts/packages.sh missing)
+  [ -n "$out" ] || return 0
+  mapfile -t missing <<<"$out"
   echo "setup.sh: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
+  if [ "$updated" = 0 ]; then
+    apt-get update -q
+    updated=1
+  fi
   apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+}
+install_missing
+install_missing
 
 bash scripts/start-libvirtd.sh
 

@@ -1,6 +1,7 @@
-// The static aarch64 guest agent: a static ARM aarch64 ELF that serves the protocol under
-// qemu-aarch64-static. RLAB_AGENT_AARCH64 names the binary (built by the agent_aarch64_build
-// CTest fixture from the aarch64-agent preset).
+// The static aarch64 guest agent: a static ARM aarch64 ELF that serves the protocol, run
+// directly on an aarch64 machine and under qemu-aarch64-static elsewhere. RLAB_AGENT_AARCH64
+// names the binary (built by the agent_aarch64_build CTest fixture from the aarch64-agent
+// preset).
 #include <sys/wait.h>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,18 @@ std::string cross_agent() {
   if (!p) throw std::runtime_error("RLAB_AGENT_AARCH64 is not set");
   return p;
 }
+
+// The agent's command line: the binary itself where this test runs on aarch64 (its own
+// architecture), behind qemu-user everywhere else.
+std::vector<std::string> agent_command(std::vector<std::string> args) {
+#if defined(__aarch64__)
+  std::vector<std::string> argv{cross_agent()};
+#else
+  std::vector<std::string> argv{"qemu-aarch64-static", cross_agent()};
+#endif
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
 }  // namespace
 
 TEST(Aarch64Agent, IsAStaticArmAarch64Executable) {
@@ -27,9 +40,9 @@ TEST(Aarch64Agent, IsAStaticArmAarch64Executable) {
   EXPECT_NE(out.find("statically linked"), std::string::npos) << out;
 }
 
-TEST(Aarch64Agent, AnswersHelloUnderQemuUser) {
+TEST(Aarch64Agent, AnswersHelloAndRunsALoad) {
   TempDir dir;
-  Process agent({"qemu-aarch64-static", cross_agent(), "--listen", "unix:" + (dir.path / "agent.sock").string()});
+  Process agent(agent_command({"--listen", "unix:" + (dir.path / "agent.sock").string()}));
   Client c = Client::connect_unix(dir.path / "agent.sock", 30s);
   auto h = c.next_of<rp::Hello>(30s);
   ASSERT_TRUE(h.has_value());

@@ -6,7 +6,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -30,8 +35,31 @@ std::string strip_slash(std::string uri) {
   return uri;
 }
 
+// What the sources say: the first Debian archive, and the first deb entry with a release
+// suite of another distribution ("noble at http://.../ubuntu-ports"), for the error.
+struct Scan {
+  std::string debian;
+  std::string other;
+};
+
+// Records one deb entry; true once it is a Debian archive.
+bool consider(Scan& scan, const std::string& uri, const std::vector<std::string>& suites) {
+  for (const auto& s : suites)
+    if (plain_suite(s) && is_debian_release_suite(s)) {
+      scan.debian = strip_slash(uri);
+      return true;
+    }
+  if (scan.other.empty())
+    for (const auto& s : suites)
+      if (plain_suite(s)) {
+        scan.other = s + " at " + strip_slash(uri);
+        break;
+      }
+  return false;
+}
+
 // One-line format: deb [options] uri suite [component...]
-std::string from_one_line(const std::string& text) {
+void from_one_line(const std::string& text, Scan& scan) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
@@ -42,13 +70,12 @@ std::string from_one_line(const std::string& text) {
       while (i < w.size() && w[i].back() != ']') ++i;
       ++i;
     }
-    if (i + 1 < w.size() && plain_suite(w[i + 1])) return strip_slash(w[i]);
+    if (i + 1 < w.size() && consider(scan, w[i], {w[i + 1]})) return;
   }
-  return "";
 }
 
 // deb822 format: stanzas separated by blank lines, fields "Types:", "URIs:", "Suites:".
-std::string from_deb822(const std::string& text) {
+void from_deb822(const std::string& text, Scan& scan) {
   std::istringstream in(text + "\n\n");
   std::vector<std::string> types, uris, suites;
   bool enabled = true;
@@ -56,9 +83,7 @@ std::string from_deb822(const std::string& text) {
     if (!line.empty() && line[0] == '#') continue;
     if (words(line).empty()) {
       bool deb = std::find(types.begin(), types.end(), "deb") != types.end();
-      if (enabled && deb && !uris.empty() &&
-          std::any_of(suites.begin(), suites.end(), plain_suite))
-        return strip_slash(uris.front());
+      if (enabled && deb && !uris.empty() && consider(scan, uris.front(), suites)) return;
       types.clear(), uris.clear(), suites.clear(), enabled = true;
       continue;
     }
@@ -72,7 +97,17 @@ std::string from_deb822(const std::string& text) {
     else if (key == "suites") suites = value;
     else if (key == "enabled") enabled = !(value.size() == 1 && value[0] == "no");
   }
-  return "";
+}
+
+Scan scan_sources(const std::vector<std::pair<std::string, std::string>>& files) {
+  Scan scan;
+  for (const auto& [name, text] : files) {
+    bool deb822 = name.size() >= 8 && name.compare(name.size() - 8, 8, ".sources") == 0;
+    if (deb822) from_deb822(text, scan);
+    else from_one_line(text, scan);
+    if (!scan.debian.empty()) break;
+  }
+  return scan;
 }
 
 // apt's options for the private state under `root` (see PrivateApt).
@@ -111,13 +146,15 @@ bool has_package_lists(const fs::path& root) {
 
 }  // namespace
 
+bool is_debian_release_suite(const std::string& suite) {
+  static const std::set<std::string> kSuites{
+      "buster", "bullseye", "bookworm", "trixie", "forky", "duke", "sid",
+      "stable", "testing", "unstable", "oldstable", "oldoldstable", "experimental"};
+  return kSuites.count(suite) != 0;
+}
+
 std::string find_debian_mirror(const std::vector<std::pair<std::string, std::string>>& files) {
-  for (const auto& [name, text] : files) {
-    bool deb822 = name.size() >= 8 && name.compare(name.size() - 8, 8, ".sources") == 0;
-    std::string uri = deb822 ? from_deb822(text) : from_one_line(text);
-    if (!uri.empty()) return uri;
-  }
-  return "";
+  return scan_sources(files).debian;
 }
 
 std::string host_debian_mirror(const fs::path& etc_apt) {
@@ -132,13 +169,50 @@ std::string host_debian_mirror(const fs::path& etc_apt) {
     }
   std::sort(parts.begin(), parts.end());
   for (const auto& p : parts) files.emplace_back(p.filename().string(), util::read_file(p));
-  std::string uri = find_debian_mirror(files);
-  if (uri.empty())
-    throw std::runtime_error("no Debian mirror found in the host's apt sources (" +
-                             (etc_apt / "sources.list").string() + ", " +
-                             (etc_apt / "sources.list.d").string() +
-                             "/*.list, *.sources): add a `deb` entry for a release suite");
+  const Scan scan = scan_sources(files);
+  if (!scan.debian.empty()) return scan.debian;
+  const std::string read = (etc_apt / "sources.list").string() + ", " +
+                           (etc_apt / "sources.list.d").string() + "/*.list, *.sources";
+  if (!scan.other.empty())
+    throw std::runtime_error(fmt::format(
+        "the host's apt sources ({}) have no Debian archive, only another distribution's ({}): "
+        "set {} to a Debian mirror's URI (http://<mirror>/debian), which rlab uses for kernel "
+        "sources and guest userlands",
+        read, scan.other, kDebianMirrorVariable));
+  throw std::runtime_error(fmt::format(
+      "no Debian mirror found in the host's apt sources ({}): add a `deb` entry for a Debian "
+      "release suite, or set {} to a Debian mirror's URI (http://<mirror>/debian)",
+      read, kDebianMirrorVariable));
+}
+
+namespace {
+constexpr std::string_view kSchemes[] = {"http://", "https://", "file:/"};
+}  // namespace
+
+std::string select_debian_mirror(const std::optional<std::string>& setting, const fs::path& etc_apt) {
+  if (!setting) return host_debian_mirror(etc_apt);
+  const std::string& v = *setting;
+  const std::string uri = strip_slash(v);
+  // A scheme apt fetches from, then something: "http://h/debian", "file:/srv/debian".
+  const bool scheme = std::any_of(std::begin(kSchemes), std::end(kSchemes), [&](std::string_view s) {
+    return uri.size() > s.size() && uri.compare(0, s.size(), s) == 0;
+  });
+  // Nothing that would end the URI's field in a sources.list line.
+  const bool clean = std::none_of(v.begin(), v.end(), [](unsigned char c) {
+    return std::isspace(c) || std::iscntrl(c) || c == '[' || c == ']';
+  });
+  if (!scheme || !clean)
+    throw std::runtime_error(fmt::format(
+        "{}='{}' is not a Debian archive's URI: expected http://, https:// or file:/ and no "
+        "spaces, e.g. http://<mirror>/debian",
+        kDebianMirrorVariable, v));
   return uri;
+}
+
+std::string debian_mirror() {
+  std::optional<std::string> setting;
+  if (const char* v = std::getenv(kDebianMirrorVariable); v && *v) setting = v;
+  return select_debian_mirror(setting);
 }
 
 PrivateApt::PrivateApt(fs::path root, std::string mirror, std::string suite, std::string arch)

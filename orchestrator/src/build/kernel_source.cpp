@@ -30,7 +30,7 @@ SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
                              ": no Debian suite (e.g. \"trixie\")");
   const std::string package = "linux-source-" + src.debian_version;
   report(progress, "fetch", "apt-get update (" + src.debian_suite + ", private state)");
-  PrivateApt apt(cache_root / "apt" / (src.debian_suite + "-arm64"), host_debian_mirror(),
+  PrivateApt apt(cache_root / "apt" / (src.debian_suite + "-arm64"), debian_mirror(),
                  src.debian_suite, "arm64");
   apt.update();
   std::string version = apt.candidate_version(package);

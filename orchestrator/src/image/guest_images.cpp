@@ -29,7 +29,7 @@ InitramfsArtifact ensure_initramfs(const fs::path& agent_binary, const Progress&
   const std::string key = image_key(recipe, agent_binary);
   auto [dir, hit] = build::ensure_entry(util::cache_dir(), "image", key, [&](const fs::path& staging) {
     auto start = std::chrono::steady_clock::now();
-    std::string mirror = build::host_debian_mirror();
+    std::string mirror = build::debian_mirror();
     build::report(progress, "initramfs",
                   fmt::format("extracting {} arm64 packages from {} {}", recipe.packages.size(),
                               mirror, recipe.suite));

@@ -108,7 +108,7 @@ HostDisk ensure_host_disk(const build::Progress& progress) {
   const std::string key = disk_key(recipe);
   auto [dir, hit] = build::ensure_entry(util::cache_dir(), "host-disk", key, [&](const fs::path& staging) {
     const auto start = std::chrono::steady_clock::now();
-    const std::string mirror = build::host_debian_mirror();
+    const std::string mirror = build::debian_mirror();
     const fs::path root = staging / "root";
     build::report(progress, "host-disk",
                   fmt::format("extracting {} arm64 packages and their dependencies from {} {}",

@@ -21,7 +21,7 @@ TEST(RealInitramfs, PacksDebianUserlandInitAndAgent) {
   fs::remove_all(work);
   fs::create_directories(work);
   auto recipe = load_rootfs_recipe(build::images_dir() / "rootfs");
-  extract_userland(recipe, build::host_debian_mirror(), work / "root");
+  extract_userland(recipe, build::debian_mirror(), work / "root");
   EXPECT_FALSE(fs::exists(work / "root/usr/share/doc")) << "keep list not applied";
   EXPECT_FALSE(fs::exists(work / "root/usr/bin/localedef")) << "a program nothing runs was kept";
   EXPECT_TRUE(fs::exists(work / "root/lib/aarch64-linux-gnu/libc.so.6")) << "a library the kept programs load";
