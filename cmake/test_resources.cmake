@@ -25,11 +25,11 @@ set(_rlab_serial "^(RealBench|RealNoise|RealFidelity|RealLoad|RealSampleHost)\\.
 # runs beside them; unit tests may.
 set(_rlab_agent_on_host "^(Run|Prepare|Attribution|AgHeaderAttribution|BpfAgHeaders|BpfWaits|XfsAg|Workload)\\.")
 set(_rlab_one_core
-    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealIcount|RealGuest)\\.")
+    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages|RealIcount|RealGuest)\\.")
 # Real* tests that boot no guest kernel (servers, the browser, libvirt without a guest, the
 # kernel source tree, the userland): they need not wait for the kernel build.
 set(_rlab_no_kernel
-    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser)\\.")
+    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages)\\.")
 
 foreach(_list IN LISTS RLAB_TEST_LISTS)
   foreach(_t IN LISTS ${_list})

@@ -133,7 +133,7 @@ std::string deterministic_matrix(unsigned repeats, unsigned remeasure) {
               .repeats = repeats,
               .seed = 12,
               .hosts = {{"qemu:///system", 2, ""}},
-              .guest = "{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2, clock: icount}"}) +
+              .guest = "{memory_mib: 1024, cpu: auto, accel: tcg, disk_gib: 2, clock: icount}"}) +
          "nightly:\n  remeasure_minutes: " + std::to_string(remeasure) + "\n";
 }
 

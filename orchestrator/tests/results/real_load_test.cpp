@@ -48,7 +48,7 @@ TEST(RealLoad, XfsPlacementOneAgSharedOnePerCopyPerCopy) {
        .seed = 3,
        // Guest time as instructions: the pass runs its ~20 loops (the agent lists the load's
        // directories at each loop's end) however starved the host leaves the guest.
-       .guest = "{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2, clock: icount}"}));
+       .guest = "{memory_mib: 1024, cpu: auto, accel: tcg, disk_gib: 2, clock: icount}"}));
   auto r = rlab::util::run(rlab_argv({"run", d.matrix.string(), "--agent", agent_binary().string()}),
                            rlab::build::run_options(std::chrono::minutes(90)));
   ASSERT_EQ(r.exit_code, 0) << r.output;
