@@ -33,7 +33,7 @@ set(_rlab_no_kernel
 
 foreach(_list IN LISTS RLAB_TEST_LISTS)
   foreach(_t IN LISTS ${_list})
-    if(_list STREQUAL "rlab_agent_tests_TESTS" AND _t MATCHES "${_rlab_agent_on_host}")
+    if(_list MATCHES "^rlab_agent_tests_TESTS$" AND _t MATCHES "${_rlab_agent_on_host}")
       set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:2" LABELS unit)
       continue()
     elseif(NOT _t MATCHES "^Real")
