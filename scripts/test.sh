@@ -4,16 +4,17 @@
 # rlab, the static aarch64 agent); builds the tests and the fuzz targets itself
 # (incrementally), mounts tracefs and loads the loop module when missing
 # (scripts/host-setup.sh), then runs ctest.
-# The first run on a fresh machine builds a 64K-page arm64 kernel (~10 min on 2 cores);
-# later runs take it from the cache in ${XDG_CACHE_HOME:-~/.cache}/rlab.
+# The first run on a fresh machine builds the default matrix's 64K-page arm64 kernels (the
+# lab_kernels fixture, ~8 min on 2 cores); later runs take them from the cache in
+# ${XDG_CACHE_HOME:-~/.cache}/rlab.
 #
-# RLAB_LONG_TESTS=1 also runs the long end-to-end tests (RealBisect.*: a real git bisect
-# over kernel builds and guest boots; RealNightlyBisect.*: two nights over a generated kernel
-# tree, the second finding, bisecting and checking a planted regression by itself;
-# RealKvmBisect.*: a bisection under KVM on the emulated arm64 KVM host; RealSoak.TenNights*:
-# ten unattended nights with faults on a small cache disk; RealBpfKernels.*: the agent's BPF
-# programs on a 6.1 guest kernel as well as 6.12; each up to an hour on 2 cores); without it
-# they are not run, so that this command stays well under an hour. Their last passing runs are in docs/benchmarks.md.
+# RLAB_LONG_TESTS=1 also runs the long tier (docs/architecture.md "Building and testing
+# rlab"): RealBisect.* (rlab bisect over generated kernel series), RealNightlyBisect.* (two
+# nights that find, bisect and check a planted regression), RealKvmBisect.* and RealKvmMatrix.*
+# (a bisection and the whole KVM matrix on the emulated arm64 KVM host), RealSoak.TenNights*
+# (ten nights with faults), RealBpfKernels.* (the agent's BPF programs on a 6.1 guest kernel);
+# up to an hour each on 2 cores. Their last passing runs are in docs/benchmarks.md "Test
+# command"; the default tier covers each of their components in a shorter form.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -35,7 +36,8 @@ long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealKvmMatrix|RealBpfKern
 # unit tests none; tests that measure in real time run alone), and ctest never exceeds the
 # cores this file lists.
 cores=$(nproc)
-spec="build/host/test-resources.json"
+((cores >= 2)) || cores=2   # a test's share is at most two cores
+spec="$here/build/host/test-resources.json"
 printf '{"version": {"major": 1, "minor": 0}, "local": [{"cores": [{"id": "0", "slots": %d}]}]}\n' "$cores" >"$spec"
 ctest --preset host --timeout 3600 -j "$((cores + 2))" --resource-spec-file "$spec" "${long[@]}" "$@"
 # Short regression runs of the libFuzzer targets (ASan + UBSan) on their seed corpora, side by side.

@@ -2,6 +2,7 @@
 
 #include <sys/mount.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -59,8 +60,14 @@ LoopDisk::LoopDisk(const fs::path& dir, const fs::path& mnt) : mountpoint(mnt) {
 }
 
 LoopDisk::~LoopDisk() {
-  while (::umount2(mountpoint.c_str(), 0) == 0) {
+  // A process of the test's load may still hold the mount for a moment (EBUSY): retry for up
+  // to 2 s, then detach it, so no test leaves a filesystem mounted on the machine.
+  for (int tries = 0; tries < 200; ++tries) {
+    if (::umount2(mountpoint.c_str(), 0) == 0) continue;  // stacked mounts: until none is left
+    if (errno != EBUSY) break;
+    ::usleep(10'000);
   }
+  ::umount2(mountpoint.c_str(), MNT_DETACH);
   run_capture({"losetup", "-d", device});
 }
 

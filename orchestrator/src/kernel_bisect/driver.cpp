@@ -1,5 +1,7 @@
 #include "kernel_bisect/driver.hpp"
 
+#include "run/clock.hpp"
+
 #include "kernel_bisect/culprit.hpp"
 #include "kernel_bisect/vm_lab.hpp"
 #include "matrix/matrix.hpp"
@@ -73,7 +75,8 @@ bisection::Options session_options(const SessionSpec& spec) {
   if (!spec.matrix_text.empty()) {
     matrix::LoadOptions lo;
     lo.check_paths = false;  // only the guest clock and the cell's pass length are read
-    const auto m = matrix::parse_matrix(spec.matrix_text, spec.matrix_path, lo);
+    auto m = matrix::parse_matrix(spec.matrix_text, spec.matrix_path, lo);
+    run::settle_auto_clock(m);
     opt.deterministic = m.guest.clock == matrix::GuestClock::kIcount;
     for (const auto& c : matrix::expand_cells(m))
       if (c.id == spec.cell_id) opt.resolution = 60 / c.workload.duration_s;  // lpm of one loop in one pass

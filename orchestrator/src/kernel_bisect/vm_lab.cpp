@@ -1,5 +1,7 @@
 #include "kernel_bisect/vm_lab.hpp"
 
+#include "run/clock.hpp"
+
 #include "build/cache_budget.hpp"
 #include "run/boot_job.hpp"
 #include "build/kernel_build.hpp"
@@ -260,6 +262,7 @@ VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progr
     : impl_(new Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}}) {
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
+  run::settle_auto_clock(i.m);
   i.cell = select_cell(i.m, s.spec.cell_id);
 }
 

@@ -252,7 +252,15 @@ void parse_axes(const Checker& ck, const YAML::Node& a, Matrix& m, bool check_pa
   }
   m.filesystem_axis = parse_filesystems(ck, ck.required(a, "axes", "filesystem"));
   m.workload_axis = parse_workloads(ck, ck.required(a, "axes", "workload"), m.path.parent_path(), check_paths);
-  if (a["repeats"]) m.repeats = static_cast<unsigned>(ck.integer(a["repeats"], "axes.repeats", 1, 1000));
+  if (const YAML::Node r = a["repeats"]; r && r.IsMap()) {
+    ck.check_map(r, "axes.repeats", {"icount", "realtime"});
+    const auto icount = static_cast<unsigned>(ck.integer(ck.required(r, "axes.repeats", "icount"), "axes.repeats.icount", 1, 1000));
+    const auto realtime = static_cast<unsigned>(ck.integer(ck.required(r, "axes.repeats", "realtime"), "axes.repeats.realtime", 1, 1000));
+    m.repeats_by_clock = {icount, realtime};
+    m.repeats = std::max(icount, realtime);  // until the clock is settled (settle_clock)
+  } else if (r) {
+    m.repeats = static_cast<unsigned>(ck.integer(r, "axes.repeats", 1, 1000));
+  }
   check_bare_filesystems(ck, a, m);
   // Each factor is at most a few thousand entries, so the product fits in 64 bits.
   const std::uint64_t boots = std::uint64_t{m.kernel_axis.size()} * m.filesystem_axis.size() *
@@ -579,9 +587,11 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
     parse_guest(ck, root["guest"], m.guest);
     detail::parse_guest_clock(ck, root["guest"], m.guest);
   }
-  // Deterministic mode keeps host I/O out of guest time: its disk is a RAM disk unless the
-  // matrix says otherwise (docs/matrix.md "Deterministic mode").
-  if (!m.guest.disk_backing_given && m.guest.clock == GuestClock::kIcount) m.guest.disk_backing = DiskBacking::kRam;
+  // A clock the file fixes is settled now; `clock: auto` with `accel: auto` by each run.
+  if (m.guest.clock == GuestClock::kAuto && m.guest.accel != Accel::kAuto)
+    settle_clock(m, m.guest.accel == Accel::kTcg ? GuestClock::kIcount : GuestClock::kRealtime);
+  else if (m.guest.clock != GuestClock::kAuto)
+    settle_clock(m, m.guest.clock);
   parse_settings(ck, root, base_dir, opt.check_paths, m);
   return m;
 }

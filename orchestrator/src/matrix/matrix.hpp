@@ -99,9 +99,11 @@ enum class GuestClock {
   kRealtime,  ///< the host's clock: the guest's seconds are host seconds (default)
   kIcount,    ///< QEMU instruction counting (`-icount shift=N,sleep=off`, TCG only): a guest
               ///< nanosecond is 2^N executed instructions, idle time is skipped
+  kAuto,      ///< `clock: auto`: kIcount where the guests run under TCG, kRealtime under KVM;
+              ///< settled once per run against its hosts (settle_clock), never booted as such
 };
 
-/// Name of a GuestClock as written in the matrix: "realtime", "icount".
+/// Name of a GuestClock as written in the matrix: "realtime", "icount", "auto".
 const char* to_string(GuestClock c);
 
 /// QEMU's accepted range of `-icount shift=N` (N in [0, 10]; "auto" adapts to the host and
@@ -143,9 +145,8 @@ struct Guest {
   /// the cells — the report's machines run 64 KiB pages; 0 (`any`, the default): any host.
   unsigned host_page_kib = 0;
   /// The `-icount shift=N` a guest gets: icount_shift under kIcount, nullopt under kRealtime.
-  std::optional<unsigned> icount() const {
-    return clock == GuestClock::kIcount ? std::optional<unsigned>(icount_shift) : std::nullopt;
-  }
+  /// Throws std::logic_error under kAuto: a boot's clock is settled first (settle_clock).
+  std::optional<unsigned> icount() const;
 };
 
 /// Resolves `accel: auto`: KVM when `host_arch` is "aarch64" and `kvm_usable` (/dev/kvm can be
@@ -257,7 +258,13 @@ struct Matrix {
   std::vector<unsigned> vcpus_axis;         ///< `axes.vcpus`, each in [1, 512]
   std::vector<Filesystem> filesystem_axis;  ///< `axes.filesystem` flattened: one entry per (fs, mkfs option set)
   std::vector<Workload> workload_axis;      ///< `axes.workload`
-  unsigned repeats = 1;         ///< fresh boots per cell (`axes.repeats`)
+  /// Fresh boots per cell (`axes.repeats`): the number, or with the mapping form the settled
+  /// clock's (before a `clock: auto` is settled, the larger of the two).
+  unsigned repeats = 1;
+  /// `axes.repeats` in its mapping form, `{icount: N, realtime: M}`: boots per cell for each
+  /// clock, each in [1, 1000] (a real-time cell needs more boots for a verdict at the same
+  /// effect than a deterministic one); nullopt for a plain number.
+  std::optional<std::pair<unsigned, unsigned>> repeats_by_clock;  ///< (icount, realtime)
   std::uint64_t seed = 0;       ///< shuffle seed; when the file has none, chosen at load time
   bool seed_from_file = false;  ///< whether `seed` came from the file
   Guest guest;
@@ -273,6 +280,14 @@ struct Matrix {
   /// cache's filesystem ($RLAB_CACHE_MAX_GIB overrides both; build/cache_budget.hpp).
   std::optional<double> cache_max_gib;
 };
+
+/// Settles the guest clock of `m` to `clock` (kIcount or kRealtime): `guest.clock`, the boots
+/// per cell (`repeats` from the mapping form, when given) and the filesystem's disk (a RAM disk
+/// under icount unless `disk.backing` is given, docs/matrix.md "Deterministic mode"). The
+/// loader applies it to a clock the file fixes (`icount`, `realtime`, or `auto` with `accel:
+/// tcg` or `kvm`); a run settles `clock: auto` with `accel: auto` against its hosts
+/// (run/clock.hpp). Throws std::invalid_argument for kAuto.
+void settle_clock(Matrix& m, GuestClock clock);
 
 /// One cell: a point of kernel x filesystem variant x vCPUs x workload. Repeats of a cell are
 /// separate boots of the same cell (see store/).

@@ -5,6 +5,7 @@
 #include "run/estimate.hpp"
 #include "run/lab_host.hpp"
 #include "util/paths.hpp"
+#include "util/usage_error.hpp"
 #include "util/process.hpp"
 
 #include <fmt/format.h>
@@ -20,7 +21,29 @@ namespace {
 
 const char* plural(std::size_t n, const char* one, const char* many) { return n == 1 ? one : many; }
 
+/// The guest clock: the matrix's, or what `clock: auto` settled to and why.
+void render_clock(const DryRun& d, std::ostream& out) {
+  const auto& g = d.m.guest;
+  const char* mode = g.clock == matrix::GuestClock::kIcount ? "deterministic mode, guest time = instructions"
+                                                            : "real time";
+  if (d.clocks.empty()) {
+    out << fmt::format("clock: {} ({})\n", matrix::to_string(g.clock), mode);
+    return;
+  }
+  if (!d.clock_error.empty()) {
+    out << fmt::format("clock: auto CANNOT BE SETTLED, a run refuses the matrix: {}\n  (the plan below "
+                       "assumes this machine's {})\n", d.clock_error, matrix::to_string(g.clock));
+    return;
+  }
+  out << fmt::format("clock: auto -> {} ({}), {} boots a cell (axes.repeats{}):\n", matrix::to_string(g.clock), mode,
+                     d.m.repeats, d.m.repeats_by_clock ? std::string(".") + matrix::to_string(g.clock) : "");
+  for (const auto& h : d.clocks)
+    out << fmt::format("  {}: {}\n", h.uri,
+                       h.clock ? fmt::format("{} under {}", matrix::to_string(*h.clock), h.why) : h.why);
+}
+
 void render_cells(const DryRun& d, std::ostream& out) {
+  render_clock(d, out);
   out << fmt::format("cells ({}, {} {} each = {} {}):\n", d.cells.size(), d.m.repeats,
                      plural(d.m.repeats, "boot", "boots"), d.boots, plural(d.boots, "boot", "boots"));
   std::size_t width = 0;
@@ -130,6 +153,16 @@ void render_kernels(const DryRun& d, std::ostream& out) {
 DryRun plan_dry_run(const fs::path& matrix, const fs::path& db) {
   DryRun d;
   d.m = matrix::load_matrix(matrix);
+  d.clocks = probe_clocks(d.m);
+  if (!d.clocks.empty()) {
+    try {
+      matrix::settle_clock(d.m, agree_on_clock(d.clocks));
+    } catch (const UsageError& e) {
+      d.clock_error = e.what();
+      const bool kvm = matrix::resolve_accel_local(d.m.guest.accel) == matrix::Accel::kKvm;
+      matrix::settle_clock(d.m, kvm ? matrix::GuestClock::kRealtime : matrix::GuestClock::kIcount);
+    }
+  }
   d.cells = matrix::expand_cells(d.m);
   d.boots = d.cells.size() * d.m.repeats;
   for (const auto& h : d.m.hosts) d.vcpu_budget += h.vcpu_budget;
@@ -172,7 +205,7 @@ void render_nightly(const matrix::Nightly& n, std::ostream& out) {
 }  // namespace
 
 bool DryRun::refused() const {
-  return !unrunnable.empty() ||
+  return !unrunnable.empty() || !clock_error.empty() ||
          std::any_of(hosts.begin(), hosts.end(), [](const PlannedHost& p) { return !p.files_error.empty(); });
 }
 

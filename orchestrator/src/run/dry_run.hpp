@@ -4,6 +4,7 @@
 #include "build/build_progress.hpp"
 #include "build/kernel_build.hpp"
 #include "matrix/matrix.hpp"
+#include "run/clock.hpp"
 #include "vm/domain_xml.hpp"
 
 #include <filesystem>
@@ -45,6 +46,12 @@ struct DryRun {
   unsigned vcpu_budget = 0;           ///< sum of the budgets of the hosts that answered (all when none did)
   std::vector<PlannedKernel> kernels; ///< in axis order
   std::vector<PlannedHost> hosts;     ///< in matrix order
+  /// `guest.clock: auto` settled against the hosts (run/clock.hpp): what each answered; empty
+  /// when the matrix fixes its clock.
+  std::vector<HostClock> clocks;
+  /// Why `clock: auto` cannot be settled (the hosts disagree, or none can run the guest): a
+  /// run refuses the matrix; the plan then assumes this machine's accelerator.
+  std::string clock_error;
   /// Cells no answering host can run (a run refuses them before any boot).
   std::vector<std::string> unrunnable;
   /// Pairs of hosts that report the same host UUID (one machine's CPUs counted twice).

@@ -1,5 +1,7 @@
 #include "run/run.hpp"
 
+#include "run/clock.hpp"
+
 #include "build/cache_budget.hpp"
 #include "run/boot_job.hpp"
 
@@ -68,6 +70,7 @@ std::vector<Job> interleaved_order(const std::vector<Job>& jobs, std::size_t nce
 Plan plan_new(const RunOptions& o) {
   Plan p;
   p.m = matrix::load_matrix(o.matrix);
+  settle_auto_clock(p.m);
   p.cells = matrix::expand_cells(p.m);
   if (o.selection) p.cells = select_cells(p.cells, *o.selection, o.matrix);
   p.st = store::Store::open(o.db.empty() ? p.m.results : o.db);
@@ -133,6 +136,7 @@ Plan plan_resume(const RunOptions& o) {
   p.run = info->id;
   // The run's own matrix text, not whatever the file says now.
   p.m = matrix::parse_matrix(info->matrix_text, info->matrix_path);
+  settle_auto_clock(p.m);
   p.m.seed = info->seed;
   p.cells = matrix::expand_cells(p.m);
   std::map<std::string, std::size_t> index;

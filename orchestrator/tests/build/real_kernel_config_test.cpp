@@ -63,18 +63,18 @@ TEST_F(RealKernelTree, FragmentsSurviveForEveryPageSize) {
 }
 
 TEST_F(RealKernelTree, OptionWithMissingDependencyFailsNamingIt) {
-  // virtio-net needs CONFIG_NET, which the lab's kernels leave out.
+  // USB mass storage needs USB and SCSI, which the lab's kernels leave out.
   fs::create_directories(work_);
-  util::write_file_atomic(work_ / "net.config", "CONFIG_VIRTIO_NET=y\n");
+  util::write_file_atomic(work_ / "usb.config", "CONFIG_USB_STORAGE=y\n");
   KernelSpec spec;
-  spec.name = "6.12+net";
-  spec.fragments = {work_ / "net.config"};
+  spec.name = "6.12+usb";
+  spec.fragments = {work_ / "usb.config"};
   try {
     configure_kernel(tree_->dir, work_ / "obj", fragment_paths(spec, images_dir()), make_args(), env());
-    FAIL() << "CONFIG_VIRTIO_NET=y without CONFIG_NET was accepted";
+    FAIL() << "CONFIG_USB_STORAGE=y without CONFIG_USB was accepted";
   } catch (const ConfigError& e) {
     std::string what = e.what();
-    EXPECT_NE(what.find("CONFIG_VIRTIO_NET=y (" + (work_ / "net.config").string() + ":1) is not set"),
+    EXPECT_NE(what.find("CONFIG_USB_STORAGE=y (" + (work_ / "usb.config").string() + ":1) is not set"),
               std::string::npos) << what;
     ASSERT_EQ(e.mismatches.size(), 1u) << what;
   }
