@@ -1,4 +1,4 @@
-// `rlab results [run-id]`: prints a stored run's table again (text or --json), or lists runs.
+// `rlab results [run-id]`: prints a stored run's table again (text, --json or --csv), or lists runs.
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "matrix/matrix.hpp"
@@ -21,6 +21,7 @@ struct ResultsArgs {
   std::string db;           ///< store path; "" -> the matrix's `results:`
   std::string matrix = (util::source_dir() / "matrix.yaml").string();
   bool json = false;
+  bool csv = false;
   bool list = false;
 };
 
@@ -61,6 +62,7 @@ int results(const ResultsArgs& a) {
     }
     const auto table = results::load_table(*st, id);
     if (a.json) std::cout << results::to_json(table).dump(2) << "\n";
+    else if (a.csv) results::render_csv(table, std::cout);
     else results::render_text(table, std::cout);
     return kOk;
   } catch (const store::NotAStoreError& e) {
@@ -82,7 +84,11 @@ Registrar results_registrar(20, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--db", args->db, "SQLite store (default: the matrix's `results:`)");
   cmd->add_option("--matrix", args->matrix, "Matrix whose `results:` names the store")
       ->capture_default_str();
-  cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the table");
+  auto* json = cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the table");
+  cmd->add_flag("--csv", args->csv,
+                "CSV instead of the table: one record per cell (mean_lpm, rel_stddev, change, p and verdict "
+                "against the first kernel)")
+      ->excludes(json);
   cmd->add_flag("--list", args->list, "List the store's runs instead");
   cmd->final_callback([args, exit_code] { *exit_code = results(*args); });
 });

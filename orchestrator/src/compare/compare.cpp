@@ -152,7 +152,7 @@ ComparisonTable compare_boots(Mode mode, const Side& base, const Side& next,
       row.status = RowStatus::refused;  // neither the scores nor the counters are comparable
       row.mismatch = std::move(m);
     } else {
-      explain(row, side_a, side_b, opt.movers);
+      if (opt.what_changed) explain(row, side_a, side_b, opt.movers);
       fill_verdict(row, opt);
     }
     rep.cells.push_back(std::move(row));

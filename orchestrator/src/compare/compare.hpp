@@ -42,6 +42,10 @@ struct CompareOptions {
   /// Drift correction: a cell id (or a unique part of one) of a control cell booted in every
   /// repeat of both runs; "" = none (compare/drift.hpp).
   std::string control;
+  /// Whether each compared row gets its "what changed" explanation: the counter ranking, the
+  /// differential flame trees and the AG header table (CellComparison::movers, flames,
+  /// ag_headers). false leaves them empty and skips their cost.
+  bool what_changed = true;
 };
 
 /// Why a pair was refused: the first environment field that differs.

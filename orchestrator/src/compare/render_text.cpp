@@ -1,5 +1,7 @@
 // The text table of `rlab compare`, laid out like LKP's comparison tables.
 #include "compare/render.hpp"
+#include "compare/multi.hpp"
+#include "compare/text_parts.hpp"
 
 #include "attribution/render.hpp"
 
@@ -16,7 +18,8 @@ namespace {
 /// Rows of the "what changed" ranking shown per cell in the text table.
 constexpr std::size_t kMoversShown = 10;
 
-/// "    270.00 ±  5%" (16 wide); "-" when absent.
+}  // namespace
+
 std::string value_col(std::optional<double> v, std::optional<double> rel) {
   if (!v) return fmt::format("{:>10}      ", "-");
   std::string s = fmt::format("{:>10.2f}", *v);
@@ -33,12 +36,9 @@ std::string p_col(double p) {
   return p < 0.0001 ? fmt::format("{:>9.1e}", p) : fmt::format("{:>9.4f}", p);
 }
 
-std::string side_name(const ComparisonTable& r, const Side& s) {
-  return r.mode == Mode::runs ? fmt::format("run {}", s.run) : fmt::format("kernel {}", s.kernel);
-}
+std::string side_name(const ComparisonTable& r, const Side& s) { return side_name(r.mode, s); }
 
-void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out) {
-  const std::string pad(6, ' ');
+void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out, const std::string& pad) {
   switch (c.status) {
     case RowStatus::refused: out << pad << "refused: " << c.mismatch->message() << "\n"; return;
     case RowStatus::error: out << pad << "error: " << c.error << "\n"; return;
@@ -63,6 +63,8 @@ void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out)
   }
 }
 
+namespace {
+
 /// One cell's score row (medians, %change, p, verdict, boots a side), the advice when it is
 /// not judged, its index and inode-AG rows, and its first movers.
 void write_row(const CellComparison& c, const CompareOptions& options, std::ostream& out) {
@@ -85,7 +87,7 @@ void write_row(const CellComparison& c, const CompareOptions& options, std::ostr
       << fmt::format("  ({} vs {} boots", c.base_scores.size(), c.new_scores.size())
       << (c.noise ? fmt::format("; noise {:.1f}%, detectable {:.1f}%)\n", *c.noise * 100, *c.mde * 100)
                   : std::string(")\n"));
-  advice(c, options, out);
+  advice(c, options, out, std::string(6, ' '));
   const auto figure = [&](std::optional<double> a, std::optional<double> b, std::string_view name) {
     if (!a && !b) return;
     std::optional<double> ch;
@@ -95,6 +97,12 @@ void write_row(const CellComparison& c, const CompareOptions& options, std::ostr
   };
   figure(c.base_index, c.new_index, "unixbench_index(this_guest)");
   figure(c.base_inode_ags, c.new_inode_ags, "xfs_inode_ags");
+  what_changed(c, out, "      ");
+}
+
+}  // namespace
+
+void what_changed(const CellComparison& c, std::ostream& out, const std::string& indent) {
   if (c.movers && !c.movers->rows.empty()) {
     attribution::Ranking top = *c.movers;  // the text shows the first rows; --json has them all
     if (top.rows.size() > kMoversShown) {
@@ -102,17 +110,15 @@ void write_row(const CellComparison& c, const CompareOptions& options, std::ostr
       top.rows.resize(kMoversShown);
     }
     std::ostringstream m;
-    attribution::render_ranking(top, m, "      ");
+    attribution::render_ranking(top, m, indent);
     out << m.str();
   }
   if (c.ag_headers) {
     std::ostringstream m;
-    attribution::render_ag_comparison(*c.ag_headers, m, "      ");
+    attribution::render_ag_comparison(*c.ag_headers, m, indent);
     out << m.str();
   }
 }
-
-}  // namespace
 
 void render_text(const ComparisonTable& r, std::ostream& out) {
   out << fmt::format("base: {}   new: {}", side_name(r, r.base), side_name(r, r.next));

@@ -82,6 +82,14 @@ fs::path default_agent_binary() {
       throw std::runtime_error("RLAB_AGENT_BINARY=" + p.string() + " does not exist");
     return p;
   }
+  if (const auto prefix = util::installed_prefix()) {
+    p = *prefix / "lib/rlab/rlab-agent";  // where `cmake --install` puts a built aarch64 agent
+    if (!fs::is_regular_file(p))
+      throw std::runtime_error("guest agent binary " + p.string() +
+                               " does not exist: build it with `cmake --preset aarch64-agent && cmake --build "
+                               "build/aarch64` before `cmake --install build/host`, or set RLAB_AGENT_BINARY");
+    return p;
+  }
   p = util::source_dir() / "build/aarch64/guest-agent/rlab-agent";
   if (!fs::is_regular_file(p))
     throw std::runtime_error("guest agent binary " + p.string() +

@@ -39,8 +39,8 @@ GuestImages ensure_guest_images(const build::KernelSpec& spec,
                                 const std::filesystem::path& agent_binary,
                                 const Progress& progress = {});
 
-/// The static aarch64 agent to pack: $RLAB_AGENT_BINARY when set, else
-/// <source>/build/aarch64/guest-agent/rlab-agent. Throws std::runtime_error naming the path
+/// The static aarch64 agent to pack: $RLAB_AGENT_BINARY when set, else <prefix>/lib/rlab/rlab-agent
+/// of an installed rlab (util::installed_prefix), else <source>/build/aarch64/guest-agent/rlab-agent. Throws std::runtime_error naming the path
 /// and the CMake preset to build (`cmake --preset aarch64-agent && cmake --build
 /// build/aarch64`) when the file does not exist.
 std::filesystem::path default_agent_binary();

@@ -105,4 +105,12 @@ void render_text(const ResultsTable& t, std::ostream& out);
 /// for cells with an AG header table}]}; absent figures are null.
 nlohmann::json to_json(const ResultsTable& t);
 
+/// The table as CSV (util/csv.hpp), one record per cell (a cell is one kernel's), under the
+/// header run, cell, kernel, fs, mkfs, vcpus, workload, copies, boots, done, failed, mean_lpm,
+/// rel_stddev, unixbench_index, inodegc_throttle_per_1k_loops, base_kernel, change, p, verdict;
+/// the last four judge the cell against the first kernel's cell of its row (judge()) and are
+/// empty for the first kernel or an unjudged cell. Fractions stay fractions; absent figures
+/// are empty fields.
+void render_csv(const ResultsTable& t, std::ostream& out);
+
 }  // namespace rlab::results

@@ -33,8 +33,18 @@ std::filesystem::path cache_dir() { return rlab_dir("RLAB_CACHE_DIR", "XDG_CACHE
 
 std::filesystem::path state_dir() { return rlab_dir("RLAB_STATE_DIR", "XDG_STATE_HOME", ".local/state"); }
 
+std::optional<std::filesystem::path> installed_prefix() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.parent_path().filename() != "bin") return std::nullopt;
+  const auto prefix = exe.parent_path().parent_path();
+  if (!std::filesystem::is_regular_file(prefix / "share/rlab/matrix.yaml", ec)) return std::nullopt;
+  return prefix;
+}
+
 std::filesystem::path source_dir() {
   if (const char* d = std::getenv("RLAB_SOURCE_DIR"); d && *d) return d;
+  if (const auto prefix = installed_prefix()) return *prefix / "share/rlab";
   return RLAB_SOURCE_DIR;
 }
 

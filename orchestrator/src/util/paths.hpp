@@ -1,6 +1,9 @@
 #pragma once
 // Well-known locations.
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace rlab::util {
 
@@ -14,8 +17,14 @@ std::filesystem::path cache_dir();
 /// Created on first use.
 std::filesystem::path state_dir();
 
-/// The project's source tree (images/, matrix.yaml, docs/): $RLAB_SOURCE_DIR when set,
-/// else the directory this binary was built from.
+/// The prefix an installed rlab lives under (`cmake --install build/host --prefix <p>`): <p>
+/// when this executable is <p>/bin/<name> and <p>/share/rlab/matrix.yaml exists; nullopt for a
+/// binary in a build tree (or when /proc/self/exe cannot be read).
+std::optional<std::filesystem::path> installed_prefix();
+
+/// Where rlab's data is (images/, matrix.yaml, matrices/): $RLAB_SOURCE_DIR when set, else
+/// <prefix>/share/rlab of an installed rlab (installed_prefix), else the source tree this
+/// binary was built from.
 std::filesystem::path source_dir();
 
 /// Reads a whole file; throws std::runtime_error naming the path when it cannot.

@@ -89,6 +89,25 @@ TEST_F(ResultsCli, TextTableByRunId) {
       << r.output;
 }
 
+TEST_F(ResultsCli, CsvHasOneRecordPerCellWithTheVerdictAgainstTheFirstKernel) {
+  auto r = rlab({"results", std::to_string(run_), "--db", db_.string(), "--csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, end; (end = r.output.find("\r\n", at)) != std::string::npos; at = end + 2)
+    lines.push_back(r.output.substr(at, end - at));
+  ASSERT_EQ(lines.size(), 3u) << r.output;  // the header, cells a and b
+  EXPECT_EQ(lines[0].substr(0, lines[0].find(",mean_lpm")), "run,cell,kernel,fs,mkfs,vcpus,workload,copies,boots,done,failed");
+  EXPECT_NE(lines[0].find(",base_kernel,change,p,verdict"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].find(std::to_string(run_) + ",a/xfs-defaults/1vcpu/shell1,a,xfs,defaults,1,shell1,1,2,2,0,145,"), 0u)
+      << lines[1];
+  EXPECT_EQ(lines[1].substr(lines[1].size() - 4), ",,,,") << "the first kernel is not judged against itself";
+  EXPECT_NE(lines[2].find(",1,1,120,"), std::string::npos) << "1 done, 1 failed, mean 120: " << lines[2];
+  EXPECT_NE(lines[2].find(",a,-0.172413"), std::string::npos) << "120 vs 145 against kernel a: " << lines[2];
+  auto both = rlab({"results", "--db", db_.string(), "--csv", "--json"});
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  EXPECT_NE(both.output.find("excludes"), std::string::npos) << both.output;
+}
+
 TEST_F(ResultsCli, ListsRuns) {
   auto r = rlab({"results", "--db", db_.string(), "--list"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
