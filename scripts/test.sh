@@ -12,7 +12,9 @@
 # rlab"): RealBisect.* (rlab bisect over generated kernel series), RealNightlyBisect.* (two
 # nights that find, bisect and check a planted regression), RealKvmBisect.* and RealKvmMatrix.*
 # (a bisection and the whole KVM matrix on the emulated arm64 KVM host), RealSoak.TenNights*
-# (ten nights with faults), RealBpfKernels.* (the agent's BPF programs on a 6.1 guest kernel);
+# (ten nights with faults), RealBpfKernels.* (the agent's BPF programs on a 6.1 guest kernel),
+# RealWorkTreeBuild.* (an incremental kernel equals a clean build of the same commit) and
+# RealLibvirtdRestart.* (a run across a libvirtd restart, also night 3 of RealSoak.ThreeNights);
 # up to an hour each on 2 cores. Their last passing runs are in docs/benchmarks.md "Test
 # command"; the default tier covers each of their components in a shorter form.
 set -euo pipefail
@@ -29,7 +31,7 @@ cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSa
 
 bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
-long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealKvmMatrix|RealBpfKernels)\.|^RealSoak\.TenNights')
+long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealKvmMatrix|RealBpfKernels|RealWorkTreeBuild|RealLibvirtdRestart)\.|^RealSoak\.TenNights')
 [[ "${RLAB_LONG_TESTS:-0}" == 1 ]] && long=()
 # Tests run side by side within the machine's cores: each test's share is in
 # cmake/test_resources.cmake (a kernel build or two guests take two cores, one 1-vCPU guest one,

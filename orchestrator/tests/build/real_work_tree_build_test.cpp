@@ -3,6 +3,8 @@
 // commit (one XFS file changed) built incrementally, and then the same commit built clean from
 // an export while the test holds the work tree: the two Images' .text hashes must be equal.
 // Prints the figures ("[work tree] ...", docs/benchmarks.md "Kernel and guest image").
+// A long test (RLAB_LONG_TESTS=1): the default tier builds kernels in a moving work tree every
+// night of RealSoak.ThreeNights (a generated tree whose tip moves), without this equality check.
 #include "build/kernel_build.hpp"
 #include "build/work_tree.hpp"
 #include "kernel_series.hpp"

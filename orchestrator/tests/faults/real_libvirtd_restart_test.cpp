@@ -5,6 +5,8 @@
 // (1 vCPU, shell1 one 8 s pass) run one after the other on it; while the second guest
 // measures, the daemon gets SIGTERM and is started again (tests/support/private_libvirtd.hpp);
 // rlab reopens its connection and the run goes on. The machine's libvirtd is never touched.
+// A long test (RLAB_LONG_TESTS=1): the default tier restarts a lab's libvirtd under a run in
+// night 3 of RealSoak.ThreeNights, which checks the same: the night ends, nothing is leaked.
 #include "fault_lab.hpp"
 #include "private_libvirtd.hpp"
 

@@ -208,6 +208,35 @@ void bisect_series(const Series& spec) {
 constexpr const char* kRemoveAnchor = "\terror = xfs_dir_remove_child(tp, resblks, &du);\n";
 constexpr const char* kCreateAnchor = "\terror = xfs_dir_create_child(tp, resblks, &du);\n";
 
+// The default tier's real bisection (the README's test command; RealBisect.* are the long
+// forms): three commits on Debian's 6.12, the middle one burning CPU in inodegc queueing;
+// `rlab bisect` with every default must build, boot and measure its way to it and run the
+// culprit checks.
+TEST(RealShortBisect, NamesTheCulpritOfThreeCommitsAndChecksIt) {
+  const EndToEnd e2e("rlab-short-bisect");
+  ASSERT_FALSE(e2e.bin.empty()) << "RLAB_BIN is not set";
+  rlab::testing::KernelSeries series(e2e.work);
+  const std::string good = series.base();
+  series.comment("fs/xfs/xfs_inode.c", "xfs: comment before the culprit");
+  const std::string culprit = series.slow_inodegc("xfs: burn CPU in inodegc queueing");
+  series.comment("fs/xfs/xfs_file.c", "xfs: comment after the culprit");
+  util::ProcessOptions o;
+  o.timeout = std::chrono::hours(1);
+  o.echo = true;
+  auto r = util::run({e2e.bin, "bisect", "--tree", series.repo().string(), "--good", good, "--bad", "main",
+                      "--cell", "xfs", "--matrix", (fs::path(RLAB_TEST_DATA) / "real_bisect.yaml").string(),
+                      "--db", (e2e.work / "rlab.db").string()},
+                     o);
+  std::fprintf(stderr, "[short bisect] whole test %.1f min\n", e2e.minutes());
+  EXPECT_EQ(r.exit_code, 0) << util::tail(r.output, 60);
+  EXPECT_NE(r.output.find("first bad commit: " + culprit + " xfs: burn CPU in inodegc queueing"), std::string::npos)
+      << util::tail(r.output, 60);
+  // Confirmed by reverting it on the bad end: the busy loop goes, the score comes back.
+  EXPECT_NE(r.output.find("revert check: passed"), std::string::npos) << util::tail(r.output, 60);
+  EXPECT_FALSE(GitTree(series.repo()).bisecting());
+  if (!::testing::Test::HasFailure()) fs::remove_all(e2e.work);
+}
+
 // 3 ms of busy-waiting in every unlink, under the directory's lock (about -4%); the broken
 // commit a little later, where git's search does not pass.
 TEST(RealBisect, SeriesUnlinkDelay) {

@@ -25,17 +25,24 @@ TEST(ShippedMatrix, DefaultIsSmallValidAndCanReachAVerdict) {
   EXPECT_EQ(m.kernels.at("6.12+inline-inactivation").patches.at(0),
             kSource / "images" / "patches" / "xfs-inline-inactivation.patch");
   EXPECT_EQ(m.results, kSource / "results" / "rlab.db");
-  EXPECT_EQ(m.guest.accel, Accel::kTcg) << "icount: TCG on every host, an arm64 one with KVM too";
-  EXPECT_TRUE(m.guest.icount().has_value()) << "deterministic mode: the host's noise does not enter";
-  EXPECT_GE(m.repeats, rlab::stats::shift_interval_floor(1 - 2 * rlab::stats::VerdictOptions{}.alpha))
-      << "enough boots a side for a verdict at the default alpha";
+  // One matrix for every host: the clock is settled per run against its hosts.
+  EXPECT_EQ(m.guest.accel, Accel::kAuto);
+  EXPECT_EQ(m.guest.clock, GuestClock::kAuto);
+  ASSERT_TRUE(m.repeats_by_clock.has_value());
+  const unsigned floor = rlab::stats::shift_interval_floor(1 - 2 * rlab::stats::VerdictOptions{}.alpha);
+  EXPECT_GE(m.repeats_by_clock->first, floor) << "enough boots a side for a verdict at the default alpha";
+  EXPECT_GT(m.repeats_by_clock->second, m.repeats_by_clock->first) << "real time needs more boots";
+  Matrix tcg = m;
+  rlab::matrix::settle_clock(tcg, GuestClock::kIcount);  // an x86 machine
+  EXPECT_TRUE(tcg.guest.icount().has_value()) << "deterministic mode: the host's noise does not enter";
+  EXPECT_EQ(tcg.repeats, m.repeats_by_clock->first);
   double guest_vcpu_seconds = 0;
   for (const auto& c : cells) {
     EXPECT_EQ(c.page_size, 65536u) << c.id;
     EXPECT_EQ(c.workload.kind, "shell1");
     EXPECT_EQ(c.copies, c.vcpus);
     EXPECT_LE(c.vcpus, 2u);
-    guest_vcpu_seconds += c.vcpus * c.workload.duration_s * c.workload.passes * m.repeats;
+    guest_vcpu_seconds += c.vcpus * c.workload.duration_s * c.workload.passes * tcg.repeats;
   }
   // Load time alone must leave room for boots within 10 minutes on 2 vCPUs of budget.
   EXPECT_LE(guest_vcpu_seconds / 2.0, 180.0);
