@@ -1,15 +1,18 @@
 # How the tests share the machine: read by ctest (a TEST_INCLUDE_FILES script, included after
 # GoogleTest's discovered tests), it gives each test its share of the machine's CPU cores and
-# what it waits for. With `ctest -j N --resource-spec-file <cores = nproc>` (scripts/test.sh),
-# ctest never runs more tests at once than their shares allow; tests without a share (unit
-# tests: a few ms to a few seconds of one core each) fill the gaps.
+# what it waits for. With `ctest -j N --resource-spec-file <cores>` (scripts/test.sh offers
+# twice nproc: a guest test keeps its cores busy only part of its time), ctest never runs more
+# tests at once than their shares allow; tests without a share (unit tests: a few ms to a few
+# seconds of one core each) fill the gaps.
 #
 #   cores:2     keeps two cores busy: a kernel build (make -j), two guests at once, a 2-vCPU
 #               guest, the emulated KVM host (one TCG thread per emulated CPU)
 #   cores:1     one 1-vCPU TCG guest at a time, or a server, browser or apt download that
 #               mostly waits
 #   RUN_SERIAL  measures in real time what a neighbour would move (boot-to-hello against raw
-#               QEMU, noise, fidelity, the host's steal): nothing else runs beside it
+#               QEMU, noise, fidelity, the host's steal), or runs the emulated KVM host, whose
+#               nested guests and sshd stall when its two emulated CPUs are starved: nothing
+#               else runs beside it
 #   lab_kernels the fixture that builds the default matrix's kernels (orchestrator/
 #               CMakeLists.txt): every Real* test that boots a guest kernel starts after it, so
 #               on an empty cache one build serves them all and the tests that need no kernel
@@ -19,7 +22,7 @@
 # measured time of each long test is in docs/benchmarks.md "Test command". Expects
 # RLAB_TEST_LISTS: the names of the list variables gtest_discover_tests() set (<target>_TESTS).
 
-set(_rlab_serial "^(RealBench|RealNoise|RealFidelity|RealLoad|RealSampleHost)\\.")
+set(_rlab_serial "^(RealBench|RealNoise|RealFidelity|RealLoad|RealSampleHost|RealKvmHost|RealKvmMatrix|RealKvmBisect)\\.")
 # The agent's tests that run on this machine's kernel (rlab_agent_tests): the shell1 load,
 # mkfs on loop devices, BPF programs on its tracepoints. Two cores, so no guest or kernel build
 # runs beside them; unit tests may.
