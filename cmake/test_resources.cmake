@@ -27,12 +27,13 @@ set(_rlab_serial "^(RealBench|RealNoise|RealFidelity|RealLoad|RealSampleHost|Rea
 # mkfs on loop devices, BPF programs on its tracepoints. Two cores, so no guest or kernel build
 # runs beside them; unit tests may.
 set(_rlab_agent_on_host "^(Run|Prepare|Attribution|AgHeaderAttribution|BpfAgHeaders|BpfWaits|XfsAg|Workload)\\.")
-set(_rlab_one_core
-    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages|RealIcount|RealGuest)\\.")
 # Real* tests that boot no guest kernel (servers, the browser, libvirt without a guest, the
-# kernel source tree, the userland): they need not wait for the kernel build.
-set(_rlab_no_kernel
-    "^(RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages)\\.")
+# kernel source tree, the userland): one core each, and no wait for the kernel build.
+set(_rlab_no_kernel_suites
+    "RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages")
+set(_rlab_no_kernel "^(${_rlab_no_kernel_suites})\\.")
+# One 1-vCPU guest at a time.
+set(_rlab_one_core "^(${_rlab_no_kernel_suites}|RealIcount|RealGuest)\\.")
 
 foreach(_list IN LISTS RLAB_TEST_LISTS)
   foreach(_t IN LISTS ${_list})

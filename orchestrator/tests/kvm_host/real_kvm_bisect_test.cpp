@@ -7,7 +7,7 @@
 // must be the busy loop; the host stops leaving nothing behind.
 #include "kernel_bisect/git.hpp"
 #include "kernel_series.hpp"
-#include "real_lab.hpp"
+#include "kvm_host_matrix.hpp"
 #include "store/store.hpp"
 #include "util/paths.hpp"
 #include "vm/domain_xml.hpp"
@@ -27,17 +27,7 @@ namespace {
 
 /// One cell: 6.12 64K, XFS, 1 vCPU, one 10 s pass, under KVM on the host named by
 /// RLAB_KVM_HOST_URI, pinned, with the emulated host's hello timeout.
-std::string kvm_matrix() {
-  rlab::testing::SmallMatrix m;
-  m.duration_s = 10;
-  m.guest = "{memory_mib: 512, cpu: host, accel: kvm, clock: realtime, disk_gib: 1, host_page_size: 64k, "
-            "pinning: {vcpus: auto, emulator: vcpus}}";
-  m.hosts = {{"${RLAB_KVM_HOST_URI}", 2, ""}};
-  m.remote_files = "volumes";
-  m.hello_timeout_s = 300;
-  m.hello_retries = 1;
-  return rlab::testing::small_matrix(m);
-}
+std::string kvm_matrix() { return rlab::testing::small_matrix(rlab::testing::kvm_host_matrix()); }
 
 }  // namespace
 

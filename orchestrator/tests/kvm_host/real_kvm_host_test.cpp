@@ -7,7 +7,7 @@
 // RealKvmHost.* (the README's test command, ~5 min): two pinned 2-vCPU KVM boots, one per
 // kernel. RealKvmMatrix.* (RLAB_LONG_TESTS=1, ~15 min): matrices/kvm-host.yaml as shipped, 16
 // boots at 1 and 2 vCPUs; the default-tier test covers every component it touches.
-#include "real_lab.hpp"
+#include "kvm_host_matrix.hpp"
 #include "store/store.hpp"
 #include "util/paths.hpp"
 #include "vm/domain_xml.hpp"
@@ -183,19 +183,12 @@ void run_on_the_kvm_host(const std::string& name, const std::string& matrix_text
 // Both kernels of the default matrix, XFS (agcount=4), 2 pinned vCPUs, one 10 s pass each,
 // under KVM with the shipped KVM matrix's guest and host settings.
 TEST(RealKvmHost, TwoPinnedKvmBootsRunCompareAndLeaveNothingBehind) {
-  rlab::testing::SmallMatrix m;
+  auto m = rlab::testing::kvm_host_matrix();
   m.extra_kernels = std::string("  6.12+inline-inactivation:\n    extends: \"6.12\"\n    patches: [") +
                     RLAB_SOURCE_DIR + "/images/patches/xfs-inline-inactivation.patch]\n";
   m.kernel_axis = "[\"6.12\", 6.12+inline-inactivation]";
   m.filesystems = {"{fs: xfs, mkfs: [[-d, agcount=4]]}"};
   m.vcpus = 2;
-  m.duration_s = 10;
-  m.guest = "{memory_mib: 512, cpu: host, accel: kvm, clock: realtime, disk_gib: 1, host_page_size: 64k, "
-            "pinning: {vcpus: auto, emulator: vcpus}}";
-  m.hosts = {{"${RLAB_KVM_HOST_URI}", 2, ""}};
-  m.remote_files = "volumes";
-  m.hello_timeout_s = 300;
-  m.hello_retries = 1;
   run_on_the_kvm_host("kvm-host", rlab::testing::small_matrix(m), "", {.boots = 2, .cells = 2});
 }
 
