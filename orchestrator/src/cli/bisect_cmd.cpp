@@ -1,5 +1,6 @@
 // `rlab bisect`: finds the commit of a kernel git tree that made a cell slower (or faster,
-// --direction improvement), measuring adaptively and driving `git bisect`; `--resume S`
+// --direction improvement), or with `--against` the commit that opened the gap between two
+// cells, measuring adaptively and driving `git bisect`; `--resume S`
 // continues a session. `rlab bisect-step --session S`: answers the commit git bisect has
 // checked out, for `git bisect run rlab bisect-step --session S`. docs/bisect.md.
 #include "kernel_bisect/driver.hpp"
@@ -129,6 +130,9 @@ const Registrar reg(40, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--good", args->o.good, "Ref without the change (older)");
   cmd->add_option("--bad", args->o.bad, "Ref with the change (newer)");
   cmd->add_option("--cell", args->o.cell, "Cell id of the matrix, or a unique part of one");
+  cmd->add_option("--against", args->o.against,
+                  "A second cell of the same kernel: bisect the gap, --cell's score over this one's "
+                  "(each commit booted in both, round by round)");
   cmd->add_option("--direction", args->direction, "regression (bad is slower) or improvement")
       ->check(CLI::IsMember({"regression", "improvement"}));
   cmd->add_option("--resume", args->resume, "Continue bisect session S after a crash or signal");

@@ -29,9 +29,31 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-/// The boots a session's steps start with (bisection::plan_steps over the ends' stored boots).
-bisection::StepPlan step_plan(const SessionSpec& spec, const std::vector<double>& good, const std::vector<double>& bad) {
-  return bisection::plan_steps(session_options(spec), good, bad);
+/// session_options(s.spec), with a deterministic gap session's resolution turned from lpm into
+/// the ratio's: one loop of either cell moves a/b by about (a/b) res (1/a + 1/b), with a and b
+/// the good end's medians of the two cells (stored by the ends' check). Throws
+/// std::runtime_error when those are not stored yet.
+bisection::Options options_of(const SessionDb& db, const Session& s) {
+  auto opt = session_options(s.spec);
+  if (!s.spec.gap() || !opt.deterministic) return opt;
+  const auto a = db.samples(s.id, s.spec.good_commit, kEndsPurpose, s.spec.cell_id);
+  const auto b = db.samples(s.id, s.spec.good_commit, kEndsPurpose, s.spec.against_cell_id);
+  if (a.empty() || b.empty())
+    throw std::runtime_error(fmt::format("bisect session {}: the good end has no boots of both cells yet", s.id));
+  const double ma = stats::median(a), mb = stats::median(b);
+  opt.resolution = ma / mb * opt.resolution * (1 / ma + 1 / mb);
+  return opt;
+}
+
+/// The boots a session's steps start with (bisection::plan_steps over the ends' stored samples).
+bisection::StepPlan step_plan(const SessionDb& db, const Session& s, Lab& lab) {
+  return bisection::plan_steps(options_of(db, s), lab.stored(s.spec.good_commit, kEndsPurpose),
+                               lab.stored(s.spec.bad_commit, kEndsPurpose));
+}
+
+/// "cell c" or, for a gap, "c / d": what a session measures, in words.
+std::string measured_what(const SessionSpec& spec) {
+  return spec.gap() ? fmt::format("the gap {} / {}", spec.cell_id, spec.against_cell_id) : spec.cell_id;
 }
 
 /// Measures both ends; true when the bisection may go on (status set otherwise).
@@ -41,20 +63,22 @@ bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
   refs.good_index = 0;
   refs.bad_index = 1;
   auto opt = session_options(s.spec);
-  tell(say, fmt::format("measuring the ends, interleaved: good {} and bad {}", short_sha(s.spec.good_commit),
-                        short_sha(s.spec.bad_commit)));
+  tell(say, fmt::format("measuring {} at the ends, interleaved: good {} and bad {}", measured_what(s.spec),
+                        short_sha(s.spec.good_commit), short_sha(s.spec.bad_commit)));
   auto check = bisection::check_ends(refs, std::ref(oracle), opt,
                                   fmt::format("good {}", short_sha(s.spec.good_commit)),
                                   fmt::format("bad {}", short_sha(s.spec.bad_commit)));
   tell(say, check.message);
   if (check.confirmed) {
-    const auto plan = step_plan(s.spec, lab.stored(s.spec.good_commit, kEndsPurpose),
-                                lab.stored(s.spec.bad_commit, kEndsPurpose));
+    opt = options_of(db, s);
+    const auto plan = step_plan(db, s, lab);
     if (plan.noise)
-      tell(say, fmt::format("noise {:.1f}% per boot{} next to a change of {:+.1f}%: steps start with {} boots "
-                            "of each (at most {})", *plan.noise * 100,
-                            opt.deterministic ? fmt::format(" (at least half a loop, {:.2g} lpm)", opt.resolution / 2) : "",
-                            plan.change * 100, plan.initial, s.spec.cap));
+      tell(say, fmt::format("noise {:.1f}% per {}{} next to a change of {:+.1f}%: steps start with {} {} "
+                            "of each (at most {})", *plan.noise * 100, s.spec.gap() ? "round" : "boot",
+                            opt.deterministic ? fmt::format(" (at least half a loop, {:.2g}{})", opt.resolution / 2,
+                                                            s.spec.gap() ? "" : " lpm")
+                                              : "",
+                            plan.change * 100, plan.initial, s.spec.gap() ? "rounds" : "boots", s.spec.cap));
     db.set_status(s.id, SessionState::bisecting, check.message);
     return true;
   }
@@ -113,7 +137,19 @@ SessionId create_session(SessionDb& db, const StartOptions& o) {
                                             git.dir().string(), o.good, o.bad));
   spec.commit_count = git.count_between(spec.good_commit, spec.bad_commit) + 1;
   auto m = matrix::load_matrix(o.matrix);
-  spec.cell_id = select_cell(m, o.cell).id;
+  const auto cell = select_cell(m, o.cell);
+  spec.cell_id = cell.id;
+  if (!o.against.empty()) {
+    const auto against = select_cell(m, o.against);
+    if (against.id == cell.id)
+      throw UsageError(fmt::format("--against {} names the same cell as --cell {} ({}): a gap needs two cells",
+                                   o.against, o.cell, cell.id));
+    if (against.kernel.name != cell.kernel.name)
+      throw UsageError(fmt::format("--against {} ({}) has kernel {}, --cell {} ({}) kernel {}: a gap compares two "
+                                   "cells of the same kernel (each commit is built once and booted in both)",
+                                   o.against, against.id, against.kernel.name, o.cell, cell.id, cell.kernel.name));
+    spec.against_cell_id = against.id;
+  }
   spec.matrix_path = m.path.string();
   spec.matrix_text = m.text;
   spec.direction = o.direction;
@@ -135,15 +171,16 @@ namespace {
 
 /// `commit` tested as a bisection step of session `s`: booted interleaved with both ends,
 /// its samples kept under `purpose` (a stored purpose is replayed, not booted again).
-bisection::Step test_against_ends(const Session& s, Lab& lab, const std::string& commit, const std::string& purpose) {
+bisection::Step test_against_ends(const SessionDb& db, const Session& s, Lab& lab, const std::string& commit,
+                                  const std::string& purpose) {
   const auto& good = s.spec.good_commit;
   const auto& bad = s.spec.bad_commit;
   ReplayOracle oracle(lab, {good, bad, commit}, purpose);
   bisection::References refs;
   refs.good_index = 0;
   refs.bad_index = 1;
-  auto opt = session_options(s.spec);
-  opt.plan.initial = step_plan(s.spec, lab.stored(good, kEndsPurpose), lab.stored(bad, kEndsPurpose)).initial;
+  auto opt = options_of(db, s);
+  opt.plan.initial = step_plan(db, s, lab).initial;
   if (opt.deterministic) {  // deterministic: no drift to pair against, the ends' boots stand
     refs.good = lab.stored(good, kEndsPurpose);
     refs.bad = lab.stored(bad, kEndsPurpose);
@@ -152,8 +189,8 @@ bisection::Step test_against_ends(const Session& s, Lab& lab, const std::string&
 }
 
 /// The revert check of `culprit` (culprit.hpp): the bad end with it reverted, tested as a step.
-RevertCheck check_revert(const GitTree& git, const Session& s, Lab& lab, const std::string& culprit,
-                         const Say& say) {
+RevertCheck check_revert(const SessionDb& db, const GitTree& git, const Session& s, Lab& lab,
+                         const std::string& culprit, const Say& say) {
   RevertCheck r;
   std::string why;
   const auto revert = git.revert_onto(culprit, s.spec.bad_commit, why);
@@ -165,7 +202,7 @@ RevertCheck check_revert(const GitTree& git, const Session& s, Lab& lab, const s
   r.commit = *revert;
   tell(say, fmt::format("revert check: testing {} (bad end {} with {} reverted)", short_sha(r.commit),
                         short_sha(s.spec.bad_commit), short_sha(culprit)));
-  const auto step = test_against_ends(s, lab, r.commit, "revert " + r.commit);
+  const auto step = test_against_ends(db, s, lab, r.commit, "revert " + r.commit);
   r.result = std::string(bisection::step_result_name(step.result));
   r.reason = step.reason;
   r.change_vs_good = step.change_vs_good;
@@ -184,14 +221,14 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
     // git never asks for an end, but a hand-run `git bisect run` might.
     row.result = commit == good ? "good" : "bad";
     row.reason = "an end of the range";
-    row.samples = db.samples(s.id, commit).size();
+    row.samples = db.statistic(s, commit).size();
     db.record_step(s.id, row);
     return row;
   }
   if (s.status == SessionState::ends || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
     throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
                                          "(run `rlab bisect --resume {}`)", s.id, s.id));
-  const auto step = test_against_ends(s, lab, commit, commit);
+  const auto step = test_against_ends(db, s, lab, commit, commit);
   row.result = std::string(bisection::step_result_name(step.result));
   row.samples = step.samples.size();
   row.median = step.samples.empty() ? 0 : stats::median(step.samples);
@@ -292,7 +329,7 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
     try {
       auto checks = check_culprit(git, lab, end.first_bad);
       db.set_checks(id, checks_json(checks).dump());  // kept if the revert's boots are cut short
-      checks.revert = check_revert(git, *s, lab, end.first_bad, say);
+      checks.revert = check_revert(db, git, *s, lab, end.first_bad, say);
       db.set_checks(id, checks_json(checks).dump());
       tell(say, "checks of the culprit:\n" + render_checks(checks));
     } catch (const std::exception& e) {

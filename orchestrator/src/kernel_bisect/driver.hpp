@@ -22,6 +22,9 @@ struct StartOptions {
   std::filesystem::path tree;
   std::string good, bad;           ///< refs
   std::string cell;                ///< selector: cell id or a unique part of one
+  /// Selector of a second cell of the same kernel: bisect the gap, `cell`'s score over this
+  /// one's, each commit booted in both cells round by round; "" bisects `cell` alone.
+  std::string against;
   std::filesystem::path matrix;    ///< matrix file
   bisection::Direction direction = bisection::Direction::regression;
   double alpha = 0.01;
@@ -34,7 +37,8 @@ struct StartOptions {
 
 /// Validates `o` and stores a new session in `db`: the refs must be commits of the tree with
 /// good an ancestor of bad (at least one commit apart), the selector must name one cell of the
-/// matrix. Throws UsageError (or GitError, matrix::MatrixError) naming the problem.
+/// matrix, and `against` (when given) another cell of the same kernel. Throws UsageError (or
+/// GitError, matrix::MatrixError) naming the problem.
 SessionId create_session(SessionDb& db, const StartOptions& o);
 
 /// The bisection options of a stored session (verdict, plan, direction, step alpha; steps reuse

@@ -1,7 +1,9 @@
 #include "kernel_bisect/session.hpp"
 #include "util/usage_error.hpp"
 
+#include <map>
 #include <stdexcept>
+#include <string_view>
 
 namespace rlab::kernel_bisect {
 
@@ -64,6 +66,7 @@ SessionId SessionDb::create(const SessionSpec& s) {
   row.good_commit = s.good_commit;
   row.bad_commit = s.bad_commit;
   row.cell_id = s.cell_id;
+  row.against_cell_id = s.against_cell_id;
   row.matrix_path = s.matrix_path;
   row.matrix_text = s.matrix_text;
   row.direction = direction_name(s.direction);
@@ -87,6 +90,7 @@ std::optional<Session> SessionDb::get(SessionId id) const {
   s.spec.good_commit = row->good_commit;
   s.spec.bad_commit = row->bad_commit;
   s.spec.cell_id = row->cell_id;
+  s.spec.against_cell_id = row->against_cell_id;
   s.spec.matrix_path = row->matrix_path;
   s.spec.matrix_text = row->matrix_text;
   s.spec.direction = parse_direction(row->direction);
@@ -122,13 +126,41 @@ std::vector<store::RunId> SessionDb::batches(SessionId id, const std::string& co
   return store::bisect_batches(*store_, id, commit, purpose);
 }
 
-std::vector<double> SessionDb::samples(SessionId id, const std::string& commit,
-                                       const std::string& purpose) const {
+namespace {
+/// A cell id after its kernel name ("/xfs-defaults/2vcpu/shell1"): the same cell at any commit.
+std::string_view cell_tail(std::string_view id) {
+  const auto slash = id.find('/');
+  return slash == std::string_view::npos ? std::string_view{} : id.substr(slash);
+}
+}  // namespace
+
+std::vector<double> SessionDb::samples(SessionId id, const std::string& commit, const std::string& purpose,
+                                       const std::string& cell_id) const {
   std::vector<double> out;
   const std::string kernel = commit.substr(0, 12);  // a batch's cells are named by it
   for (auto run : batches(id, commit, purpose))
     for (const auto& b : store_->boot_results(run))
-      if (b.kernel == kernel && b.status == store::BootStatus::done && b.score) out.push_back(*b.score);
+      if (b.kernel == kernel && b.status == store::BootStatus::done && b.score &&
+          (cell_id.empty() || cell_tail(b.cell_id) == cell_tail(cell_id)))
+        out.push_back(*b.score);
+  return out;
+}
+
+std::vector<double> SessionDb::statistic(const Session& s, const std::string& commit, const std::string& purpose) const {
+  if (!s.spec.gap()) return samples(s.id, commit, purpose);
+  std::vector<double> out;
+  const std::string kernel = commit.substr(0, 12);
+  const auto tail_a = cell_tail(s.spec.cell_id), tail_b = cell_tail(s.spec.against_cell_id);
+  for (auto run : batches(s.id, commit, purpose)) {
+    std::map<unsigned, double> a, b;  // repeat -> lpm
+    for (const auto& r : store_->boot_results(run)) {
+      if (r.kernel != kernel || r.status != store::BootStatus::done || !r.score) continue;
+      if (cell_tail(r.cell_id) == tail_a) a[r.repeat] = *r.score;
+      if (cell_tail(r.cell_id) == tail_b) b[r.repeat] = *r.score;
+    }
+    for (const auto& [repeat, score] : a)
+      if (auto other = b.find(repeat); other != b.end() && other->second > 0) out.push_back(score / other->second);
+  }
   return out;
 }
 

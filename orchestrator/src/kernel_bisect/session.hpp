@@ -27,6 +27,10 @@ struct SessionSpec {
   std::string good_ref, bad_ref; ///< as given on the command line
   std::string good_commit, bad_commit;  ///< full SHAs
   std::string cell_id;           ///< the matrix cell measured at every commit
+  /// A gap bisection: the second cell booted beside cell_id at every commit (same kernel), and
+  /// the statistic is cell_id's score over this one's, round by round (docs/bisect.md "Gap
+  /// bisection"); "" for a bisection of cell_id's score alone.
+  std::string against_cell_id;
   std::string matrix_path;
   std::string matrix_text;       ///< exact text; resume and steps re-parse it
   bisection::Direction direction = bisection::Direction::regression;
@@ -35,6 +39,8 @@ struct SessionSpec {
   std::size_t initial = 3;       ///< boots per commit before the first verdict
   std::size_t cap = 12;          ///< most boots per commit
   std::size_t commit_count = 0;  ///< commits in good..bad plus the good end
+  /// True for a gap bisection (against_cell_id set).
+  bool gap() const { return !against_cell_id.empty(); }
 };
 
 /// Where a session stands: measuring its ends, bisecting, or finished (the bisection::Status
@@ -111,8 +117,15 @@ class SessionDb {
   std::vector<store::RunId> batches(SessionId id, const std::string& commit,
                                     const std::string& purpose = "") const;
   /// Scores (lpm) of every finished boot of `commit` in those runs, in boot order (a run's
-  /// boots of other commits left out).
-  std::vector<double> samples(SessionId id, const std::string& commit, const std::string& purpose = "") const;
+  /// boots of other commits left out); with `cell_id`, only the boots of that matrix cell (its
+  /// id after the kernel name: a batch's cells are the matrix's cells at the commit).
+  std::vector<double> samples(SessionId id, const std::string& commit, const std::string& purpose = "",
+                              const std::string& cell_id = "") const;
+  /// The session's statistic for `commit` (under `purpose`; every purpose when empty): one
+  /// sample per boot of the cell (lpm), or for a gap session one per round whose two boots
+  /// both finished, cell_id's score over against_cell_id's (a ratio, dimensionless), by run
+  /// and repeat.
+  std::vector<double> statistic(const Session& s, const std::string& commit, const std::string& purpose = "") const;
   /// The "phase: message" of the newest failed boot of those runs, "" if none failed.
   std::string last_failure(SessionId id, const std::string& commit) const;
 

@@ -22,7 +22,9 @@
 #include "util/usage_error.hpp"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <chrono>
 #include <regex>
 #include <sstream>
@@ -79,21 +81,25 @@ std::string brief_build_failure(const std::string& what) {
 
 namespace {
 
-/// One batch of a measure() call: its store run, its cells (one per request) and their boots.
+/// One batch of a measure() call: its store run, its cells (`sides` per request: the session's
+/// cell, and for a gap session the cell it is measured against, at the request's commit) and
+/// their boots.
 struct Batch {
   store::RunId run = 0;
-  std::vector<matrix::Cell> cells;
+  std::size_t sides = 1;
+  std::vector<matrix::Cell> cells;  ///< request k's side s at k * sides + s
   std::vector<store::BootRef> boots;
-  /// The stored boot of request `k`'s repeat `r`.
-  const store::BootRef& boot(std::size_t k, unsigned r) const {
+  /// The stored boot of cell `c`'s repeat `r`.
+  const store::BootRef& boot(std::size_t c, unsigned r) const {
     for (const auto& b : boots)
-      if (b.cell_id == cells[k].id && b.repeat == r) return b;
-    throw std::logic_error("bisect lab: no boot " + cells[k].id + " r" + std::to_string(r));
+      if (b.cell_id == cells[c].id && b.repeat == r) return b;
+    throw std::logic_error("bisect lab: no boot " + cells[c].id + " r" + std::to_string(r));
   }
 };
 
 /// The interleaved boot order of `requests`: round r boots every commit that still needs one,
-/// starting from request r mod n (A B, B A, ...; G X B, X B G, B G X, ...).
+/// starting from request r mod n (A B, B A, ...; G X B, X B G, B G X, ...); a gap session boots
+/// both cells of a commit next to each other, the first of them alternating by round.
 std::vector<run::Job> interleaved_jobs(const std::vector<LabRequest>& requests, const Batch& batch) {
   std::size_t rounds = 0;
   for (const auto& r : requests) rounds = std::max(rounds, r.runs);
@@ -102,9 +108,29 @@ std::vector<run::Job> interleaved_jobs(const std::vector<LabRequest>& requests, 
   for (unsigned r = 0; r < rounds; ++r)
     for (std::size_t j = 0; j < n; ++j) {
       const std::size_t k = (j + r) % n;
-      if (r < requests[k].runs) jobs.push_back({batch.boot(k, r).id, k, r, batch.cells[k].vcpus, 0});
+      if (r >= requests[k].runs) continue;
+      for (std::size_t i = 0; i < batch.sides; ++i) {
+        const std::size_t c = k * batch.sides + (i + r) % batch.sides;
+        jobs.push_back({batch.boot(c, r).id, c, r, batch.cells[c].vcpus, 0});
+      }
     }
   return jobs;
+}
+
+/// The samples of one request from its cells' scores by repeat: the cell's lpm, or for a gap
+/// the first cell's over the second's for every repeat both finished; in repeat order.
+std::vector<double> request_samples(const std::vector<std::map<unsigned, double>>& scores, std::size_t k,
+                                    std::size_t sides) {
+  std::vector<double> out;
+  const auto& a = scores[k * sides];
+  for (const auto& [repeat, score] : a) {
+    if (sides == 1) {
+      out.push_back(score);
+    } else if (auto b = scores[k * sides + 1].find(repeat); b != scores[k * sides + 1].end() && b->second > 0) {
+      out.push_back(score / b->second);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -116,6 +142,7 @@ struct VmLab::Impl {
   ProgressLine progress_line;
   matrix::Matrix m;
   matrix::Cell cell;
+  std::optional<matrix::Cell> against;  ///< a gap session's second cell
   std::unique_ptr<run::LabHost> host;  ///< the first host that can run the cell, once a boot needs it
 
   std::mutex say_mu;  ///< progress lines come from concurrent boots
@@ -143,9 +170,11 @@ struct VmLab::Impl {
 Batch VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std::string& purpose) {
   auto& st = db.store();
   Batch b;
+  b.sides = against ? 2 : 1;
   std::string names;
   for (const auto& r : requests) {
     b.cells.push_back(cell_at(cell, session.spec.tree, r.commit));
+    if (against) b.cells.push_back(cell_at(*against, session.spec.tree, r.commit));
     names += (names.empty() ? "" : " ") + r.commit.substr(0, 12);
   }
   store::NewRun nr{session.spec.matrix_path, session.spec.matrix_text, m.seed, "bisect",
@@ -154,7 +183,9 @@ Batch VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std
                                names)};
   b.run = st.create_run(nr);
   for (std::size_t k = 0; k < requests.size(); ++k) {
-    st.add_cells(b.run, {b.cells[k]}, static_cast<unsigned>(requests[k].runs));
+    const auto first = b.cells.begin() + static_cast<std::ptrdiff_t>(k * b.sides);
+    st.add_cells(b.run, std::vector<matrix::Cell>(first, first + static_cast<std::ptrdiff_t>(b.sides)),
+                 static_cast<unsigned>(requests[k].runs));
     db.add_batch(session.id, requests[k].commit, b.run, purpose);
   }
   b.boots = st.boots(b.run);
@@ -174,7 +205,7 @@ std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<Lab
     const std::string sha = requests[k].commit.substr(0, 12);
     try {
       const auto t0 = std::chrono::steady_clock::now();
-      images[k] = run::guest_images(m, batch.cells[k].kernel, agent_binary,
+      images[k] = run::guest_images(m, batch.cells[k * batch.sides].kernel, agent_binary,
                                     [&](std::string_view ph, std::string_view d) { say(fmt::format("{}: {} {}", sha, ph, d)); });
       say(fmt::format("{}: kernel ready in {:.0f} s", sha,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
@@ -182,8 +213,9 @@ std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<Lab
       throw;  // the lab's fault, not the commit's: the bisection stops unfinished, to be resumed
     } catch (const std::exception& e) {
       out[k].failure = "build: " + brief_build_failure(e.what());
-      for (unsigned r = 0; r < requests[k].runs; ++r)
-        st.record_failure(batch.boot(k, r).id, store::FailurePhase::build, e.what(), "");
+      for (std::size_t c = k * batch.sides; c < (k + 1) * batch.sides; ++c)
+        for (unsigned r = 0; r < requests[k].runs; ++r)
+          st.record_failure(batch.boot(c, r).id, store::FailurePhase::build, e.what(), "");
       spdlog::warn("{}: kernel build failed", sha);
       built = false;
     }
@@ -224,25 +256,27 @@ void VmLab::Impl::boot_all(const std::vector<LabRequest>& requests, const Batch&
   int order = 0;
   std::size_t finished = 0;
   std::vector<std::string> last_failure(requests.size());
+  std::vector<std::map<unsigned, double>> scores(batch.cells.size());  // cell -> repeat -> lpm
   const auto work = [&](const run::Job& j, std::size_t, const run::Release& release) -> run::Attempt {
-    const std::size_t k = j.cell;
+    const std::size_t k = j.cell / batch.sides;
     {
       std::lock_guard lock(mu);
       st.set_boot_order(j.boot, order++);
     }
     const auto o = run::run_boot_job(
-        run::make_boot_job(batch.cells[k], j.repeat, j.boot, label, staged[k], dir, h, m.guest.pinning, pool.get()), h,
-        st, pool.get(), release);
-    const std::string sha = requests[k].commit.substr(0, 12);
+        run::make_boot_job(batch.cells[j.cell], j.repeat, j.boot, label, staged[k], dir, h, m.guest.pinning, pool.get()),
+        h, st, pool.get(), release);
+    // "3f2a1b7c9d0e" alone, or with the cell for a gap ("3f2a1b7c9d0e/xfs-defaults/2vcpu/shell1").
+    const std::string who = batch.sides == 1 ? requests[k].commit.substr(0, 12) : batch.cells[j.cell].id;
     std::lock_guard lock(mu);
     ++finished;
     if (o.ok) {
-      out[k].samples.push_back(o.score);
-      say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", sha, j.repeat + 1,
+      scores[j.cell][j.repeat] = o.score;
+      say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", who, j.repeat + 1,
                       requests[k].runs, finished, jobs.size(), o.score, o.wall_s));
     } else {
       last_failure[k] = fmt::format("{}: {}", store::to_string(o.phase), o.message);
-      say(fmt::format("{}: boot {}/{} failed in {}: {}", sha, j.repeat + 1, requests[k].runs,
+      say(fmt::format("{}: boot {}/{} failed in {}: {}", who, j.repeat + 1, requests[k].runs,
                       store::to_string(o.phase), o.message));
     }
     return {};
@@ -254,22 +288,25 @@ void VmLab::Impl::boot_all(const std::vector<LabRequest>& requests, const Batch&
     st.finish_run(batch.run, store::RunStatus::interrupted);
     throw Interrupted(fmt::format("{}: interrupted while measuring", requests.front().commit.substr(0, 12)));
   }
-  for (std::size_t k = 0; k < requests.size(); ++k)
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    out[k].samples = request_samples(scores, k, batch.sides);
     if (out[k].samples.size() < requests[k].runs) out[k].failure = "boot: " + last_failure[k];
+  }
 }
 
 VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progress_line)
-    : impl_(new Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}}) {
+    : impl_(new Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}, {}}) {
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   run::settle_auto_clock(i.m);
   i.cell = select_cell(i.m, s.spec.cell_id);
+  if (s.spec.gap()) i.against = select_cell(i.m, s.spec.against_cell_id);
 }
 
 VmLab::~VmLab() = default;
 
 std::vector<double> VmLab::stored(const std::string& commit, const std::string& purpose) {
-  return impl_->db.samples(impl_->session.id, commit, purpose);
+  return impl_->db.statistic(impl_->session, commit, purpose);
 }
 
 

@@ -3,8 +3,11 @@
 // fragments and patches (image::ensure_guest_images: ccache, content-addressed cache), then
 // booted `runs` times through run::run_boot on the matrix's first libvirt host that can run the
 // cell, interleaved, as many boots at once as the host's vCPU budget holds (run::schedule),
-// pinned as the matrix says (run::make_boot_job). Every batch is an ordinary store run (kind "bisect") with one cell whose kernel is the
-// commit, so `rlab results` and `rlab compare` read it like any other run.
+// pinned as the matrix says (run::make_boot_job). Every batch is an ordinary store run (kind
+// "bisect") with one cell per commit whose kernel is the commit -- two for a gap session, the
+// session's cell and the one it is measured against, booted side by side in every round, one
+// kernel build serving both -- so `rlab results` and `rlab compare` read it like any other run.
+// A gap session's samples are the first cell's score over the second's, round by round.
 #include "kernel_bisect/lab.hpp"
 #include "kernel_bisect/session.hpp"
 #include "matrix/matrix.hpp"

@@ -39,11 +39,11 @@ BisectSessionId create_bisect_session(Store& store, const BisectSessionRow& s) {
   Stmt st(db.db(),
           "INSERT INTO bisect_sessions (created_at, tree, good_ref, bad_ref, good_commit, bad_commit,"
           " cell_id, matrix_path, matrix_text, direction, alpha, min_effect, initial_boots, cap_boots,"
-          " commit_count, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ends')");
+          " commit_count, against_cell_id, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'ends')");
   st.bind(1, detail::now_iso()).bind(2, s.tree).bind(3, s.good_ref).bind(4, s.bad_ref);
   st.bind(5, s.good_commit).bind(6, s.bad_commit).bind(7, s.cell_id).bind(8, s.matrix_path);
   st.bind(9, s.matrix_text).bind(10, s.direction).bind(11, s.alpha).bind(12, s.min_effect);
-  st.bind(13, s.initial_boots).bind(14, s.cap_boots).bind(15, s.commit_count);
+  st.bind(13, s.initial_boots).bind(14, s.cap_boots).bind(15, s.commit_count).bind(16, s.against_cell_id);
   st.run();
   return detail::last_insert_id(db.db());
 }
@@ -53,14 +53,15 @@ std::optional<BisectSessionRow> bisect_session(const Store& store, BisectSession
   Stmt st(db.db(),
           "SELECT id, created_at, tree, good_ref, bad_ref, good_commit, bad_commit, cell_id,"
           " matrix_path, matrix_text, direction, alpha, min_effect, initial_boots, cap_boots,"
-          " commit_count, status, message, first_bad, candidates_json, checks_json FROM bisect_sessions WHERE id = ?");
+          " commit_count, status, message, first_bad, candidates_json, checks_json, against_cell_id"
+          " FROM bisect_sessions WHERE id = ?");
   st.bind(1, id);
   if (!st.step()) return std::nullopt;
   return BisectSessionRow{st.i64(0),  st.text(1),  st.text(2),  st.text(3),  st.text(4),
-                          st.text(5),  st.text(6),  st.text(7),  st.text(8),  st.text(9),
-                          st.text(10), st.real(11), st.real(12), st.i64(13), st.i64(14),
-                          st.i64(15),  st.text(16), st.text(17), st.text(18),
-                          nlohmann::json::parse(st.text(19)).get<std::vector<std::string>>(), st.text(20)};
+                       st.text(5),  st.text(6),  st.text(7),  st.text(8),  st.text(9),
+                       st.text(10), st.real(11), st.real(12), st.i64(13), st.i64(14),
+                       st.i64(15),  st.text(16), st.text(17), st.text(18),
+                       nlohmann::json::parse(st.text(19)).get<std::vector<std::string>>(), st.text(20), st.text(21)};
 }
 
 std::vector<BisectSessionId> unfinished_bisect_sessions(const Store& store, const std::string& matrix_path) {

@@ -34,6 +34,9 @@ struct BisectSessionRow {
   std::string first_bad;        ///< SHA when found
   std::vector<std::string> candidates;  ///< the commits git names when skips hide the culprit
   std::string checks_json;      ///< the culprit's checks (kernel_bisect::CulpritChecks JSON); "" before they ran
+  /// A gap bisection's second cell (each commit booted in both, the statistic cell_id's score
+  /// over this cell's, round by round); "" for a bisection of one cell.
+  std::string against_cell_id;
 };
 
 /// One answered step.

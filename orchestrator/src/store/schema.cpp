@@ -240,7 +240,8 @@ CREATE TABLE IF NOT EXISTS bisect_sessions (
   commit_count INTEGER NOT NULL,
   status TEXT NOT NULL, message TEXT NOT NULL DEFAULT '',
   first_bad TEXT NOT NULL DEFAULT '', candidates_json TEXT NOT NULL DEFAULT '[]',
-  checks_json TEXT NOT NULL DEFAULT '');
+  checks_json TEXT NOT NULL DEFAULT '',
+  against_cell_id TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS bisect_batch_commits (
   session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
   run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -324,6 +325,8 @@ const AddedColumn kAddedColumns[] = {
     {"boots", "guest_init_s", "REAL"},   // and the guest's boot timeline (NULL before)
     {"boots", "guest_agent_s", "REAL"},
     {"boots", "guest_hello_s", "REAL"},
+    // version 8: a gap bisection's second cell ('' for one cell, as every session before)
+    {"bisect_sessions", "against_cell_id", "TEXT NOT NULL DEFAULT ''"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

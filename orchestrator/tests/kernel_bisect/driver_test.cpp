@@ -9,6 +9,8 @@
 #include "util/paths.hpp"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -461,6 +463,48 @@ TEST_F(DriverTest, CreateSessionRefusesBadInput) {
   EXPECT_EQ(s->spec.commit_count, 16u);
   EXPECT_EQ(s->spec.cell_id, "6.12/xfs-defaults/1vcpu/shell1");
   EXPECT_EQ(s->spec.bad_commit, shas.back());
+  EXPECT_FALSE(s->spec.gap());
+}
+
+TEST_F(DriverTest, AGapSessionNamesTwoCellsOfOneKernel) {
+  auto o = start();
+  o.matrix = fs::path(RLAB_TEST_DATA) / "gap.yaml";
+  o.against = "ext4";
+  auto s = db->get(create_session(*db, o));
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->spec.gap());
+  EXPECT_EQ(s->spec.cell_id, "6.12/xfs-defaults/1vcpu/shell1");
+  EXPECT_EQ(s->spec.against_cell_id, "6.12/ext4-defaults/1vcpu/shell1");
+  // Deterministic (icount): the steps' resolution is the ratio's, once the ends are stored.
+  EXPECT_TRUE(session_options(s->spec).deterministic);
+  o.against = "xfs";  // the same cell
+  try {
+    create_session(*db, o);
+    ADD_FAILURE() << "no error for a gap of a cell with itself";
+  } catch (const rlab::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("same cell"), std::string::npos) << e.what();
+  }
+  o.against = "btrfs";
+  EXPECT_THROW(create_session(*db, o), rlab::UsageError);
+  // Two kernels: one build cannot serve both cells.
+  const auto two = dir / "two-kernels.yaml";
+  {
+    std::ofstream f(two);
+    f << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}, page_size: 64k}\n"
+         "  b: {source: {debian: \"6.12\", suite: trixie}, page_size: 4k}\n"
+         "axes:\n  kernel: [a, b]\n  filesystem: [{fs: xfs}]\n  vcpus: [1]\n"
+         "  workload: [{type: shell1, passes: 1, duration_s: 10}]\n  repeats: 1\n"
+         "guest: {memory_mib: 1024, cpu: auto, accel: tcg, disk_gib: 2}\nresults: results/rlab.db\n";
+  }
+  o.matrix = two;
+  o.cell = "a/";
+  o.against = "b/";
+  try {
+    create_session(*db, o);
+    ADD_FAILURE() << "no error for a gap across two kernels";
+  } catch (const rlab::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("same kernel"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -262,5 +262,64 @@ TEST(RealBisect, SeriesInodegcSpin) {
                  }});
 }
 
+// The report's question is a gap: which commit opened the gap between XFS and ext4 on the
+// same kernel? A series with two changes: first a wait in every unlink at the VFS (both
+// filesystems slow down alike, about -15%), later a smaller wait in XFS's own unlink (XFS
+// alone, about -3%). Bisecting the XFS cell's score names the first: its ends differ mostly
+// by it, and at a minimum effect of 6% the second is too small to tell apart from the bad end.
+// Bisecting the gap (the XFS cell over the ext4 cell, round by round, at the default 2%)
+// names the second: the first does not move the ratio. Both with every other default, icount.
+TEST(RealBisect, TheGapOfXfsOverExt4NamesTheXfsOnlyChangeTheXfsCellTheSharedOne) {
+  const EndToEnd e2e("rlab-gap-bisect");
+  ASSERT_FALSE(e2e.bin.empty()) << "RLAB_BIN is not set";
+  rlab::testing::KernelSeries tree(e2e.work);
+  const std::string good = tree.base();
+  tree.comment("fs/xfs/xfs_file.c", "xfs: comment before the changes");
+  std::string namei = rlab::testing::KernelSeries::insert_after(tree.content("fs/namei.c"), "#include <linux/namei.h>\n",
+                                                                "#include <linux/delay.h>\n");
+  namei = rlab::testing::KernelSeries::insert_after(
+      namei, "\t\t\tif (error)\n\t\t\t\tgoto out;\n\t\t\terror = dir->i_op->unlink(dir, dentry);\n",
+      "\t\t\tudelay(12000);\t/* rlab gap series: every filesystem */\n");
+  const std::string shared = tree.commit("fs/namei.c", namei, "vfs: wait 12 ms in every unlink");
+  tree.comment("fs/xfs/xfs_log.c", "xfs: comment between the changes");
+  const std::string xfs_only = tree.insert("fs/xfs/xfs_inode.c", kRemoveAnchor,
+                                           "\tudelay(2700);\t/* rlab gap series: XFS alone */\n",
+                                           "xfs: wait 2.7 ms in xfs_remove");
+  tree.comment("fs/xfs/xfs_aops.c", "xfs: comment after the changes");
+  ASSERT_FALSE(::testing::Test::HasFailure()) << "the series could not be made";
+  util::ProcessOptions o;
+  o.timeout = std::chrono::hours(2);
+  o.echo = true;
+  const auto bisect = [&](std::vector<std::string> extra, const std::string& db) {
+    std::vector<std::string> argv{e2e.bin, "bisect", "--tree", tree.repo().string(), "--good", good, "--bad", "main",
+                                  "--cell", "xfs", "--matrix", (fs::path(RLAB_TEST_DATA) / "gap.yaml").string(),
+                                  "--db", (e2e.work / db).string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    const double t0 = e2e.minutes();
+    auto r = util::run(argv, o);
+    std::fprintf(stderr, "[gap bisect] rlab bisect %s took %.1f min\n", util::display_command(extra).c_str(),
+                 e2e.minutes() - t0);
+    return r;
+  };
+  const auto cell = bisect({"--min-effect", "0.06"}, "cell.db");
+  EXPECT_EQ(cell.exit_code, 0) << util::tail(cell.output, 60);
+  EXPECT_NE(cell.output.find("first bad commit: " + shared + " vfs: wait 12 ms in every unlink"), std::string::npos)
+      << util::tail(cell.output, 60);
+  const auto gap = bisect({"--against", "ext4"}, "gap.db");
+  EXPECT_EQ(gap.exit_code, 0) << util::tail(gap.output, 80);
+  EXPECT_NE(gap.output.find("first bad commit: " + xfs_only + " xfs: wait 2.7 ms in xfs_remove"), std::string::npos)
+      << util::tail(gap.output, 80);
+  // Reverting it on the bad end closes the gap again; what changed is read in the XFS cell,
+  // net of what changed in ext4 at the same commit.
+  EXPECT_NE(gap.output.find("revert check: passed"), std::string::npos) << util::tail(gap.output, 80);
+  EXPECT_NE(gap.output.find("of the gap in"), std::string::npos) << util::tail(gap.output, 80);
+  EXPECT_NE(gap.output.find(" in 6.12/xfs-defaults/1vcpu/shell1 ("), std::string::npos) << util::tail(gap.output, 80);
+  EXPECT_NE(gap.output.find("net of what changed alike in 6.12/ext4-defaults/1vcpu/shell1"), std::string::npos)
+      << util::tail(gap.output, 80);
+  EXPECT_FALSE(GitTree(tree.repo()).bisecting());
+  std::fprintf(stderr, "[gap bisect] whole test %.1f min\n", e2e.minutes());
+  if (!::testing::Test::HasFailure()) fs::remove_all(e2e.work);
+}
+
 }  // namespace
 }  // namespace rlab::kernel_bisect

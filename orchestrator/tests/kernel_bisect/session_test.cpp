@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <map>
 
 namespace rlab::kernel_bisect {
 namespace {
@@ -105,6 +106,45 @@ TEST_F(SessionTest, SamplesComeFromTheBatchRunsBoots) {
   // Another connection to the same file (a `rlab bisect-step` process) sees the same.
   SessionDb other(dir / "rlab.db");
   EXPECT_EQ(other.samples(id, c).size(), 3u);
+}
+
+// A gap session's statistic: the first cell's score over the second's, round (repeat) by
+// round within a batch; a round with a failed boot gives no sample.
+TEST_F(SessionTest, AGapsStatisticPairsTheTwoCellsRoundByRound) {
+  spec.against_cell_id = "6.12/ext4-defaults/1vcpu/shell1";
+  auto id = db->create(spec);
+  auto s = db->get(id);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->spec.against_cell_id, spec.against_cell_id);
+  const std::string c(40, 'c');
+  auto& st = db->store();
+  auto run = st.create_run({"/m.yaml", "kernels: {}\n", 1, "bisect", "test"});
+  auto m = matrix::load_matrix(fs::path(RLAB_TEST_DATA) / "gap.yaml");
+  const auto cells = matrix::expand_cells(m);
+  ASSERT_EQ(cells.size(), 2u);
+  st.add_cells(run, {cell_at(cells[0], "/srv/linux", c), cell_at(cells[1], "/srv/linux", c)}, 3);
+  // xfs 100, 90, (failed); ext4 200, 100, 50
+  const std::map<std::string, std::vector<double>> scores{{cells[0].id.substr(cells[0].id.find('/')), {100, 90, NAN}},
+                                                          {cells[1].id.substr(cells[1].id.find('/')), {200, 100, 50}}};
+  for (const auto& b : st.boots(run)) {
+    const double v = scores.at(b.cell_id.substr(b.cell_id.find('/'))).at(b.repeat);
+    if (std::isnan(v)) {
+      st.record_failure(b.id, rlab::store::FailurePhase::hello, "no hello within 180 s", "");
+    } else {
+      store::Result r;
+      r.score = v;
+      st.record_result(b.id, r, store::Environment{});
+    }
+  }
+  db->add_batch(id, c, run, kEndsPurpose);
+  EXPECT_EQ(db->statistic(*s, c), (std::vector<double>{0.5, 0.9}));
+  EXPECT_EQ(db->samples(id, c, kEndsPurpose, spec.cell_id), (std::vector<double>{100, 90}));
+  EXPECT_EQ(db->samples(id, c, kEndsPurpose, spec.against_cell_id), (std::vector<double>{200, 100, 50}));
+  EXPECT_EQ(db->samples(id, c).size(), 5u);
+  // A session of one cell reads the cell's scores, as before.
+  spec.against_cell_id.clear();
+  auto one = db->get(db->create(spec));
+  EXPECT_FALSE(one->spec.gap());
 }
 
 TEST_F(SessionTest, StepsKeepTheirOrderAndAreReplacedPerCommit) {
