@@ -12,21 +12,6 @@
 
 namespace rlab::bisection {
 
-std::string_view step_result_name(StepResult r) {
-  switch (r) {
-    case StepResult::good: return "good";
-    case StepResult::bad: return "bad";
-    case StepResult::skip: return "skip";
-  }
-  return "skip";
-}
-
-StepResult step_result_from_name(std::string_view name) {
-  for (const auto r : {StepResult::good, StepResult::bad, StepResult::skip})
-    if (step_result_name(r) == name) return r;
-  throw std::invalid_argument("step result '" + std::string(name) + "': expected good, bad or skip");
-}
-
 std::string_view status_name(Status s) {
   switch (s) {
     case Status::found: return "found";
@@ -61,14 +46,14 @@ std::vector<Measurement> ask(const Oracle& oracle, std::span<const Request> requ
 }
 
 // The request whose failure explains the answer: the first that failed on its own rather
-// than because another commit of the request did ("not measured ..."); got.size() if none.
+// than because another commit of the request did (Failure::not_measured); got.size() if none.
 std::size_t blamed(const std::vector<Measurement>& got, std::size_t prefer) {
-  if (prefer < got.size() && !got[prefer].failure.empty() && got[prefer].failure.rfind("not measured", 0) != 0)
-    return prefer;
+  const auto own = [&](std::size_t k) { return !got[k].failure.empty() && got[k].kind != Failure::not_measured; };
+  if (prefer < got.size() && own(prefer)) return prefer;
   std::size_t any = got.size();
   for (std::size_t k = 0; k < got.size(); ++k) {
     if (got[k].failure.empty()) continue;
-    if (got[k].failure.rfind("not measured", 0) != 0) return k;
+    if (own(k)) return k;
     if (any == got.size()) any = k;
   }
   return any;

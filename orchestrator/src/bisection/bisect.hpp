@@ -12,16 +12,25 @@
 #include <vector>
 
 #include "bisection/classify.hpp"
+#include "bisection/step_result.hpp"
 #include "stats/verdict.hpp"
 
 namespace rlab::bisection {
 
+/// Why a commit of a request has no samples (Measurement::kind).
+enum class Failure {
+  none,          ///< measured
+  boot,          ///< its boots kept failing: the commit itself cannot be measured
+  build,         ///< its kernel does not build (then nothing of the request boots)
+  not_measured,  ///< not measured because another commit of the same request did not build
+};
+
 /// What the oracle returns for one commit of a request.
 struct Measurement {
   std::vector<double> samples;  ///< the new samples, one per run (e.g. lpm of one fresh boot)
-  std::string failure;          ///< non-empty: cannot be measured (build or boot failed); a
-                                ///< failure starting with "not measured" blames another commit
-                                ///< of the same request
+  /// Non-empty: cannot be measured, in words ("build: ...", "boot: ..."); `kind` says why.
+  std::string failure;
+  Failure kind = Failure::none;  ///< boot when `failure` is set and the oracle says no more
 };
 
 /// One commit of a request: measure commit `index` (into the commit list) `runs` more times.
@@ -39,17 +48,9 @@ struct Request {
 /// (infrastructure errors).
 using Oracle = std::function<std::vector<Measurement>(std::span<const Request> requests)>;
 
-/// Outcome of one tested commit.
-enum class StepResult { good, bad, skip };
-
-/// "good", "bad" or "skip".
-std::string_view step_result_name(StepResult r);
-
-/// The StepResult named "good", "bad" or "skip"; throws std::invalid_argument for anything else.
-StepResult step_result_from_name(std::string_view name);
 
 /// How a step's reason begins when its own boots of the ends did not differ in the expected
-/// direction (Step::references_differ false): a stored answer's reason says so by this text.
+/// direction (Step::references_differ false).
 inline constexpr std::string_view kEndsDidNotDiffer =
     "the ends measured alongside do not differ in the expected direction";
 

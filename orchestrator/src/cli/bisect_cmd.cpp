@@ -105,7 +105,8 @@ int step_main(const BisectArgs& a) {
     const std::string commit = git.current();
     bd::VmLab lab(db, *s, a.agent, progress_lines());
     auto row = bd::answer_commit(db, *s, lab, commit);
-    spdlog::info("{} {}: {} ({} boots): {}", commit.substr(0, 12), git.subject(commit), row.result,
+    spdlog::info("{} {}: {} ({} boots): {}", commit.substr(0, 12), git.subject(commit),
+                 bisection::step_result_name(row.result),
                  row.samples, row.reason);
     return bd::exit_code_for(row.result);
   } catch (const std::exception& e) {

@@ -6,6 +6,8 @@
 
 namespace rlab::kernel_bisect {
 namespace {
+/// The stored result of a revert check that could not be made.
+constexpr std::string_view kDoesNotApply = "does not apply";
 
 std::string list(const std::vector<std::string>& files, std::size_t most = 5) {
   std::string s;
@@ -67,14 +69,14 @@ std::string render_checks(const CulpritChecks& c) {
                      c.changed.empty() ? std::string("no file") : list(c.changed));
   else o += fmt::format("  unrelated check: passed -- it changes {} (in this kernel's build)\n", list(c.compiled));
   if (!c.revert) o += "  revert check: not made\n";
-  else if (c.revert->result == "does not apply")
+  else if (!c.revert->result)
     o += fmt::format("  revert check: not made -- reverting {} does not apply on the bad end: {}\n",
                      c.culprit.substr(0, 12), c.revert->reason);
-  else if (c.revert->result == "good")
+  else if (c.revert->result == bisection::StepResult::good)
     o += fmt::format("  revert check: passed -- the bad end with it reverted ({}) scores like the good end "
                      "({:+.1f}% against it): the regression goes away; {}\n",
                      c.revert->commit.substr(0, 12), c.revert->change_vs_good * 100, c.revert->reason);
-  else if (c.revert->result == "bad")
+  else if (c.revert->result == bisection::StepResult::bad)
     o += fmt::format("  revert check: SUSPICIOUS -- the bad end with it reverted ({}) still scores like the bad "
                      "end: the regression stays; {}\n", c.revert->commit.substr(0, 12), c.revert->reason);
   else
@@ -86,14 +88,15 @@ std::string render_checks(const CulpritChecks& c) {
 std::string CulpritChecks::suspicion() const {
   if (no_op.value_or(false)) return "its kernel text equals its parent's";
   if (unrelated.value_or(false)) return "it changes nothing this kernel builds";
-  if (revert && revert->result == "bad") return "reverting it leaves the regression";
+  if (revert && revert->result == bisection::StepResult::bad) return "reverting it leaves the regression";
   return "";
 }
 
 nlohmann::json checks_json(const CulpritChecks& c) {
   return {{"culprit", c.culprit}, {"parent", c.parent},   {"no_op", opt(c.no_op)}, {"unrelated", opt(c.unrelated)},
           {"changed", c.changed}, {"compiled", c.compiled}, {"note", c.note},       {"suspicious", c.suspicious()},
-          {"revert", c.revert ? nlohmann::json{{"commit", c.revert->commit}, {"result", c.revert->result},
+          {"revert", c.revert ? nlohmann::json{{"commit", c.revert->commit}, {"result", c.revert->result ? std::string(bisection::step_result_name(*c.revert->result))
+                                                                                     : std::string(kDoesNotApply)},
                                                {"reason", c.revert->reason},
                                                {"change_vs_good", c.revert->change_vs_good}}
                               : nlohmann::json(nullptr)}};
@@ -113,7 +116,9 @@ std::optional<CulpritChecks> checks_from_json(const std::string& text) {
     c.note = j.at("note");
     if (j.contains("revert") && !j.at("revert").is_null()) {  // absent before the revert check
       const auto& r = j.at("revert");
-      c.revert = RevertCheck{r.at("commit"), r.at("result"), r.at("reason"), r.at("change_vs_good")};
+      const std::string result = r.at("result");
+      c.revert = RevertCheck{r.at("commit"), std::nullopt, r.at("reason"), r.at("change_vs_good")};
+      if (result != kDoesNotApply) c.revert->result = bisection::step_result_from_name(result);
     }
     return c;
   } catch (const std::exception&) {

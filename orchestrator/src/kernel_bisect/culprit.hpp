@@ -12,6 +12,8 @@
 #include "kernel_bisect/git.hpp"
 #include "kernel_bisect/lab.hpp"
 
+#include "bisection/step_result.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -23,9 +25,10 @@ namespace rlab::kernel_bisect {
 /// The revert check: the bad end with the culprit reverted, tested like a bisection step.
 struct RevertCheck {
   std::string commit;  ///< the revert's SHA ("" when the revert does not apply)
-  /// "good" (the regression goes away: confirmed), "bad" (it stays: suspicious), "skip"
-  /// (undecided at the cap, or the revert's kernel failed), "does not apply".
-  std::string result;
+  /// good (the regression goes away: confirmed), bad (it stays: suspicious), skip (undecided
+  /// at the cap, or the revert's kernel failed); nullopt when the revert does not apply.
+  /// Stored in the checks' JSON by its name, or "does not apply".
+  std::optional<bisection::StepResult> result;
   std::string reason;         ///< the step's evidence, or git's complaint
   double change_vs_good = 0;  ///< the revert's median against the good end's, relative
 };
@@ -44,7 +47,7 @@ struct CulpritChecks {
   std::optional<RevertCheck> revert;     ///< nullopt: not made (yet)
   /// A check failed: the named commit is suspicious.
   bool suspicious() const {
-    return no_op.value_or(false) || unrelated.value_or(false) || (revert && revert->result == "bad");
+    return no_op.value_or(false) || unrelated.value_or(false) || (revert && revert->result == bisection::StepResult::bad);
   }
   /// Why, in a few words for a one-line outcome ("" when not suspicious).
   std::string suspicion() const;

@@ -160,11 +160,13 @@ SessionId create_session(SessionDb& db, const StartOptions& o) {
   return db.create(spec);
 }
 
-int exit_code_for(const std::string& result) {
-  if (result == "good") return 0;
-  if (result == "bad") return 1;
-  if (result == "skip") return 125;
-  throw std::invalid_argument("step result '" + result + "': expected good, bad or skip");
+int exit_code_for(bisection::StepResult result) {
+  switch (result) {
+    case bisection::StepResult::good: return 0;
+    case bisection::StepResult::bad: return 1;
+    case bisection::StepResult::skip: return 125;
+  }
+  return 125;
 }
 
 namespace {
@@ -195,7 +197,6 @@ RevertCheck check_revert(const SessionDb& db, const GitTree& git, const Session&
   std::string why;
   const auto revert = git.revert_onto(culprit, s.spec.bad_commit, why);
   if (!revert) {
-    r.result = "does not apply";
     r.reason = why;
     return r;
   }
@@ -203,7 +204,7 @@ RevertCheck check_revert(const SessionDb& db, const GitTree& git, const Session&
   tell(say, fmt::format("revert check: testing {} (bad end {} with {} reverted)", short_sha(r.commit),
                         short_sha(s.spec.bad_commit), short_sha(culprit)));
   const auto step = test_against_ends(db, s, lab, r.commit, "revert " + r.commit);
-  r.result = std::string(bisection::step_result_name(step.result));
+  r.result = step.result;
   r.reason = step.reason;
   r.change_vs_good = step.change_vs_good;
   return r;
@@ -219,7 +220,7 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   row.commit = commit;
   if (commit == good || commit == bad) {
     // git never asks for an end, but a hand-run `git bisect run` might.
-    row.result = commit == good ? "good" : "bad";
+    row.result = commit == good ? bisection::StepResult::good : bisection::StepResult::bad;
     row.reason = "an end of the range";
     row.samples = db.statistic(s, commit).size();
     db.record_step(s.id, row);
@@ -229,7 +230,8 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
     throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
                                          "(run `rlab bisect --resume {}`)", s.id, s.id));
   const auto step = test_against_ends(db, s, lab, commit, commit);
-  row.result = std::string(bisection::step_result_name(step.result));
+  row.result = step.result;
+  row.ends_differ = step.references_differ;
   row.samples = step.samples.size();
   row.median = step.samples.empty() ? 0 : stats::median(step.samples);
   row.change_vs_good = step.change_vs_good;
@@ -294,8 +296,9 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   git.mark_owner(id);
   for (const auto& row : db.steps(id)) {
     if (bisecter.state().done) break;
-    tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit), row.result));
-    bisecter.mark(row.commit, bisection::step_result_from_name(row.result));
+    tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit),
+                          bisection::step_result_name(row.result)));
+    bisecter.mark(row.commit, row.result);
   }
   // The one bisection loop (bisect/search.hpp), as the simulator runs it over a list.
   const auto answer = [&](const std::string& commit) {
@@ -303,9 +306,9 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
     const auto ts = std::chrono::steady_clock::now();
     const auto row = answer_commit(db, *s, lab, commit);
     tell(say, fmt::format("{} is {} ({} boots, {} of the ends alongside; {:.0f} s): {}", short_sha(commit),
-                          row.result, row.samples, row.reference_samples, seconds_since(ts), row.reason));
-    return bisection::StepAnswer{bisection::step_result_from_name(row.result),
-                              row.reason.find(bisection::kEndsDidNotDiffer) == std::string::npos};
+                          bisection::step_result_name(row.result), row.samples, row.reference_samples,
+                          seconds_since(ts), row.reason));
+    return bisection::StepAnswer{row.result, row.ends_differ};
   };
   const auto end = bisection::search(bisecter, answer, s->spec.commit_count + 1,
                                   [&](const std::string& commit) { return !db.step(id, commit) && out_of_time(); });

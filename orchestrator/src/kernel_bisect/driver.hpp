@@ -52,7 +52,7 @@ bisection::Options session_options(const SessionSpec& spec);
 StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit);
 
 /// git bisect run's exit code for an answer: 0 good, 1 bad, 125 skip.
-int exit_code_for(const std::string& result);
+int exit_code_for(bisection::StepResult result);
 
 /// Progress callback for lines meant for the user.
 using Say = std::function<void(std::string_view line)>;

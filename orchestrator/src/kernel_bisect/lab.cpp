@@ -52,12 +52,13 @@ std::vector<bisection::Measurement> ReplayOracle::operator()(std::span<const bis
       measured_ += f.samples.size();
       m.samples.insert(m.samples.end(), f.samples.begin(), f.samples.end());
       if (f.samples.size() >= ask[j].runs) continue;
-      if (f.failure.rfind("build:", 0) == 0) {
+      if (f.kind == bisection::Failure::build) {
         m.failure = f.failure;
+        m.kind = f.kind;
         m.samples.clear();
         continue;
       }
-      if (f.failure.empty()) {  // another commit of the request did not build: nothing booted
+      if (f.kind == bisection::Failure::not_measured) {  // another commit of the request did not build
         built = false;
         continue;
       }
@@ -66,6 +67,7 @@ std::vector<bisection::Measurement> ReplayOracle::operator()(std::span<const bis
       if (misses[slot[j]] > std::max<std::size_t>(2, runs)) {
         m.failure = fmt::format("{} boots failed while measuring {} more; last: {}", misses[slot[j]],
                                 runs, f.failure);
+        m.kind = bisection::Failure::boot;
         m.samples.clear();
       }
     }
@@ -73,6 +75,7 @@ std::vector<bisection::Measurement> ReplayOracle::operator()(std::span<const bis
       for (std::size_t k = 0; k < n; ++k)
         if (out[k].failure.empty() && out[k].samples.size() < requests[k].runs) {
           out[k].failure = "not measured: another kernel of the request did not build";
+          out[k].kind = bisection::Failure::not_measured;
           out[k].samples.clear();
         }
       return out;

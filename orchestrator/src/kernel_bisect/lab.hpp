@@ -44,10 +44,10 @@ class Lab {
   virtual std::vector<double> stored(const std::string& commit, const std::string& purpose) = 0;
   /// Measures the requested commits under `purpose` and stores the samples of the boots that
   /// finished. Every kernel is built first; when one does not build, nothing boots, its
-  /// Measurement::failure starts with "build:" and the others come back empty without a
-  /// failure. Then boots are interleaved: round k boots every commit that still needs a boot,
+  /// Measurement::kind is Failure::build (failure "build: ...") and the others come back empty
+  /// with kind Failure::not_measured. Then boots are interleaved: round k boots every commit that still needs a boot,
   /// starting from request k mod n (A B, B A, ... ; G X B, X B G, B G X, ...). A commit with
-  /// fewer samples than runs has Measurement::failure naming its last failed boot. Returns one
+  /// fewer samples than runs has kind Failure::boot and a failure naming its last failed boot. Returns one
   /// Measurement per request, in order. Throws for failures of the lab itself (libvirt
   /// unreachable, store not writable).
   virtual std::vector<bisection::Measurement> measure(const std::vector<LabRequest>& requests,

@@ -173,7 +173,7 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
     };
     for (const auto& r : steps)
       out += fmt::format("{:>4}  {:<12}  {:<5} {:>5} {:>10} {:>8} {:>8} {:>8} {:>9.2g} {:>9.2g}  {}\n", r.seq,
-                         r.commit.substr(0, 12), r.result, r.samples, lpm(r.median, r.samples > 0),
+                         r.commit.substr(0, 12), bisection::step_result_name(r.result), r.samples, lpm(r.median, r.samples > 0),
                          lpm(r.good_median, r.reference_samples > 0), lpm(r.bad_median, r.reference_samples > 0),
                          r.samples ? fmt::format("{:+.1f}%", 100 * r.change_vs_good) : std::string("-"),
                          r.p_vs_good, r.p_vs_bad, subject_of(git, r.commit));
@@ -198,7 +198,7 @@ std::string render_report(const SessionDb& db, const Session& s, const GitTree& 
     out += fmt::format("{}: {}\n", state_name(s.status), s.message);
   }
   for (const auto& r : steps)
-    if (r.result == "skip")
+    if (r.result == bisection::StepResult::skip)
       out += fmt::format("skipped {} {}: {}\n", r.commit.substr(0, 12), subject_of(git, r.commit),
                          r.reason);
   return out;

@@ -213,6 +213,7 @@ std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<Lab
       throw;  // the lab's fault, not the commit's: the bisection stops unfinished, to be resumed
     } catch (const std::exception& e) {
       out[k].failure = "build: " + brief_build_failure(e.what());
+      out[k].kind = bisection::Failure::build;
       for (std::size_t c = k * batch.sides; c < (k + 1) * batch.sides; ++c)
         for (unsigned r = 0; r < requests[k].runs; ++r)
           st.record_failure(batch.boot(c, r).id, store::FailurePhase::build, e.what(), "");
@@ -290,7 +291,10 @@ void VmLab::Impl::boot_all(const std::vector<LabRequest>& requests, const Batch&
   }
   for (std::size_t k = 0; k < requests.size(); ++k) {
     out[k].samples = request_samples(scores, k, batch.sides);
-    if (out[k].samples.size() < requests[k].runs) out[k].failure = "boot: " + last_failure[k];
+    if (out[k].samples.size() < requests[k].runs) {
+      out[k].failure = "boot: " + last_failure[k];
+      out[k].kind = bisection::Failure::boot;
+    }
   }
 }
 
@@ -322,6 +326,8 @@ std::vector<bisection::Measurement> VmLab::measure(const std::vector<LabRequest>
   // boot is spent when one of them does not build.
   std::vector<image::GuestImages> images = i.build_kernels(requests, batch, out);
   if (images.empty()) {
+    for (auto& o : out)
+      if (o.kind == bisection::Failure::none) o.kind = bisection::Failure::not_measured;
     st.finish_run(batch.run, store::RunStatus::failed);
     return out;
   }

@@ -36,7 +36,7 @@ std::string outcome_of(const bd::Session& s) {
   std::string o = std::string(bd::state_name(s.status)) + (s.first_bad.empty() ? "" : ": first bad commit " + s.first_bad);
   if (const auto checks = bd::checks_from_json(s.checks_json); checks && checks->suspicious())
     o += " (SUSPICIOUS: " + checks->suspicion() + ")";
-  else if (checks && checks->revert && checks->revert->result == "good")
+  else if (checks && checks->revert && checks->revert->result == bisection::StepResult::good)
     o += " (confirmed: reverting it removes the regression)";
   return o;
 }

@@ -13,12 +13,20 @@ using detail::Stmt;
 
 constexpr const char* kStepCols =
     "seq, commit_sha, result, samples, median, change_vs_good, p_vs_good, p_vs_bad, reason,"
-    " good_median, bad_median, reference_samples";
+    " good_median, bad_median, reference_samples, ends_differ";
 
 BisectStepRow step_from(const Stmt& s) {
   BisectStepRow r;
-  s.columns(0, r.seq, r.commit, r.result, r.samples, r.median, r.change_vs_good, r.p_vs_good,
-            r.p_vs_bad, r.reason, r.good_median, r.bad_median, r.reference_samples);
+  std::string result;
+  std::int64_t ends_differ = 1;
+  s.columns(0, r.seq, r.commit, result, r.samples, r.median, r.change_vs_good, r.p_vs_good,
+            r.p_vs_bad, r.reason, r.good_median, r.bad_median, r.reference_samples, ends_differ);
+  try {
+    r.result = bisection::step_result_from_name(result);
+  } catch (const std::invalid_argument& e) {
+    throw StoreError(std::string("bisect_steps: ") + e.what());
+  }
+  r.ends_differ = ends_differ != 0;
   return r;
 }
 
@@ -132,11 +140,13 @@ int record_bisect_step(Store& store, BisectSessionId id, const BisectStepRow& r)
   Stmt st(db.db(),
           "INSERT OR REPLACE INTO bisect_steps (session_id, seq, commit_sha, result, samples, median,"
           " change_vs_good, p_vs_good, p_vs_bad, reason, answered_at, good_median, bad_median,"
-          " reference_samples) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  st.bind(1, id).bind(2, static_cast<std::int64_t>(seq)).bind(3, r.commit).bind(4, r.result);
+          " reference_samples, ends_differ) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  st.bind(1, id).bind(2, static_cast<std::int64_t>(seq)).bind(3, r.commit)
+      .bind(4, std::string(bisection::step_result_name(r.result)));
   st.bind(5, static_cast<std::int64_t>(r.samples)).bind(6, r.median).bind(7, r.change_vs_good);
   st.bind(8, r.p_vs_good).bind(9, r.p_vs_bad).bind(10, r.reason).bind(11, detail::now_iso());
   st.bind(12, r.good_median).bind(13, r.bad_median).bind(14, static_cast<std::int64_t>(r.reference_samples));
+  st.bind(15, static_cast<std::int64_t>(r.ends_differ ? 1 : 0));
   st.run();
   tx.commit();
   return seq;

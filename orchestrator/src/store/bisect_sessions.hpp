@@ -2,6 +2,7 @@
 // The tables of `rlab bisect` sessions (bisect_sessions, bisect_steps, bisect_batch_commits):
 // what a session was started with and how it stands, the store runs (kind "bisect") that
 // booted each commit for it, and the steps git asked about. docs/bisect.md.
+#include "bisection/step_result.hpp"
 #include "store/store.hpp"
 
 #include <cstdint>
@@ -43,7 +44,7 @@ struct BisectSessionRow {
 struct BisectStepRow {
   int seq = 0;                  ///< 1-based, in answer order; set by the store
   std::string commit;           ///< full SHA
-  std::string result;           ///< "good", "bad" or "skip"
+  bisection::StepResult result = bisection::StepResult::skip;  ///< stored by its name
   std::size_t samples = 0;
   double median = 0;            ///< lpm; 0 without samples
   double change_vs_good = 0;    ///< fraction
@@ -52,6 +53,9 @@ struct BisectStepRow {
   double good_median = 0;       ///< lpm of the good end's boots alongside this step; 0 without
   double bad_median = 0;        ///< lpm of the bad end's boots alongside this step; 0 without
   std::size_t reference_samples = 0;  ///< boots of the two ends alongside this step
+  /// False when the step's own boots of the ends no longer differed in the expected direction
+  /// (bisection::Step::references_differ): the change did not reproduce.
+  bool ends_differ = true;
 };
 
 /// Stores a new session (status "ends"; id and created_at are the store's) and returns its id.

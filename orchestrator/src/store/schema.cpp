@@ -258,6 +258,7 @@ CREATE TABLE IF NOT EXISTS bisect_steps (
   answered_at TEXT NOT NULL,
   good_median REAL NOT NULL DEFAULT 0, bad_median REAL NOT NULL DEFAULT 0,
   reference_samples INTEGER NOT NULL DEFAULT 0,
+  ends_differ INTEGER NOT NULL DEFAULT 1,
   PRIMARY KEY (session_id, commit_sha));
 
 CREATE INDEX IF NOT EXISTS cells_run ON cells(run_id);
@@ -327,6 +328,9 @@ const AddedColumn kAddedColumns[] = {
     {"boots", "guest_hello_s", "REAL"},
     // version 8: a gap bisection's second cell ('' for one cell, as every session before)
     {"bisect_sessions", "against_cell_id", "TEXT NOT NULL DEFAULT ''"},
+    // and whether a step's own boots of the ends still differed (1 before: a session whose
+    // step found they did not ended there, and is never resumed)
+    {"bisect_steps", "ends_differ", "INTEGER NOT NULL DEFAULT 1"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

@@ -12,7 +12,8 @@ namespace rlab::store::detail {
 /// UnixBench's pass time (passes.window_s); 6 added what each boot ran on, read back from its
 /// host and guest (boot_platform); 7 added how often the agent sampled during a pass
 /// (results.env_sample_interval_s; 1.0 in older rows, when every boot sampled each second);
-/// 8 added a gap bisection's second cell (bisect_sessions.against_cell_id; '' in older rows).
+/// 8 added a gap bisection's second cell (bisect_sessions.against_cell_id; '' in older rows)
+/// and whether a step's ends still differed (bisect_steps.ends_differ; 1 in older rows).
 inline constexpr int kSchemaVersion = 8;
 
 /// CREATE statements of the current version (tables, indexes, views), idempotent.

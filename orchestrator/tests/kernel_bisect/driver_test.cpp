@@ -57,6 +57,9 @@ class FakeLab : public Lab {
     for (std::size_t k = 0; k < rq.size(); ++k)
       if (broken.count(rq[k].commit)) {
         out[k].failure = "build: fs/xfs/xfs_super.c: #error";
+        out[k].kind = bisection::Failure::build;
+        for (std::size_t j = 0; j < rq.size(); ++j)
+          if (j != k) out[j].kind = bisection::Failure::not_measured;
         return out;
       }
     std::size_t rounds = 0;
@@ -69,6 +72,7 @@ class FakeLab : public Lab {
         if (failing_boots[c] > 0) {
           --failing_boots[c];
           out[k].failure = "boot: libvirt: process exited while connecting to monitor";
+          out[k].kind = bisection::Failure::boot;
           continue;
         }
         const double at = level.count(c) || !other_level ? level.at(c) : *other_level;
@@ -80,7 +84,10 @@ class FakeLab : public Lab {
       auto& keep = kept[{rq[k].commit, purpose}];
       keep.insert(keep.end(), out[k].samples.begin(), out[k].samples.end());
       measured[rq[k].commit] += out[k].samples.size();
-      if (out[k].samples.size() == rq[k].runs) out[k].failure.clear();
+      if (out[k].samples.size() == rq[k].runs) {
+        out[k].failure.clear();
+        out[k].kind = bisection::Failure::none;
+      }
     }
     return out;
   }
@@ -143,13 +150,13 @@ TEST_F(DriverTest, NamesTheCulpritAndSkipsTheBrokenCommit) {
   bool skipped = false;
   for (const auto& r : steps) {
     if (r.commit == broken) {
-      EXPECT_EQ(r.result, "skip");
+      EXPECT_EQ(r.result, bisection::StepResult::skip);
       EXPECT_NE(r.reason.find("#error"), std::string::npos) << r.reason;
       skipped = true;
     } else {
       ++answered;
       auto idx = std::find(shas.begin(), shas.end(), r.commit) - shas.begin();
-      EXPECT_EQ(r.result, idx >= 11 ? "bad" : "good") << "commit " << idx;
+      EXPECT_EQ(r.result, idx >= 11 ? bisection::StepResult::bad : bisection::StepResult::good) << "commit " << idx;
     }
   }
   EXPECT_TRUE(skipped);
@@ -187,7 +194,7 @@ TEST_F(DriverTest, FailedBootsAreMeasuredAgainAndPersistentFailuresSkip) {
   EXPECT_GE((lab.kept[{shas.front(), kEndsPurpose}].size()), 5u);
   auto step = db->step(id, mid);
   ASSERT_TRUE(step);
-  EXPECT_EQ(step->result, "skip");
+  EXPECT_EQ(step->result, bisection::StepResult::skip);
   EXPECT_NE(step->reason.find("boots failed"), std::string::npos) << step->reason;
   EXPECT_NE(step->reason.find("connecting to monitor"), std::string::npos) << step->reason;
 }
@@ -321,11 +328,11 @@ TEST_F(DriverTest, ARevertThatRemovesTheRegressionConfirmsTheCulpritOneThatDoesN
     EXPECT_GT(lab.measured[checks->revert->commit], 0u) << "the revert was booted";
     const auto report = render_report(*db, s, g);
     if (revert_level == 100.0) {
-      EXPECT_EQ(checks->revert->result, "good") << checks->revert->reason;
+      EXPECT_EQ(checks->revert->result, bisection::StepResult::good) << checks->revert->reason;
       EXPECT_FALSE(checks->suspicious());
       EXPECT_NE(report.find("revert check: passed"), std::string::npos) << report;
     } else {
-      EXPECT_EQ(checks->revert->result, "bad") << checks->revert->reason;
+      EXPECT_EQ(checks->revert->result, bisection::StepResult::bad) << checks->revert->reason;
       EXPECT_TRUE(checks->suspicious());
       EXPECT_EQ(checks->suspicion(), "reverting it leaves the regression");
       EXPECT_NE(report.find("revert check: SUSPICIOUS"), std::string::npos) << report;
@@ -400,7 +407,7 @@ TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
   db->set_status(id, SessionState::bisecting, "ends measured");
   s = *db->get(id);
   auto r = answer_commit(*db, s, lab, shas[9]);
-  EXPECT_EQ(r.result, "bad");
+  EXPECT_EQ(r.result, bisection::StepResult::bad);
   EXPECT_GE(r.samples, 5u);
   EXPECT_EQ(r.reference_samples, 2 * r.samples);  // the ends booted alongside
   EXPECT_NEAR(r.good_median, 100, 5);
@@ -414,9 +421,9 @@ TEST_F(DriverTest, AnswerCommitKeepsItsFirstAnswer) {
   auto again = answer_commit(*db, s, lab, shas[9]);
   EXPECT_EQ(again.seq, r.seq);
   EXPECT_EQ(lab.measured[shas[9]], n);
-  EXPECT_EQ(exit_code_for("good"), 0);
-  EXPECT_EQ(exit_code_for("bad"), 1);
-  EXPECT_EQ(exit_code_for("skip"), 125);
+  EXPECT_EQ(exit_code_for(bisection::StepResult::good), 0);
+  EXPECT_EQ(exit_code_for(bisection::StepResult::bad), 1);
+  EXPECT_EQ(exit_code_for(bisection::StepResult::skip), 125);
 }
 
 TEST_F(DriverTest, ADriftingHostDoesNotMisleadTheSteps) {
@@ -433,7 +440,7 @@ TEST_F(DriverTest, ADriftingHostDoesNotMisleadTheSteps) {
   EXPECT_EQ(s.first_bad, shas[9]);
   for (const auto& r : db->steps(id)) {
     auto idx = std::find(shas.begin(), shas.end(), r.commit) - shas.begin();
-    EXPECT_EQ(r.result, idx >= 9 ? "bad" : "good") << "commit " << idx << ": " << r.reason;
+    EXPECT_EQ(r.result, idx >= 9 ? bisection::StepResult::bad : bisection::StepResult::good) << "commit " << idx << ": " << r.reason;
   }
   EXPECT_GT(lab.order.size() * 0.4, 20.0);  // the drift exceeded the regression
 }

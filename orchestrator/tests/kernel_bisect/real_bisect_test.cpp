@@ -134,7 +134,7 @@ TEST(RealBisect, NamesTheInjectedInodegcSlowdownAndSkipsTheBrokenCommit) {
     ASSERT_TRUE(s);
     const auto checks = checks_from_json(s->checks_json);
     ASSERT_TRUE(checks && checks->revert) << s->checks_json;
-    EXPECT_EQ(checks->revert->result, "good") << checks->revert->reason;
+    EXPECT_EQ(checks->revert->result, bisection::StepResult::good) << checks->revert->reason;
     EXPECT_FALSE(checks->suspicious());
     revert = checks->revert->commit;
   }

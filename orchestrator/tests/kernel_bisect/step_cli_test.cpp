@@ -54,7 +54,7 @@ TEST_F(StepCliTest, GitBisectRunFollowsTheStoredAnswers) {
     for (std::size_t i = 1; i + 1 < shas.size(); ++i) {
       StepRow r;
       r.commit = shas[i];
-      r.result = i == 3 ? "skip" : i >= 7 ? "bad" : "good";
+      r.result = i == 3 ? bisection::StepResult::skip : i >= 7 ? bisection::StepResult::bad : bisection::StepResult::good;
       r.reason = "stored for the test";
       db.record_step(id, r);
     }

@@ -104,7 +104,7 @@ TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
   EXPECT_EQ(checks->no_op, false) << "the busy loop is new code";
   EXPECT_EQ(checks->unrelated, false) << "xfs_icache.c is compiled";
   ASSERT_TRUE(checks->revert);
-  EXPECT_EQ(checks->revert->result, "good") << checks->revert->reason;
+  EXPECT_EQ(checks->revert->result, bisection::StepResult::good) << checks->revert->reason;
 
   // The second night's reports name the session and its outcome.
   auto st = store::Store::open(work / "rlab.db");

@@ -108,7 +108,7 @@ TEST_F(ReadOnlyStore, BisectStepsOfAnOlderStoreGainTheEndsColumns) {
   EXPECT_EQ(steps[0].reference_samples, 0u);
   store::BisectStepRow next;
   next.commit = "def";
-  next.result = "good";
+  next.result = bisection::StepResult::good;
   next.good_median = 100;
   next.reference_samples = 4;
   EXPECT_EQ(store::record_bisect_step(*st, 1, next), 2);

@@ -130,7 +130,7 @@ std::map<std::string, std::string> golden_reads(const fs::path& db) {
                         std::string(kernel_bisect::state_name(s->status)), s->message, s->first_bad,
                         s->candidates};
     for (const auto& r : sdb.steps(1))
-      j.push_back({r.seq, r.commit, r.result, r.samples, r.median, r.change_vs_good, r.p_vs_good,
+      j.push_back({r.seq, r.commit, std::string(bisection::step_result_name(r.result)), r.samples, r.median, r.change_vs_good, r.p_vs_good,
                    r.p_vs_bad, r.reason, r.good_median, r.bad_median, r.reference_samples});
     j.push_back(sdb.batches(1, kOld));
     j.push_back(sdb.batches(1, kNew, "ends"));
@@ -170,7 +170,7 @@ TEST_F(Schema5Store, MigratesGainingOnlyBootPlatformAndReadsWhatRlabReadThen) {
   EXPECT_EQ(sql("PRAGMA user_version"), std::to_string(store::detail::kSchemaVersion) + "\n");
   // Version 6 adds one table (what each boot ran on), 7 one column of results (how often the
   // agent sampled) and three of boots (the guest's boot timeline), 8 one of bisect sessions (a
-  // gap's second cell); nothing else changes.
+  // gap's second cell) and one of bisect steps (whether the ends still differed); nothing else changes.
   std::string after = sql("SELECT type, name, sql FROM sqlite_master ORDER BY name");
   const auto at = after.find("table|boot_platform|");
   ASSERT_NE(at, std::string::npos) << after;
@@ -178,7 +178,8 @@ TEST_F(Schema5Store, MigratesGainingOnlyBootPlatformAndReadsWhatRlabReadThen) {
   // SQLite writes an added column after the table's last column definition.
   for (const auto& [added, was] : {std::pair<std::string, std::string>{"\n, env_sample_interval_s REAL NOT NULL DEFAULT 1.0)", "\n)"},
                                    {", guest_init_s REAL, guest_agent_s REAL, guest_hello_s REAL,", ","},
-                                   {", against_cell_id TEXT NOT NULL DEFAULT '')", ")"}}) {
+                                   {", against_cell_id TEXT NOT NULL DEFAULT '')", ")"},
+                                   {", ends_differ INTEGER NOT NULL DEFAULT 1,", ","}}) {
     const auto col = after.find(added);
     ASSERT_NE(col, std::string::npos) << added << " in " << after;
     after.replace(col, added.size(), was);
