@@ -158,6 +158,12 @@ struct Series {
   std::size_t broken;   ///< position of the commit that does not build
   bool tested_broken;   ///< git's search passes the broken commit: it must be skipped
   std::string (*plant)(rlab::testing::KernelSeries&);
+  /// Bisect the gap of the XFS cell over the ext4 cell (`--against ext4`) instead of the XFS
+  /// cell alone; the planted change slows XFS only.
+  bool gap = false;
+  /// Words in every harmless commit: a salt gives the series SHAs no earlier run built, so
+  /// every kernel is built (the speed comparison's "kernels not cached").
+  std::string salt = "";
 };
 
 void bisect_series(const Series& spec) {
@@ -180,13 +186,14 @@ void bisect_series(const Series& spec) {
                                    tree.content("fs/xfs/xfs_super.c") + "#error \"rlab bisect benchmark: does not build\"\n",
                                    "xfs: a commit that does not build", false));
     } else {
-      series.push_back(tree.comment(path, std::string(spec.name) + ": harmless change " + std::to_string(i)));
+      series.push_back(tree.comment(path, std::string(spec.name) + ": harmless change " + std::to_string(i) + spec.salt));
     }
   }
   std::vector<std::string> argv{e2e.bin, "bisect", "--tree", tree.repo().string(), "--good", tree.base(),
                                 "--bad", "main", "--cell", "xfs", "--matrix",
                                 (fs::path(RLAB_TEST_DATA) / "bisect_series.yaml").string(),
                                 "--db", (work / "rlab.db").string()};
+  if (spec.gap) argv.insert(argv.end(), {"--against", "ext4"});
   util::ProcessOptions o;
   o.timeout = std::chrono::hours(2);
   o.echo = true;
@@ -239,12 +246,12 @@ TEST(RealShortBisect, NamesTheCulpritOfThreeCommitsAndChecksIt) {
 
 // 3 ms of busy-waiting in every unlink, under the directory's lock (about -4%); the broken
 // commit a little later, where git's search does not pass.
-TEST(RealBisect, SeriesUnlinkDelay) {
-  bisect_series({"unlink-delay", 9, 11, false, [](rlab::testing::KernelSeries& t) {
-                   return t.insert("fs/xfs/xfs_inode.c", kRemoveAnchor,
-                                   "\tudelay(3000);\t/* rlab bisect benchmark */\n", "xfs: wait 3 ms in xfs_remove");
-                 }});
+std::string unlink_delay(rlab::testing::KernelSeries& t) {
+  return t.insert("fs/xfs/xfs_inode.c", kRemoveAnchor, "\tudelay(3000);\t/* rlab bisect benchmark */\n",
+                  "xfs: wait 3 ms in xfs_remove");
 }
+
+TEST(RealBisect, SeriesUnlinkDelay) { bisect_series({"unlink-delay", 9, 11, false, unlink_delay}); }
 
 // A smaller wait in every create, early in the series; git tests the broken commit (#4).
 TEST(RealBisect, SeriesCreateDelay) {
@@ -260,6 +267,21 @@ TEST(RealBisect, SeriesInodegcSpin) {
   bisect_series({"inodegc-spin", 14, 12, true, [](rlab::testing::KernelSeries& t) {
                    return t.slow_inodegc("xfs: burn CPU in inodegc queueing (300k)", 300000);
                  }});
+}
+
+// The speed of a gap bisection against a single cell's (docs/benchmarks.md "Gap bisection"):
+// the unlink-delay series, every kernel built afresh (a salt no earlier run used), bisected
+// once as the XFS cell and once as the gap of XFS over ext4. Run the two one after another.
+std::string fresh_salt() {
+  return " (" + std::to_string(std::chrono::system_clock::now().time_since_epoch().count()) + ")";
+}
+
+TEST(RealBisect, SpeedOfTheCellUncached) {
+  bisect_series({"speed-cell", 9, 11, false, unlink_delay, false, fresh_salt()});
+}
+
+TEST(RealBisect, SpeedOfTheGapUncached) {
+  bisect_series({"speed-gap", 9, 11, false, unlink_delay, true, fresh_salt()});
 }
 
 // The report's question is a gap: which commit opened the gap between XFS and ext4 on the
