@@ -36,16 +36,22 @@ TEST(HostCaps, AnX86HostOffersTcgOnlyWithTheVirtMachinesLimit) {
   EXPECT_EQ(a.gic_versions, (std::vector<unsigned>{2, 3})) << "this machine's libvirt lists GICv2 and v3";
 }
 
+// The emulated arm64 KVM host's own XML (virsh capabilities and domcapabilities, unedited):
+// what a 64K-page Debian arm64 server with KVM answers.
 TEST(HostCaps, A64kArmServerOffersKvmWithThe64kGranule) {
-  HostCaps c = parse_capabilities("qemu+ssh://arm-01/system", data("caps-aarch64-kvm-64k.xml"));
+  HostCaps c = parse_capabilities("qemu+ssh://arm-01/system", data("caps-aarch64-emulated-kvm-host.xml"));
   EXPECT_EQ(c.arch, "aarch64");
-  EXPECT_EQ(c.cpu_model, "Neoverse-N1");
+  EXPECT_EQ(c.uuid, "c0b66e8b-53cf-446d-a6bf-da3944838252");
+  EXPECT_EQ(c.cpu_model, "") << "QEMU's emulated CPU has no model name libvirt knows";
+  EXPECT_EQ(c.page_kib, std::vector<unsigned>{64}) << "the host runs 64K pages itself";
   EXPECT_TRUE(c.kvm.has_value());
   EXPECT_TRUE(c.tcg.has_value());
-  EXPECT_EQ(c.granule_64k, Granule64k::kYes) << "the host runs 64K pages itself";
-  const AccelCaps k = parse_domain_caps("kvm", data("domcaps-aarch64-kvm.xml"));
+  EXPECT_EQ(c.granule_64k, Granule64k::kYes);
+  const AccelCaps k = parse_domain_caps("kvm", data("domcaps-aarch64-emulated-kvm-host.xml"));
+  EXPECT_EQ(k.max_vcpus, 512u);
+  EXPECT_EQ(k.machine, "virt-7.2");
   EXPECT_TRUE(k.host_passthrough);
-  EXPECT_TRUE(k.cpu_models.empty()) << "custom mode is unsupported there";
+  EXPECT_FALSE(k.cpu_models.empty()) << "bookworm's libvirt lists QEMU's arm CPU models for custom mode";
 }
 
 TEST(HostCaps, AnAppleHostLacksThe64kGranule) {
@@ -67,13 +73,15 @@ TEST(HostCaps, BadXmlIsAnErrorNamingTheHost) {
 }
 
 TEST(HostCaps, DescribeSaysWhatRuns) {
-  HostCaps c = parse_capabilities("x", data("caps-aarch64-kvm-64k.xml"));
-  c.kvm = parse_domain_caps("kvm", data("domcaps-aarch64-kvm.xml"));
+  HostCaps c = parse_capabilities("x", data("caps-aarch64-emulated-kvm-host.xml"));
+  c.kvm = parse_domain_caps("kvm", data("domcaps-aarch64-emulated-kvm-host.xml"));
   c.tcg = parse_domain_caps("tcg", data("domcaps-aarch64-tcg.xml"));
   c.cpus = 80;
   c.memory_kib = 256ull << 20;
-  EXPECT_EQ(describe(c), "aarch64 host (Neoverse-N1), 80 CPUs, 256 GiB; KVM up to 512 vCPUs, 64K granule yes; "
+  EXPECT_EQ(describe(c), "aarch64 host, 80 CPUs, 256 GiB; KVM up to 512 vCPUs, 64K granule yes; "
                          "TCG up to 512 vCPUs");
+  c.cpu_model = "Neoverse-N1";
+  EXPECT_EQ(describe(c).rfind("aarch64 host (Neoverse-N1), 80 CPUs", 0), 0u) << describe(c);
   c.kvm.reset();
   c.tcg.reset();
   EXPECT_NE(describe(c).find("no QEMU for aarch64 guests"), std::string::npos);
