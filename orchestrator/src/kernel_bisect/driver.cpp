@@ -29,12 +29,11 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-/// session_options(s.spec), with a deterministic gap session's resolution turned from lpm into
-/// the ratio's: one loop of either cell moves a/b by about (a/b) res (1/a + 1/b), with a and b
-/// the good end's medians of the two cells (stored by the ends' check). Throws
+/// `opt` (session_options(s.spec)) with a deterministic gap session's resolution turned from
+/// lpm into the ratio's: one loop of either cell moves a/b by about (a/b) res (1/a + 1/b), with
+/// a and b the good end's medians of the two cells (stored by the ends' check). Throws
 /// std::runtime_error when those are not stored yet.
-bisection::Options options_of(const SessionDb& db, const Session& s) {
-  auto opt = session_options(s.spec);
+bisection::Options with_gap_resolution(bisection::Options opt, const SessionDb& db, const Session& s) {
   if (!s.spec.gap() || !opt.deterministic) return opt;
   const auto a = db.samples(s.id, s.spec.good_commit, kEndsPurpose, s.spec.cell_id);
   const auto b = db.samples(s.id, s.spec.good_commit, kEndsPurpose, s.spec.against_cell_id);
@@ -46,9 +45,17 @@ bisection::Options options_of(const SessionDb& db, const Session& s) {
 }
 
 /// The boots a session's steps start with (bisection::plan_steps over the ends' stored samples).
-bisection::StepPlan step_plan(const SessionDb& db, const Session& s, Lab& lab) {
-  return bisection::plan_steps(options_of(db, s), lab.stored(s.spec.good_commit, kEndsPurpose),
+bisection::StepPlan step_plan(const bisection::Options& opt, const Session& s, Lab& lab) {
+  return bisection::plan_steps(opt, lab.stored(s.spec.good_commit, kEndsPurpose),
                                lab.stored(s.spec.bad_commit, kEndsPurpose));
+}
+
+/// The options of a session's steps, its matrix read once: session_options with the gap's
+/// resolution and the boots a step starts with.
+bisection::Options step_options(const SessionDb& db, const Session& s, Lab& lab) {
+  auto opt = with_gap_resolution(session_options(s.spec), db, s);
+  opt.plan.initial = step_plan(opt, s, lab).initial;
+  return opt;
 }
 
 /// "cell c" or, for a gap, "c / d": what a session measures, in words.
@@ -70,8 +77,8 @@ bool measure_ends(SessionDb& db, const Session& s, Lab& lab, const Say& say) {
                                   fmt::format("bad {}", short_sha(s.spec.bad_commit)));
   tell(say, check.message);
   if (check.confirmed) {
-    opt = options_of(db, s);
-    const auto plan = step_plan(db, s, lab);
+    opt = with_gap_resolution(opt, db, s);
+    const auto plan = step_plan(opt, s, lab);
     if (plan.noise)
       tell(say, fmt::format("noise {:.1f}% per {}{} next to a change of {:+.1f}%: steps start with {} {} "
                             "of each (at most {})", *plan.noise * 100, s.spec.gap() ? "round" : "boot",
@@ -171,18 +178,17 @@ int exit_code_for(bisection::StepResult result) {
 
 namespace {
 
-/// `commit` tested as a bisection step of session `s`: booted interleaved with both ends,
-/// its samples kept under `purpose` (a stored purpose is replayed, not booted again).
-bisection::Step test_against_ends(const SessionDb& db, const Session& s, Lab& lab, const std::string& commit,
-                                  const std::string& purpose) {
+/// `commit` tested as a bisection step of session `s` with its step options `opt`: booted
+/// interleaved with both ends, its samples kept under `purpose` (a stored purpose is replayed,
+/// not booted again).
+bisection::Step test_against_ends(const bisection::Options& opt, const Session& s, Lab& lab,
+                                  const std::string& commit, const std::string& purpose) {
   const auto& good = s.spec.good_commit;
   const auto& bad = s.spec.bad_commit;
   ReplayOracle oracle(lab, {good, bad, commit}, purpose);
   bisection::References refs;
   refs.good_index = 0;
   refs.bad_index = 1;
-  auto opt = options_of(db, s);
-  opt.plan.initial = step_plan(db, s, lab).initial;
   if (opt.deterministic) {  // deterministic: no drift to pair against, the ends' boots stand
     refs.good = lab.stored(good, kEndsPurpose);
     refs.bad = lab.stored(bad, kEndsPurpose);
@@ -203,7 +209,7 @@ RevertCheck check_revert(const SessionDb& db, const GitTree& git, const Session&
   r.commit = *revert;
   tell(say, fmt::format("revert check: testing {} (bad end {} with {} reverted)", short_sha(r.commit),
                         short_sha(s.spec.bad_commit), short_sha(culprit)));
-  const auto step = test_against_ends(db, s, lab, r.commit, "revert " + r.commit);
+  const auto step = test_against_ends(step_options(db, s, lab), s, lab, r.commit, "revert " + r.commit);
   r.result = step.result;
   r.reason = step.reason;
   r.change_vs_good = step.change_vs_good;
@@ -229,7 +235,8 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   if (s.status == SessionState::ends || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
     throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
                                          "(run `rlab bisect --resume {}`)", s.id, s.id));
-  const auto step = test_against_ends(db, s, lab, commit, commit);
+  const auto opt = step_options(db, s, lab);
+  const auto step = test_against_ends(opt, s, lab, commit, commit);
   row.result = step.result;
   row.ends_differ = step.references_differ;
   row.samples = step.samples.size();
@@ -241,14 +248,111 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   row.good_median = step.good.empty() ? 0 : stats::median(step.good);
   row.bad_median = step.bad.empty() ? 0 : stats::median(step.bad);
   // Boots of the ends measured for this step (none when it reused the ends' own).
-  row.reference_samples = session_options(s.spec).deterministic ? 0 : step.good.size() + step.bad.size();
+  row.reference_samples = opt.deterministic ? 0 : step.good.size() + step.bad.size();
   row.seq = db.record_step(s.id, row);
   return row;
 }
 
+namespace {
+
+/// A bisection in `git`'s tree that rlab started and whose process is gone (killed, crashed)
+/// is stale: reset it (its session keeps every answer and resumes with --resume). One by hand,
+/// or one whose process still runs, is not rlab's to touch: UsageError.
+void clear_stale_bisection(const GitTree& git, const Say& say) {
+  if (!git.bisecting()) return;
+  const auto owner = git.owner();
+  if (!owner)
+    throw UsageError(git.dir().string() + ": a bisection is already in progress, not started by rlab "
+                     "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
+  if (owner->alive)
+    throw UsageError(fmt::format("{}: bisect session {} is bisecting in this tree now (process {})",
+                                 git.dir().string(), owner->session, owner->pid));
+  tell(say, fmt::format("{}: the bisection of session {} was left by process {}, which is gone: reset",
+                        git.dir().string(), owner->session, owner->pid));
+  git.reset();
+}
+
+/// Whatever ends a drive -- an answer, an interrupt, a lab or store failure -- the tree is left
+/// without a bisection in progress; the stored answers rebuild it on resume.
+struct ResetOnExit {
+  const GitTree& g;
+  ~ResetOnExit() {
+    try {
+      g.reset();
+    } catch (const std::exception& e) {
+      spdlog::warn("{}: git bisect reset: {}", g.dir().string(), e.what());
+    }
+  }
+};
+
+/// git's bisection marked with the session's stored answers, in answer order.
+void replay_steps(GitBisecter& bisecter, const SessionDb& db, SessionId id, const Say& say) {
+  for (const auto& row : db.steps(id)) {
+    if (bisecter.state().done) break;
+    tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit),
+                          bisection::step_result_name(row.result)));
+    bisecter.mark(row.commit, row.result);
+  }
+}
+
+/// The search's answer for one commit: answer_commit, said before and after.
+bisection::StepAnswer answer_and_say(SessionDb& db, const Session& s, Lab& lab, const GitTree& git,
+                                     const std::string& commit, const Say& say) {
+  tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
+  const auto ts = std::chrono::steady_clock::now();
+  const auto row = answer_commit(db, s, lab, commit);
+  tell(say, fmt::format("{} is {} ({} {}, {} of the ends alongside; {:.0f} s): {}", short_sha(commit),
+                        bisection::step_result_name(row.result), row.samples, s.spec.gap() ? "rounds" : "boots",
+                        row.reference_samples, seconds_since(ts), row.reason));
+  return bisection::StepAnswer{row.result, row.ends_differ};
+}
+
+/// The culprit's checks (culprit.hpp), stored with the session as they come; a failure here
+/// loses no answer (an interrupt is passed on).
+void check_and_store_culprit(SessionDb& db, const GitTree& git, const Session& s, Lab& lab,
+                             const std::string& culprit, const Say& say) {
+  try {
+    auto checks = check_culprit(git, lab, culprit);
+    db.set_checks(s.id, checks_json(checks).dump());  // kept if the revert's boots are cut short
+    checks.revert = check_revert(db, git, s, lab, culprit, say);
+    db.set_checks(s.id, checks_json(checks).dump());
+    tell(say, "checks of the culprit:\n" + render_checks(checks));
+  } catch (const std::exception& e) {
+    if (run::Interrupts::instance().stopped()) throw;
+    spdlog::warn("bisect session {}: culprit checks: {}", s.id, e.what());
+  }
+}
+
+/// Stores how the search ended: the culprit (then checked), the candidates skips hide, or that
+/// the change did not reproduce.
+void conclude(SessionDb& db, const GitTree& git, const Session& s, Lab& lab, const bisection::SearchEnd& end,
+              const Say& say) {
+  switch (end.status) {
+    case bisection::Status::inconclusive_endpoints:
+      db.set_status(s.id, finished_state(end.status),
+                    fmt::format("the ends booted alongside {} did not differ in the expected direction "
+                                "at the cap: the change between the ends did not reproduce",
+                                short_sha(end.last)));
+      return;
+    case bisection::Status::found:
+      db.set_status(s.id, SessionState::found,
+                    fmt::format("first bad commit {} {}", short_sha(end.first_bad), git.subject(end.first_bad)),
+                    end.first_bad);
+      check_and_store_culprit(db, git, s, lab, end.first_bad, say);
+      return;
+    default:
+      db.set_status(s.id, SessionState::hidden_by_skips,
+                    fmt::format("the first bad commit is one of {} commits that were skipped or are "
+                                "next to skipped ones", end.candidates.size()),
+                    "", end.candidates);
+  }
+}
+
+}  // namespace
+
 Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say,
               std::optional<std::chrono::steady_clock::time_point> deadline) {
-  auto out_of_time = [&] {
+  const auto out_of_time = [&] {
     if (!deadline || std::chrono::steady_clock::now() < *deadline) return false;
     tell(say, fmt::format("bisect session {}: out of time; its answers are stored and it goes on "
                           "where it stopped (`rlab bisect --resume {}`, or the next night)", id, id));
@@ -259,92 +363,26 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   if (!s) throw UsageError(fmt::format("{}: no bisect session {}", db.path().string(), id));
   if (!unfinished(s->status)) return *s;  // finished earlier
   GitTree git(s->spec.tree);
-  if (git.bisecting() && !resume) {
-    // A bisection rlab started whose process is gone (killed, crashed) is stale: reset it (its
-    // session keeps every answer and resumes with --resume). One by hand, or one whose process
-    // still runs, is not rlab's to touch.
-    const auto owner = git.owner();
-    if (!owner)
-      throw UsageError(git.dir().string() + ": a bisection is already in progress, not started by rlab "
-                       "(finish it or `git -C " + git.dir().string() + " bisect reset`)");
-    if (owner->alive)
-      throw UsageError(fmt::format("{}: bisect session {} is bisecting in this tree now (process {})",
-                                   git.dir().string(), owner->session, owner->pid));
-    tell(say, fmt::format("{}: the bisection of session {} was left by process {}, which is gone: reset",
-                          git.dir().string(), owner->session, owner->pid));
-    git.reset();
-  }
-  // Whatever ends this call -- an answer, an interrupt, a lab or store failure -- the tree is
-  // left without a bisection in progress; the stored answers rebuild it on resume.
-  struct ResetOnExit {
-    const GitTree& g;
-    ~ResetOnExit() {
-      try {
-        g.reset();
-      } catch (const std::exception& e) {
-        spdlog::warn("{}: git bisect reset: {}", g.dir().string(), e.what());
-      }
-    }
-  } reset_on_exit{git};
+  if (!resume) clear_stale_bisection(git, say);
+  const ResetOnExit reset_on_exit{git};
   if (s->status == SessionState::ends) {
     if (out_of_time() || !measure_ends(db, *s, lab, say)) return *db.get(id);
     s = db.get(id);
   }
-
   git.reset();
   GitBisecter bisecter(git, git.start(s->spec.bad_commit, s->spec.good_commit));
   git.mark_owner(id);
-  for (const auto& row : db.steps(id)) {
-    if (bisecter.state().done) break;
-    tell(say, fmt::format("replaying step {}: {} {}", row.seq, short_sha(row.commit),
-                          bisection::step_result_name(row.result)));
-    bisecter.mark(row.commit, row.result);
-  }
+  replay_steps(bisecter, db, id, say);
   // The one bisection loop (bisect/search.hpp), as the simulator runs it over a list.
-  const auto answer = [&](const std::string& commit) {
-    tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
-    const auto ts = std::chrono::steady_clock::now();
-    const auto row = answer_commit(db, *s, lab, commit);
-    tell(say, fmt::format("{} is {} ({} boots, {} of the ends alongside; {:.0f} s): {}", short_sha(commit),
-                          bisection::step_result_name(row.result), row.samples, row.reference_samples,
-                          seconds_since(ts), row.reason));
-    return bisection::StepAnswer{row.result, row.ends_differ};
-  };
-  const auto end = bisection::search(bisecter, answer, s->spec.commit_count + 1,
-                                  [&](const std::string& commit) { return !db.step(id, commit) && out_of_time(); });
+  const auto end = bisection::search(
+      bisecter, [&](const std::string& c) { return answer_and_say(db, *s, lab, git, c, say); },
+      s->spec.commit_count + 1, [&](const std::string& c) { return !db.step(id, c) && out_of_time(); });
   if (end.stopped) return *db.get(id);
-  if (end.status == bisection::Status::inconclusive_endpoints) {
-    git.reset();
-    db.set_status(id, finished_state(end.status),
-                  fmt::format("the ends booted alongside {} did not differ in the expected direction "
-                              "at the cap: the change between the ends did not reproduce",
-                              short_sha(end.last)));
-    return *db.get(id);
-  }
   git.reset();
-  tell(say, fmt::format("bisection took {:.1f} min in this process ({} commits tested)",
-                        seconds_since(t0) / 60, end.answered));
-  if (end.status == bisection::Status::found) {
-    db.set_status(id, SessionState::found,
-                  fmt::format("first bad commit {} {}", short_sha(end.first_bad), git.subject(end.first_bad)),
-                  end.first_bad);
-    // Is it believable? (culprit.hpp) Stored with the session; a failure here loses no answer.
-    try {
-      auto checks = check_culprit(git, lab, end.first_bad);
-      db.set_checks(id, checks_json(checks).dump());  // kept if the revert's boots are cut short
-      checks.revert = check_revert(db, git, *s, lab, end.first_bad, say);
-      db.set_checks(id, checks_json(checks).dump());
-      tell(say, "checks of the culprit:\n" + render_checks(checks));
-    } catch (const std::exception& e) {
-      if (run::Interrupts::instance().stopped()) throw;
-      spdlog::warn("bisect session {}: culprit checks: {}", id, e.what());
-    }
-  } else {
-    db.set_status(id, SessionState::hidden_by_skips,
-                  fmt::format("the first bad commit is one of {} commits that were skipped or are "
-                              "next to skipped ones", end.candidates.size()),
-                  "", end.candidates);
-  }
+  if (end.status != bisection::Status::inconclusive_endpoints)
+    tell(say, fmt::format("bisection took {:.1f} min in this process ({} commits tested)", seconds_since(t0) / 60,
+                          end.answered));
+  conclude(db, git, *s, lab, end, say);
   return *db.get(id);
 }
 
