@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -30,9 +31,10 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 }
 
 /// `opt` (session_options(s.spec)) with a deterministic gap session's resolution turned from
-/// lpm into the ratio's: one loop of either cell moves a/b by about (a/b) res (1/a + 1/b), with
-/// a and b the good end's medians of the two cells (stored by the ends' check). Throws
-/// std::runtime_error when those are not stored yet.
+/// lpm into the ratio's, (a/b) res sqrt(1/a^2 + 1/b^2) for the good end's medians a and b of
+/// the two cells (stored by the ends' check): each cell's score is quantised on its own, so a
+/// bound on each one's spread (res / 2) bounds the ratio's relative spread by their sum in
+/// quadrature. Throws std::runtime_error when those medians are not stored yet.
 bisection::Options with_gap_resolution(bisection::Options opt, const SessionDb& db, const Session& s) {
   if (!s.spec.gap() || !opt.deterministic) return opt;
   const auto a = db.samples(s.id, s.spec.good_commit, kEndsPurpose, s.spec.cell_id);
@@ -40,7 +42,7 @@ bisection::Options with_gap_resolution(bisection::Options opt, const SessionDb& 
   if (a.empty() || b.empty())
     throw std::runtime_error(fmt::format("bisect session {}: the good end has no boots of both cells yet", s.id));
   const double ma = stats::median(a), mb = stats::median(b);
-  opt.resolution = ma / mb * opt.resolution * (1 / ma + 1 / mb);
+  opt.resolution = ma / mb * opt.resolution * std::sqrt(1 / (ma * ma) + 1 / (mb * mb));
   return opt;
 }
 
