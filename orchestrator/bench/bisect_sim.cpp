@@ -33,8 +33,8 @@
 // sees is score_A / score_B (--score a: cell A's score alone, the single-cell bisection of the
 // same commits, for comparison). Each cell has its own noise, score = level x shared x
 // (1 + rsd z), rsd = --rsd for A and --rsd-b for B, z drawn per cell; shared = (1 +- D n / 100)
-// (1 + S z_pair) is one draw for both boots of a pair (the drift and load of that moment) and
-// cancels in the ratio. Effects are gaps: from the culprit on, cell A alone scores g% lower
+// (1 + S z_pair), each factor at least 0.05, is one draw for both boots of a pair (the drift
+// and load of that moment) and cancels in the ratio. Effects are gaps: from the culprit on, cell A alone scores g% lower
 // (g = 0, 2, 3, 5, 7, 10; 0: controls without a culprit); --shared-change C (a fraction) lowers
 // both cells by C at an earlier commit (uniform before the culprit; anywhere in a control),
 // which a gap bisection must not name. With --loops L (cell A's loops, --loops-b for B, default
@@ -42,7 +42,8 @@
 // r res (1/a + 1/b) (res = 3 lpm, a and b the cells' median lpm, r = a / b; the coarser of the
 // two ends). Targets in gap mode: wrong culprit <= 1% at every gap, the shared change named in
 // <= 1%, no culprit named in the controls, right culprit >= 99% at gaps of 3 ratio noise
-// widths (sqrt(rsd^2 + rsd_b^2)) or 3 ratio resolutions (deterministic) and more.
+// widths (sqrt(rsd^2 + rsd_b^2)) or 3 ratio resolutions (deterministic) and more, and at
+// least twice the minimum effect.
 // Usage: rlab_bench_bisect [--bisects 10000] [--rsd 0.05] [--fail-rate 0] [--drift 0] [--seed 1]
 //        [--initial 10] [--cap 80] [--alpha 0.01] [--min-effect 0.02] [--step-alpha 0 = auto]
 //        [--loops 0] [--jitter 0] [--outliers 0] [--load 0]
@@ -198,8 +199,11 @@ void run_one(const Config& cfg, std::size_t n, double effect, std::uint64_t seed
             a = cell(cfg.loops * a_change);
             b = cell(cfg.loops_b * b_change);
           } else {  // real time: one drift and load factor for the pair, own noise per cell
-            const double common = (1 + drift_sign * cfg.drift * static_cast<double>(clock++) / 100) *
-                                  std::max(0.05, 1 + cfg.load * rng.normal());
+            // At least 0.05: a long bisection under a falling drift would otherwise reach a
+            // host speed of 0 (both scores 0, the ratio undefined) and below.
+            const double common =
+                std::max(0.05, 1 + drift_sign * cfg.drift * static_cast<double>(clock++) / 100) *
+                std::max(0.05, 1 + cfg.load * rng.normal());
             a = 100 * a_change * common * std::max(0.05, 1 + cfg.rsd * rng.normal());
             b = 100 * b_change * common * std::max(0.05, 1 + cfg.rsd_b * rng.normal());
           }
@@ -359,7 +363,9 @@ int main(int argc, char** argv) {
   std::printf("\ntargets:\n");
   for (double e : effects) {
     const Tally& t = by_effect[e];
-    if (gap ? e > 0 && e >= 3 * width : e >= 3) {
+    // Gap mode: from three widths of the ratio's noise or resolution, and from twice the
+    // minimum effect (a gap at the minimum effect passes it or not by the ends' rounding).
+    if (gap ? e > 0 && e >= 3 * width && e >= 200 * cfg.options.verdict.min_effect : e >= 3) {
       const bool met = pct(t.right, t.bisects) >= 99.0;
       ok &= met || right_waived;
       std::printf("  %s: right culprit %.2f%% (>= 99%%) %s\n", label(e).c_str(), pct(t.right, t.bisects),
@@ -386,7 +392,7 @@ int main(int argc, char** argv) {
     if (t.over_bound > 0) ok = false;
   }
   if (gap && width > 0)
-    std::printf("  (right culprit from gaps of 3 x %.2f%%, the %s)\n", width,
+    std::printf("  (right culprit from gaps of 3 x %.2f%%, the %s, and 2 x the minimum effect)\n", width,
                 det ? "resolution" : "noise");
   std::size_t over = 0, checked = 0;
   for (const auto& [e, t] : by_effect) {
