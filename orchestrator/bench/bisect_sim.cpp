@@ -34,13 +34,13 @@
 // same commits, for comparison). Each cell has its own noise, score = level x shared x
 // (1 + rsd z), rsd = --rsd for A and --rsd-b for B, z drawn per cell; shared = (1 +- D n / 100)
 // (1 + S z_pair), each factor at least 0.05, is one draw for both boots of a pair (the drift
-// and load of that moment) and cancels in the ratio. Effects are gaps: from the culprit on, cell A alone scores g% lower
-// (g = 0, 2, 3, 5, 7, 10; 0: controls without a culprit); --shared-change C (a fraction) lowers
-// both cells by C at an earlier commit (uniform before the culprit; anywhere in a control),
-// which a gap bisection must not name. With --loops L (cell A's loops, --loops-b for B, default
-// L) each cell is quantised as above and the steps' pooled t floor is the ratio's resolution
-// r res (1/a + 1/b) (res = 3 lpm, a and b the cells' median lpm, r = a / b; the coarser of the
-// two ends). Targets in gap mode: wrong culprit <= 1% at every gap, the shared change named in
+// and load of that moment) and cancels in the ratio. Effects are gaps: from the culprit on,
+// cell A alone scores g% lower (g = 0, 2, 3, 5, 7, 10; 0: controls without a culprit);
+// --shared-change C (a fraction) lowers both cells by C at an earlier commit (uniform before
+// the culprit; anywhere in a control), which a gap bisection must not name. With --loops L
+// (cell A's loops, --loops-b for B, default L) each cell is quantised as above, and the steps'
+// pooled t floor is half the ratio's resolution r res (1/a + 1/b) (res = 3 lpm, a and b the
+// cells' median lpm, r = a / b; the coarser of the two ends). Targets in gap mode: wrong culprit <= 1% at every gap, the shared change named in
 // <= 1%, no culprit named in the controls, right culprit >= 99% at gaps of 3 ratio noise
 // widths (sqrt(rsd^2 + rsd_b^2)) or 3 ratio resolutions (deterministic) and more, and at
 // least twice the minimum effect.
