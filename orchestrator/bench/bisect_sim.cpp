@@ -39,7 +39,7 @@
 // --shared-change C (a fraction) lowers both cells by C at an earlier commit (uniform before
 // the culprit; anywhere in a control), which a gap bisection must not name. With --loops L
 // (cell A's loops, --loops-b for B, default L) each cell is quantised as above, and the steps'
-// pooled t floor is half the ratio's resolution r res (1/a + 1/b) (res = 3 lpm, a and b the
+// pooled t floor is half the ratio's resolution r res sqrt(1/a^2 + 1/b^2) (res = 3 lpm, a and b the
 // cells' median lpm, r = a / b; the coarser of the two ends). Targets in gap mode: wrong culprit <= 1% at every gap, the shared change named in
 // <= 1%, no culprit named in the controls, right culprit >= 99% at gaps of 3 ratio noise
 // widths (sqrt(rsd^2 + rsd_b^2)) or 3 ratio resolutions (deterministic) and more, and at
@@ -150,9 +150,10 @@ Config parse(int argc, char** argv) {
 /// the median is floor(loops + 1/2) loops, times kLpmPerLoop.
 double median_lpm(double loops) { return std::floor(loops + 0.5) * kLpmPerLoop; }
 
-/// The ratio's resolution r res (1/a + 1/b) for cells of median a and b lpm (r = a / b, res =
-/// kLpmPerLoop): what one loop of either cell moves score_A / score_B by, to first order.
-double ratio_resolution(double a, double b) { return a / b * kLpmPerLoop * (1 / a + 1 / b); }
+/// The ratio's resolution r res sqrt(1/a^2 + 1/b^2) for cells of median a and b lpm (r = a / b,
+/// res = kLpmPerLoop), as `rlab bisect --against` takes it: the two cells are quantised
+/// independently, so their bounds add in quadrature.
+double ratio_resolution(double a, double b) { return a / b * kLpmPerLoop * std::sqrt(1 / (a * a) + 1 / (b * b)); }
 
 long bound(std::size_t n) { return static_cast<long>(std::ceil(std::log2(static_cast<double>(n)))) + 1; }
 
