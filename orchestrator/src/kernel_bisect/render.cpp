@@ -77,7 +77,7 @@ std::string what_changed(const SessionDb& db, const Session& s, const GitTree& g
   std::ostringstream out;
   out << fmt::format("\nwhere the time went: {} ({} boots) -> {} ({} boots)\n", c->base.substr(0, 12),
                      c->base_boots.size(), s.first_bad.substr(0, 12), c->bad_boots.size());
-  attribution::render_ranking(attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = 15}), out);
+  attribution::render_ranking(attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = 15, .context_top = 8}), out);
   if (const auto ag = attribution::ag_compare(c->base_ags, c->bad_ags))
     attribution::render_ag_comparison(*ag, out, "  ", c->base.substr(0, 12), "first bad " + s.first_bad.substr(0, 12));
   return out.str();
