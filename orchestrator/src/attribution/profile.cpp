@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -103,6 +104,51 @@ std::optional<Family> parse_family(std::string_view name) {
 bool is_time(Family f) {
   return f == Family::psi || f == Family::cpu || f == Family::lock || f == Family::offcpu || f == Family::oncpu ||
          f == Family::agheader;
+}
+
+std::string_view row_kind_name(RowKind k) {
+  switch (k) {
+    case RowKind::stack: return "stack";
+    case RowKind::part: return "part";
+    case RowKind::counter: return "counter";
+    case RowKind::total: return "total";
+    case RowKind::pressure: return "pressure";
+  }
+  return "?";
+}
+
+bool is_context(RowKind k) { return k == RowKind::total || k == RowKind::pressure; }
+
+RowKind row_kind(Family f, std::string_view key) {
+  switch (f) {
+    case Family::psi: return RowKind::pressure;
+    case Family::cpu: return RowKind::total;
+    case Family::tracepoint:
+    case Family::xfs_stats:
+    case Family::vmstat:
+    case Family::stat: return RowKind::counter;
+    case Family::lock:
+    case Family::offcpu:
+    case Family::oncpu:
+    case Family::agheader: break;
+  }
+  if (f == Family::offcpu && key.size() > 2 && (key[0] == 'D' || key[0] == 'S') && key[1] == ';')
+    key.remove_prefix(2);
+  else if (f == Family::agheader && (key.rfind("wait;", 0) == 0 || key.rfind("hold;", 0) == 0))
+    key.remove_prefix(5);
+  const std::string_view first = key.substr(0, key.find(';'));
+  for (std::size_t pos = 0; pos <= key.size();) {
+    const std::size_t end = std::min(key.find(';', pos), key.size());
+    if (end > pos && key[pos] != '[') return RowKind::stack;  // a kernel frame
+    pos = end + 1;
+  }
+  auto ends_with = [](std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+  };
+  if (first == "[all]" || first == "[D all]" || first == "[S all]" || first == "[no stack]" ||
+      ends_with(first, "other stacks]"))
+    return RowKind::total;
+  return RowKind::part;
 }
 
 void add_pass(BootProfile& p, std::uint64_t loops, const protocol::Counters& c,

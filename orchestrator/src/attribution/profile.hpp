@@ -40,6 +40,28 @@ std::optional<Family> parse_family(std::string_view name);
 /// Whether a family's values are time (nanoseconds) rather than event counts.
 bool is_time(Family f);
 
+/// What one key of a family is, which decides where the ranking shows it (attribution/rank.hpp).
+/// The leading rows are the ones a person acts on: one kernel stack, a named part of a stack
+/// family, one event counter. The context rows say how large the whole moved: a family's
+/// total or remainder, CPU time by state, pressure.
+enum class RowKind {
+  stack,     ///< one kernel stack: a key of a stack family with at least one kernel frame (not in brackets)
+  part,      ///< a named part of a stack family without a kernel stack: a lock class ("[AGI buffer]",
+             ///< "[XFS buffer locks]"), an AG header ("[AGI of AG 3 waited]", "wait;[AGI of AG 3];[no stack]"),
+             ///< a task's user-mode samples ("[user];[sh]")
+  counter,   ///< one event counter: tracepoint, xfs_stats, vmstat, stat
+  total,     ///< a stack family's whole ("[all]", "[D all]") or what its kept stacks leave ("[other stacks]",
+             ///< "[D other stacks]", "[wait other stacks]", "[no stack]"), and the cpu family (CPU time by state)
+  pressure,  ///< the psi family (stall time)
+};
+
+/// "stack", "part", "counter", "total", "pressure".
+std::string_view row_kind_name(RowKind k);
+/// Whether rows of kind `k` are context (total, pressure), shown after the leading rows.
+bool is_context(RowKind k);
+/// The kind of `key` of family `f` (keys as in BootProfile). O(key length).
+RowKind row_kind(Family f, std::string_view key);
+
 /// Summed over a boot's counted passes. Keys of stack families are the frames innermost first,
 /// joined by ";" (with a "D;"/"S;" state prefix for offcpu, and ending in "[task]" for oncpu;
 /// for agheader a "wait;"/"hold;" prefix, then the header frame "[AGI of AG 3]", and a hold

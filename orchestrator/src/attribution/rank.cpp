@@ -56,6 +56,38 @@ double magnitude(const Mover& m) {
   return std::fabs(std::log(m.new_per_kloop / m.base_per_kloop));
 }
 
+/// The order of a time row (stack, part, total, pressure), larger first: whether the boots
+/// tell the sides apart (the row's own Mann-Whitney p <= fdr, before the family's adjustment),
+/// then the time it moved, then significance, then |log(new / base)|.
+std::tuple<bool, double, bool, double> by_time(const Mover& m, double fdr) {
+  return {m.p && *m.p <= fdr, std::fabs(m.new_per_kloop - m.base_per_kloop), m.significant, magnitude(m)};
+}
+
+/// The order of a counter row, larger first: significance, then |log(new / base)|, then the
+/// absolute change.
+std::tuple<bool, double, double> by_count(const Mover& m) {
+  return {m.significant, magnitude(m), std::fabs(m.new_per_kloop - m.base_per_kloop)};
+}
+
+/// Where a kind's rows come among the leading rows: stacks, parts, counters (context last).
+int lead_order(RowKind k) {
+  switch (k) {
+    case RowKind::stack: return 0;
+    case RowKind::part: return 1;
+    case RowKind::counter: return 2;
+    case RowKind::total:
+    case RowKind::pressure: break;
+  }
+  return 3;
+}
+
+/// Whether `x` comes before `y` among the leading rows: by kind, then in the kind's order.
+bool leads(const Mover& x, const Mover& y, double fdr) {
+  if (x.kind != y.kind) return lead_order(x.kind) < lead_order(y.kind);
+  if (x.kind == RowKind::counter) return by_count(x) > by_count(y);
+  return by_time(x, fdr) > by_time(y, fdr);
+}
+
 /// The movers of one family, p and q set.
 std::vector<Mover> family_movers(Family f, const std::vector<const BootProfile*>& a, const std::vector<const BootProfile*>& b,
                                  double fdr) {
@@ -75,6 +107,7 @@ std::vector<Mover> family_movers(Family f, const std::vector<const BootProfile*>
     Mover m;
     m.family = f;
     m.key = k;
+    m.kind = row_kind(f, k);
     m.base_per_kloop = stats::median(xa);
     m.new_per_kloop = stats::median(xb);
     if (m.base_per_kloop != 0) m.change = (m.new_per_kloop - m.base_per_kloop) / std::fabs(m.base_per_kloop);
@@ -125,21 +158,21 @@ Ranking rank(const std::vector<BootProfile>& base, const std::vector<BootProfile
     r.families.push_back(f);
     for (auto& m : family_movers(f, a, b, o.fdr)) all.push_back(std::move(m));
   }
-  // Where the time went comes before what happens more often: the time families (ns per 1,000
-  // loops) first, by how much time moved; then the count families, by how far they moved. A
-  // few boots a side rarely make a row of a large family significant after the false-discovery
-  // adjustment, so significance orders within each group, not across them.
-  auto key = [](const Mover& m) {
-    const bool time = is_time(m.family);
-    const double delta = std::fabs(m.new_per_kloop - m.base_per_kloop);
-    return std::make_tuple(time, m.significant, time ? delta : magnitude(m), time ? magnitude(m) : delta);
+  std::vector<Mover> lead, context;
+  for (auto& m : all) (is_context(m.kind) ? context : lead).push_back(std::move(m));
+  std::stable_sort(lead.begin(), lead.end(), [&](const Mover& x, const Mover& y) { return leads(x, y, o.fdr); });
+  std::stable_sort(context.begin(), context.end(),
+                   [&](const Mover& x, const Mover& y) { return by_time(x, o.fdr) > by_time(y, o.fdr); });
+  auto cut = [](std::vector<Mover>& v, std::size_t top, std::size_t& left_out) {
+    if (top > 0 && v.size() > top) {
+      left_out = v.size() - top;
+      v.resize(top);
+    }
   };
-  std::stable_sort(all.begin(), all.end(), [&](const Mover& x, const Mover& y) { return key(x) > key(y); });
-  if (o.top > 0 && all.size() > o.top) {
-    r.left_out = all.size() - o.top;
-    all.resize(o.top);
-  }
-  r.rows = std::move(all);
+  cut(lead, o.top, r.left_out);
+  cut(context, o.context_top, r.context_left_out);
+  r.rows = std::move(lead);
+  r.context = std::move(context);
   return r;
 }
 

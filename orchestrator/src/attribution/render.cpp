@@ -34,21 +34,31 @@ void render_ranking(const Ranking& r, std::ostream& out, const std::string& inde
   out << indent
       << fmt::format("what changed, per 1,000 loops ({} base boots, {} new; q: Benjamini-Hochberg within each family, * at q <= fdr):\n",
                      r.base_boots, r.new_boots);
-  if (r.rows.empty()) {
+  if (r.empty()) {
     out << indent << "  nothing to rank: no counter moved above its floor in the families compared\n";
   } else {
     std::size_t width = 40;
-    for (const auto& m : r.rows) width = std::max(width, std::min<std::size_t>(short_stack(m.key).size(), 90));
-    out << indent << fmt::format("  {:<10} {:<{}} {:>12} {:>12} {:>9} {:>7} {:>7}\n", "family", "key", width, "base", "new",
-                                 "change", "p", "q");
-    for (const auto& m : r.rows)
+    for (const auto* part : {&r.rows, &r.context})
+      for (const auto& m : *part) width = std::max(width, std::min<std::size_t>(short_stack(m.key).size(), 90));
+    auto row = [&](const Mover& m) {
       out << indent
           << fmt::format("  {:<10} {:<{}} {:>12} {:>12} {:>9} {:>7} {:>7}{}\n", family_name(m.family),
                          short_stack(m.key).substr(0, 90), width, format_per_kloop(m.family, m.base_per_kloop),
                          format_per_kloop(m.family, m.new_per_kloop), percent(m.change), prob(m.p), prob(m.q),
                          m.significant ? " *" : "");
+    };
+    out << indent << fmt::format("  {:<10} {:<{}} {:>12} {:>12} {:>9} {:>7} {:>7}\n", "family", "key", width, "base", "new",
+                                 "change", "p", "q");
+    if (r.rows.empty() && !r.left_out) out << indent << "  (no single stack or counter moved above its floor)\n";
+    for (const auto& m : r.rows) row(m);
+    if (r.left_out) out << indent << fmt::format("  ({} more rows left out)\n", r.left_out);
+    if (!r.context.empty()) {
+      out << indent << "  totals and pressure (they hold or follow from the rows above):\n";
+      for (const auto& m : r.context) row(m);
+      if (r.context_left_out)
+        out << indent << fmt::format("  ({} more totals left out)\n", r.context_left_out);
+    }
   }
-  if (r.left_out) out << indent << fmt::format("  ({} more rows, less changed, left out)\n", r.left_out);
   if (!r.missing.empty())
     out << indent << "  not compared (not collected in every boot of both sides): " << families(r.missing) << "\n";
 }
@@ -79,26 +89,31 @@ std::string bar(const std::vector<const Mover*>& stacks, bool base, double scale
 
 }  // namespace
 
-std::string ranking_html(const Ranking& r, const std::string& base_label, const std::string& new_label, std::size_t rows) {
+std::string ranking_html(const Ranking& r, const std::string& base_label, const std::string& new_label, std::size_t rows,
+                         std::size_t context_rows) {
   using util::xml_escape;
   std::string o = fmt::format("<p class=\"note\">What changed, per 1,000 loops ({} boots against {}); * significant at "
-                              "q &lt;= 0.05 within its family (Benjamini-Hochberg).</p>\n",
+                              "q &lt;= 0.05 within its family (Benjamini-Hochberg). Stacks first, then totals and pressure.</p>\n",
                               r.new_boots, r.base_boots);
   o += "<table><tr><th>family</th><th>key</th><th>" + xml_escape(base_label) + "</th><th>" + xml_escape(new_label) +
        "</th><th>change</th><th>q</th></tr>\n";
-  for (std::size_t i = 0; i < r.rows.size() && i < rows; ++i) {
-    const Mover& m = r.rows[i];
+  auto row = [&](const Mover& m) {
     o += fmt::format(R"(<tr><td>{}</td><td title="{}">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}{}</td></tr>)" "\n",
                      family_name(m.family), xml_escape(short_stack(m.key, 40)), xml_escape(short_stack(m.key)),
                      xml_escape(format_per_kloop(m.family, m.base_per_kloop)), xml_escape(format_per_kloop(m.family, m.new_per_kloop)),
                      percent(m.change), prob(m.q), m.significant ? " *" : "");
+  };
+  for (std::size_t i = 0; i < r.rows.size() && i < rows; ++i) row(r.rows[i]);
+  if (!r.context.empty() && context_rows > 0) {
+    o += "<tr><th colspan=\"6\">totals and pressure</th></tr>\n";
+    for (std::size_t i = 0; i < r.context.size() && i < context_rows; ++i) row(r.context[i]);
   }
   o += "</table>\n";
   for (const Family f : {Family::lock, Family::offcpu, Family::oncpu}) {
     std::vector<const Mover*> stacks;
     double a = 0, b = 0;
     for (const auto& m : r.rows)
-      if (m.family == f && !m.key.empty() && m.key.front() != '[') {
+      if (m.family == f && m.kind == RowKind::stack) {
         stacks.push_back(&m);
         a += m.base_per_kloop;
         b += m.new_per_kloop;
@@ -119,19 +134,21 @@ nlohmann::json ranking_json(const Ranking& r, double fdr) {
   };
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   nlohmann::json rows = nlohmann::json::array();
-  for (const auto& m : r.rows)
-    rows.push_back({{"family", family_name(m.family)},
-                    {"key", m.key},
-                    {"unit", is_time(m.family) ? "ns" : "events"},
-                    {"base_per_kloop", m.base_per_kloop},
-                    {"new_per_kloop", m.new_per_kloop},
-                    {"change", opt(m.change)},
-                    {"p", opt(m.p)},
-                    {"q", opt(m.q)},
-                    {"significant", m.significant}});
+  for (const auto* part : {&r.rows, &r.context})
+    for (const auto& m : *part)
+      rows.push_back({{"family", family_name(m.family)},
+                      {"key", m.key},
+                      {"kind", row_kind_name(m.kind)},
+                      {"unit", is_time(m.family) ? "ns" : "events"},
+                      {"base_per_kloop", m.base_per_kloop},
+                      {"new_per_kloop", m.new_per_kloop},
+                      {"change", opt(m.change)},
+                      {"p", opt(m.p)},
+                      {"q", opt(m.q)},
+                      {"significant", m.significant}});
   return {{"base_boots", r.base_boots}, {"new_boots", r.new_boots}, {"fdr", fdr},
           {"families", names(r.families)}, {"missing", names(r.missing)}, {"left_out", r.left_out},
-          {"rows", std::move(rows)}};
+          {"context_left_out", r.context_left_out}, {"rows", std::move(rows)}};
 }
 
 }  // namespace rlab::attribution

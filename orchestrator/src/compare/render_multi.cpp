@@ -111,7 +111,7 @@ void label_lines(const MultiComparison& m, const LabelRow& r, std::ostream& out)
     if (!c) continue;
     const std::string side = side_name(m.pairs[p], m.pairs[p].next);
     advice(*c, m.pairs[p].options, out, "      " + side + ": ");
-    if ((c->movers && !c->movers->rows.empty()) || c->ag_headers) {
+    if ((c->movers && !c->movers->empty()) || c->ag_headers) {
       out << "      " << side << ", against the base:\n";
       what_changed(*c, out, "        ");
     }

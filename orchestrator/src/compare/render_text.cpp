@@ -15,8 +15,10 @@
 namespace rlab::compare {
 namespace {
 
-/// Rows of the "what changed" ranking shown per cell in the text table.
+/// Leading rows (stacks, parts, counters) of the "what changed" ranking shown per cell in the
+/// text table, and its context rows (totals and pressure) under them.
 constexpr std::size_t kMoversShown = 10;
+constexpr std::size_t kContextShown = 5;
 
 }  // namespace
 
@@ -103,11 +105,15 @@ void write_row(const CellComparison& c, const CompareOptions& options, std::ostr
 }  // namespace
 
 void what_changed(const CellComparison& c, std::ostream& out, const std::string& indent) {
-  if (c.movers && !c.movers->rows.empty()) {
+  if (c.movers && !c.movers->empty()) {
     attribution::Ranking top = *c.movers;  // the text shows the first rows; --json has them all
     if (top.rows.size() > kMoversShown) {
       top.left_out += top.rows.size() - kMoversShown;
       top.rows.resize(kMoversShown);
+    }
+    if (top.context.size() > kContextShown) {
+      top.context_left_out += top.context.size() - kContextShown;
+      top.context.resize(kContextShown);
     }
     std::ostringstream m;
     attribution::render_ranking(top, m, indent);

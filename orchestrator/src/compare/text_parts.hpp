@@ -26,7 +26,8 @@ std::string side_name(const ComparisonTable& r, const Side& s);
 /// more boots), each starting with `pad`; nothing for a judged row.
 void advice(const CellComparison& c, const CompareOptions& o, std::ostream& out, const std::string& pad);
 
-/// The row's "what changed" ranking (its first 10 rows) and AG header table, each line
+/// The row's "what changed" ranking (its first 10 leading rows, then its first 5 totals and
+/// pressure rows) and AG header table, each line
 /// starting with `indent`; nothing when the row has neither.
 void what_changed(const CellComparison& c, std::ostream& out, const std::string& indent);
 

@@ -127,7 +127,7 @@ std::string what_changed(const SessionDb& db, const Session& s, const GitTree& g
   std::ostringstream out;
   out << fmt::format("\nwhere the time went: {} ({} boots) -> {} ({} boots)", c->base.substr(0, 12),
                      c->base_boots.size(), s.first_bad.substr(0, 12), c->bad_boots.size());
-  auto ranking = attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = s.spec.gap() ? 0u : 15u});
+  auto ranking = attribution::rank(c->base_boots, c->bad_boots, {.fdr = 0.05, .top = s.spec.gap() ? 0u : 15u, .context_top = 8});
   if (s.spec.gap()) {
     out << fmt::format(" in {} ({:+.1f}%)", cell, 100 * (c->bad_lpm / c->base_lpm - 1));
     std::size_t dropped = 0;

@@ -150,8 +150,9 @@ std::string where_the_time_went(const NightAnalysis& r) {
   constexpr std::size_t kWhereShown = 8;
   auto flagged = [](const compare::CellComparison& c) {
     if (!c.movers) return false;
-    for (const auto& m : c.movers->rows)
-      if (m.significant && attribution::is_time(m.family)) return true;
+    for (const auto* part : {&c.movers->rows, &c.movers->context})
+      for (const auto& m : *part)
+        if (m.significant && attribution::is_time(m.family)) return true;
     return false;
   };
   std::string o;
@@ -160,7 +161,7 @@ std::string where_the_time_went(const NightAnalysis& r) {
     for (const auto& c : r.cells) {
       if (shown == kWhereShown || c.cell_id == r.control || c.regression() != regressions_only) continue;
       for (const auto* side : {&c.vs_previous, &c.vs_baseline}) {
-        if (!*side || !(*side)->movers || (*side)->movers->rows.empty()) continue;
+        if (!*side || !(*side)->movers || (*side)->movers->empty()) continue;
         if (!regressions_only && !flagged(**side)) continue;
         const bool prev = side == &c.vs_previous;
         o += fmt::format("<h3>{} (against the {})</h3>\n", h(c.cell_id), prev ? "previous night" : "baseline");

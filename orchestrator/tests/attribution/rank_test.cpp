@@ -176,7 +176,7 @@ TEST(AttributionRender, TheTableShowsUnitsSignificanceAndWhatWasNotCompared) {
   EXPECT_NE(t.find("more rows"), std::string::npos) << t;
   EXPECT_NE(t.find("not compared"), std::string::npos) << "oncpu was collected on neither side: " << t;
   const auto j = rlab::attribution::ranking_json(r, 0.05);
-  ASSERT_EQ(j["rows"].size(), 5u);
+  ASSERT_EQ(j["rows"].size(), 5u + r.context.size()) << "the leading rows, then the totals and pressure";
   EXPECT_EQ(j["rows"][0]["family"], "lock");
   EXPECT_EQ(j["rows"][0]["unit"], "ns");
   EXPECT_TRUE(j["rows"][0]["significant"].get<bool>());
@@ -192,9 +192,14 @@ TEST(AttributionRender, TheHtmlHasATableAndAFlameBarPerSideOfEachStackFamily) {
   const auto h = rlab::attribution::ranking_html(r, "6.12 <base>", "tonight", 5);
   EXPECT_EQ(h.find("<script"), std::string::npos);
   EXPECT_NE(h.find("6.12 &lt;base&gt;"), std::string::npos) << "labels are escaped";
-  std::size_t rows = 0;
-  for (std::size_t at = h.find("<tr><td>"); at != std::string::npos; at = h.find("<tr><td>", at + 1)) ++rows;
+  // The leading rows, then the totals and pressure under their own heading.
+  const auto totals = h.find("<tr><th colspan=\"6\">totals and pressure</th></tr>");
+  ASSERT_NE(totals, std::string::npos) << h;
+  std::size_t rows = 0, context = 0;
+  for (std::size_t at = h.find("<tr><td>"); at != std::string::npos; at = h.find("<tr><td>", at + 1)) ++(at < totals ? rows : context);
   EXPECT_EQ(rows, 5u);
+  EXPECT_EQ(context, std::min<std::size_t>(r.context.size(), 6));
+  EXPECT_GT(context, 0u);
   EXPECT_NE(h.find("<h4>lock stacks"), std::string::npos) << h;
   std::size_t bars = 0;
   for (std::size_t at = h.find("<svg "); at != std::string::npos; at = h.find("<svg ", at + 1)) ++bars;
