@@ -164,36 +164,36 @@ void plan_change_points(RangePlans& plans, const std::string& cell, const std::s
 }
 
 void plan_bisects(NightAnalysis& r) {
-  RangePlans cells, gaps;  // a gap's plan is never merged with a cell's of the same range
+  RangePlans cell_plans, gap_plans;  // a gap's plan is never merged with a cell's of the same range
   for (const auto& c : r.cells) {
-    plan_change_points(cells, c.cell_id, "", c.change_points, history_noise(c.history.points));
+    plan_change_points(cell_plans, c.cell_id, "", c.change_points, history_noise(c.history.points));
     if (!c.vs_previous || !c.vs_previous->regression() || !r.previous) continue;
     // The previous night's commit of the cell is the history point of that run.
     for (const auto& p : c.history.points)
       if (p.run == r.previous->id && is_hex_commit(p.source_commit) &&
           is_hex_commit(c.source_commit) && p.source_commit != c.source_commit)
-        cells.add(c.cell_id, "", p.source_commit, c.source_commit,
+        cell_plans.add(c.cell_id, "", p.source_commit, c.source_commit,
                   fmt::format("regression against the previous night (run {}, {:+.1f}%)", p.run,
                               c.vs_previous->result ? c.vs_previous->result->difference.relative_change * 100.0 : 0.0),
                   c.vs_previous->result ? c.vs_previous->result->difference.relative_change : 0.0,
                   c.vs_previous->noise.value_or(0.0));
   }
   for (const auto& g : r.gaps) {
-    plan_change_points(gaps, g.cell_id, g.against_cell_id, g.change_points, history_noise(g.history.points));
+    plan_change_points(gap_plans, g.cell_id, g.against_cell_id, g.change_points, history_noise(g.history.points));
     if (!g.tonight || !g.vs_previous || !g.vs_previous->regression() || !r.previous) continue;
     const std::string& bad = g.tonight->point.source_commit;
     for (const auto& n : g.nights)
       if (n.point.run == r.previous->id && is_hex_commit(n.point.source_commit) && is_hex_commit(bad) &&
           n.point.source_commit != bad) {
         const auto& d = g.vs_previous->result->difference;
-        gaps.add(g.cell_id, g.against_cell_id, n.point.source_commit, bad,
+        gap_plans.add(g.cell_id, g.against_cell_id, n.point.source_commit, bad,
                  fmt::format("gap regression against the previous night (run {}, ratio {:.3f} -> {:.3f}, {:+.1f}%)",
                              n.point.run, d.median_a, d.median_b, d.relative_change * 100.0),
                  d.relative_change, g.vs_previous->result->a.relative_stddev);
       }
   }
-  cells.append_to(r.bisects);
-  gaps.append_to(r.bisects);
+  cell_plans.append_to(r.bisects);
+  gap_plans.append_to(r.bisects);
 }
 
 /// One cell's scored boots in one run: (repeat, lpm), by repeat.

@@ -53,7 +53,7 @@ std::string gap_change_text(const std::optional<GapComparison>& c) {
 
 /// The "== gaps ==" section: each gap's ratio tonight, its comparisons, its history (the
 /// newest kHistoryShown nights), its change points and its bisection.
-void gaps(const NightAnalysis& r, std::ostream& out) {
+void gap_section(const NightAnalysis& r, std::ostream& out) {
   constexpr std::size_t kHistoryShown = 20;
   out << "\n== gaps (score ratio of two cells of one kernel, per night: the median over the rounds that "
          "booted both, else the ratio of medians) ==\n";
@@ -129,7 +129,7 @@ std::string render_summary(const NightAnalysis& r) {
   }
 
   change_points(r, out);
-  if (!r.gaps.empty()) gaps(r, out);
+  if (!r.gaps.empty()) gap_section(r, out);
 
   if (!r.lab_notes.empty()) {
     out << "\n== lab ==\n";
