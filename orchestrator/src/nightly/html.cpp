@@ -149,7 +149,18 @@ Chart history_chart(const CellOutcome& c) {
 /// change points. A night whose ratio is one of medians (no round booted both cells) is hollow.
 Chart gap_history_chart(const GapOutcome& g) {
   Chart ch;
-  ch.title = "gap " + g.name();
+  // Short enough for the chart's width: the second cell by the parts of its id that differ.
+  std::string other;
+  for (std::size_t a = 0, b = 0; b <= g.against_cell_id.size();) {
+    const std::size_t ea = std::min(g.cell_id.find('/', a), g.cell_id.size());
+    const std::size_t eb = std::min(g.against_cell_id.find('/', b), g.against_cell_id.size());
+    const std::string pa = a <= g.cell_id.size() ? g.cell_id.substr(a, ea - a) : "";
+    const std::string pb = g.against_cell_id.substr(b, eb - b);
+    if (pa != pb) other += (other.empty() ? "" : "/") + pb;
+    a = ea + 1;
+    b = eb + 1;
+  }
+  ch.title = "gap " + g.cell_id + " ÷ " + (other.empty() ? g.against_cell_id : other);
   ch.x_label = "nightly run";
   ch.y_label = "score ratio";
   ch.integer_x = true;
