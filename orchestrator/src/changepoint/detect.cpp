@@ -25,6 +25,8 @@ std::string kernel_of(const HistoryPoint& p) {
                                   : (!p.kernel_release.empty() ? p.kernel_release : "?");
 }
 
+}  // namespace
+
 std::string environment_change(const HistoryPoint& a, const HistoryPoint& b) {
   for (const auto name : store::kEnvFields) {
     if (name == "kernel_release" || name == "config_sha256") continue;
@@ -33,8 +35,6 @@ std::string environment_change(const HistoryPoint& a, const HistoryPoint& b) {
   }
   return "";
 }
-
-}  // namespace
 
 bool Detection::bisectable() const {
   return is_git_sha(last_before.source_commit) && is_git_sha(first_after.source_commit) &&

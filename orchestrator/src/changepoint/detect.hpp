@@ -39,6 +39,10 @@ struct Detection {
   bool bisectable() const;
 };
 
+/// The first environment field outside the kernel (kernel_release, config_sha256) that differs
+/// between `a` and `b`, as "<field>: <a's> -> <b's>" (e.g. "accel: tcg -> kvm"); "" when none.
+std::string environment_change(const HistoryPoint& a, const HistoryPoint& b);
+
 /// One cell's result.
 struct CellDetection {
   CellHistory history;

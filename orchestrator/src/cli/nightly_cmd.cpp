@@ -69,14 +69,18 @@ int nightly_main(const NightlyArgs& a) {
     return kInterrupted;
   }
   const auto& r = out.analysis;
-  std::cout << fmt::format("nightly run {}: {} cells, {} regressions, {} with failed boots; "
+  std::cout << fmt::format("nightly run {}: {} cells{}, {} regressions, {} with failed boots; "
                            "previous night {}, baseline {}\nreports: {}\n",
-                           r.run.id, r.cells.size(), r.regressions(), r.failed_cells(),
+                           r.run.id, r.cells.size(),
+                           r.gaps.empty() ? "" : fmt::format(", {} gap{}", r.gaps.size(), r.gaps.size() == 1 ? "" : "s"),
+                           r.regressions(), r.failed_cells(),
                            r.previous ? fmt::format("run {}", r.previous->id) : "none",
                            r.baseline ? fmt::format("run {}", r.baseline->id) : "none",
                            out.report_dir.string());
   for (const auto& c : r.cells)
     if (c.status() != "PASS") std::cout << fmt::format("  {} {}: {}\n", c.status(), c.cell_id, c.reason());
+  for (const auto& g : r.gaps)
+    if (g.status() != "PASS") std::cout << fmt::format("  {} gap {}: {}\n", g.status(), g.name(), g.reason());
   if (out.run && out.run->leftover_domains > 0) return kInfrastructure;
   if (r.regressions() > 0 || r.failed_cells() > 0) return kFailure;
   return kOk;

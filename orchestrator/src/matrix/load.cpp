@@ -1,4 +1,5 @@
 // load_matrix(): the top level of the schema (docs/matrix.md).
+#include "matrix/gaps.hpp"
 #include "matrix/guest_clock.hpp"
 #include "matrix/kernels.hpp"
 #include "matrix/pinning.hpp"
@@ -533,7 +534,7 @@ void parse_seed(Checker& ck, const YAML::Node& root, Matrix& m) {
 }
 
 /// The matrix's top-level settings beside kernels, axes and guest: hosts (default: this
-/// machine's libvirtd with all its CPUs), results, push, control, nightly, cache and seed.
+/// machine's libvirtd with all its CPUs), results, push, control, gaps, nightly, cache and seed.
 void parse_settings(Checker& ck, const YAML::Node& root, const fs::path& base_dir, bool check_paths, Matrix& m) {
   if (root["hosts"]) m.hosts = parse_hosts(ck, root["hosts"]);
   else {
@@ -563,6 +564,7 @@ void parse_settings(Checker& ck, const YAML::Node& root, const fs::path& base_di
       ck.fail(root["control"], std::string("control: ") + e.what());
     }
   }
+  if (root["gaps"]) m.gaps = detail::parse_gaps(ck, root["gaps"], m);
   if (root["nightly"]) parse_nightly(ck, root["nightly"], base_dir, check_paths, m.nightly);
   if (root["cache"]) parse_cache(ck, root["cache"], m);
   parse_seed(ck, root, m);
@@ -575,7 +577,7 @@ Matrix parse_matrix(const std::string& text, const fs::path& path, const LoadOpt
   const YAML::Node root = detail::load_one_document(text, path);
   if (!root || root.IsNull()) throw MatrixError(path, 1, 1, "empty matrix: needs kernels and axes");
   ck.check_map(root, "matrix", {"kernels", "axes", "guest", "hosts", "results", "push", "seed", "control",
-                                "nightly", "cache"});
+                                "gaps", "nightly", "cache"});
 
   Matrix m;
   m.path = fs::absolute(path).lexically_normal();

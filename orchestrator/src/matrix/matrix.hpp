@@ -247,6 +247,15 @@ struct Nightly {
   unsigned thin_after_days = 90;
 };
 
+/// One pair of `gaps:` (docs/matrix.md "Gaps"): two cells of the same kernel whose score
+/// ratio, cell_id's over against_cell_id's, `rlab nightly` follows from night to night and
+/// bisects when it falls (kernel_bisect::StartOptions::against).
+struct Gap {
+  std::string cell_id;          ///< the numerator: its score falling relative to the other's is a regression
+  std::string against_cell_id;  ///< the denominator: a cell of the same kernel
+  std::size_t entry = 0;        ///< index of the `gaps:` entry that named the pair (one entry may name several)
+};
+
 /// A loaded, validated matrix file. Relative paths in the file are resolved against the
 /// file's directory; all paths here are absolute.
 struct Matrix {
@@ -276,6 +285,10 @@ struct Matrix {
   /// interleaves with when no --control is given.
   std::optional<std::string> control;
   Nightly nightly;              ///< `nightly:` (what `rlab nightly` does around the run)
+  /// `gaps:` expanded into pairs of cell ids, in entry order and, within an entry, in cell
+  /// order; empty without the key. Only `rlab nightly` reads them: a run boots the same cells
+  /// with or without.
+  std::vector<Gap> gaps;
   /// `cache.max_gib`: the artifact cache's disk budget in GiB, (0, 1e6]; nullopt -> half the
   /// cache's filesystem ($RLAB_CACHE_MAX_GIB overrides both; build/cache_budget.hpp).
   std::optional<double> cache_max_gib;
@@ -318,7 +331,9 @@ struct LoadOptions {
 /// Reads, validates and resolves a matrix file. Throws MatrixError (file:line:col) on: YAML
 /// syntax errors, nesting deeper than the parser's limit (2000), a second YAML document, unknown keys, duplicate keys, wrong types, empty axes, vcpus outside
 /// [1, 512], unknown kernel names (axes or `extends`), `extends` cycles, missing files,
-/// duplicate cell ids, more than kMaxBoots boots; MatrixError with line 0 when the file cannot be read.
+/// duplicate cell ids, more than kMaxBoots boots, a `control:` or `gaps:` selector that names
+/// no single cell, a gap whose two cells run different kernels or are one cell, a gap pair
+/// named twice; MatrixError with line 0 when the file cannot be read.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
 /// The same, from text (for tests and for a run's stored matrix); `path` names it in errors

@@ -2,9 +2,12 @@
 // One night's findings, read from the store after the run: each cell's outcome, the
 // comparison with the previous night of the same matrix and with the baseline (compare/),
 // the change points of each cell's nightly history (changepoint/) and which of them are new
-// tonight, and the bisections they call for. Pure reading: nothing is written to the store.
+// tonight, the same for the score ratio of each gap the matrix names (`gaps:`), and the
+// bisections they call for. Pure reading: nothing is written to the store.
 #include "changepoint/detect.hpp"
 #include "compare/compare.hpp"
+#include "matrix/matrix.hpp"
+#include "stats/verdict.hpp"
 #include "store/store.hpp"
 #include "util/usage_error.hpp"
 
@@ -28,6 +31,9 @@ struct AnalyseOptions {
   /// one) of the control cell both comparisons are drift-corrected against; "" = none.
   compare::CompareOptions compare;
   changepoint::DetectOptions detect;        ///< E-Divisive options; kind is forced to nightly
+  /// The gaps to follow (the matrix's `gaps:`, matrix::Gap): each pair's score ratio gets its
+  /// history, change points, comparisons and bisections like a cell's. Empty: none.
+  std::vector<matrix::Gap> gaps;
 };
 
 /// A change point of a cell's history.
@@ -41,19 +47,28 @@ struct ChangeMark {
 /// A bisection a night calls for (a new regression between two git commits of a kernel).
 /// One bisection per commit range: of the cells that regressed between the same two commits,
 /// the one with the clearest effect (|change| / its noise) is bisected, the others are listed.
+/// A gap's plan (against_cell_id set) bisects the ratio of its two cells (kernel_bisect::
+/// StartOptions::against) and is never merged with a cell's plan of the same range.
 struct BisectPlan {
   std::string cell_id;
+  /// A gap bisection: the second cell, booted beside cell_id at every commit, cell_id's score
+  /// over this one's judged; "" for a bisection of cell_id's score alone.
+  std::string against_cell_id;
   std::string good_commit;      ///< the commit before (full or abbreviated hex SHA)
   std::string bad_commit;       ///< the commit after
   std::string why;              ///< "change point between run 3 and run 4" / "previous night"
-  double clarity = 0;           ///< |relative change| / relative noise of the cell (0: noise unknown)
-  std::vector<std::string> also;  ///< the other cells that regressed over the same range
+  double clarity = 0;           ///< |relative change| / relative noise of the cell or ratio (0: noise unknown)
+  /// The other cells (for a gap plan: the other gaps, as subject() names them) that regressed
+  /// over the same range.
+  std::vector<std::string> also;
   std::int64_t session = 0;     ///< bisect session id once started (0: not started)
   std::string outcome;          ///< the session's final status ("found", ...) or the error
 
   /// For the reports: "session 3 found: first bad commit ...", the error, or "not started
   /// (no --tree or nightly.tree)".
   std::string state() const;
+  /// What is bisected: the cell id, or for a gap "<cell id> ÷ <against cell id>".
+  std::string subject() const;
 };
 
 /// One cell of tonight's run.
@@ -96,6 +111,60 @@ struct CellOutcome {
   std::string reason() const;
 };
 
+/// One run of a gap: the ratio of its two cells' scores.
+struct GapNight {
+  /// The run, its start, the first cell's kernel (release, commit) and environment; `score` is
+  /// the night's ratio (dimensionless: cell ÷ against) and `boots` the rounds it pairs (with
+  /// method "medians": the fewer scored boots of the two cells).
+  changepoint::HistoryPoint point;
+  /// Per round (repeat) in which both cells have a score: the first's over the second's. The
+  /// two boots of a round ran side by side, so the host's drift cancels in their ratio.
+  std::vector<double> ratios;
+  /// "paired": `point.score` is the median of `ratios`; "medians": no round has both cells
+  /// scored (e.g. failed boots in different rounds), and it is the ratio of the cells' median
+  /// scores.
+  std::string method;
+  std::size_t boots = 0, against_boots = 0;  ///< scored boots of each cell in the run
+};
+
+/// A gap's ratio tonight against another run's (the previous night, the baseline): the verdict
+/// rule (stats::compare) with the other run's per-round ratios as A and tonight's as B.
+struct GapComparison {
+  store::RunId base_run = 0;
+  std::optional<stats::Comparison> result;  ///< nullopt: a side has no per-round ratio (note says why)
+  std::string note;                         ///< why there is no result ("" with one)
+  /// Different, with tonight's ratio lower: the first cell lost ground against the second.
+  bool regression() const;
+};
+
+/// One gap of the matrix (`gaps:`), tonight and over its nightly history.
+struct GapOutcome {
+  std::string cell_id;          ///< the numerator
+  std::string against_cell_id;  ///< the denominator (same kernel)
+  std::string kernel;           ///< the matrix's kernel name
+  std::optional<GapNight> tonight;  ///< nullopt: a cell has no score tonight (note says why)
+  std::string note;             ///< why there is no ratio tonight ("" with one)
+  /// The ratio's nightly history (oldest first), up to and including tonight like a cell's:
+  /// nights in which both cells have a score. `history` holds the same points for
+  /// E-Divisive (cell_id: name()).
+  std::vector<GapNight> nights;
+  changepoint::CellHistory history;
+  std::string history_note;     ///< why no change point was tested ("" when tested)
+  std::vector<ChangeMark> change_points;  ///< of the ratio; a regression is a fall
+  std::optional<GapComparison> vs_previous;  ///< against the previous night
+  std::optional<GapComparison> vs_baseline;  ///< against the baseline run
+
+  /// "<cell id> ÷ <against cell id>".
+  std::string name() const;
+  /// A significant fall of the ratio: vs the previous night, vs the baseline, or a new
+  /// regression change point.
+  bool regression() const;
+  /// "FAIL" (regression), "ERROR" (no ratio tonight), else "PASS".
+  std::string status() const;
+  /// Why FAIL or ERROR, one line ("" for PASS).
+  std::string reason() const;
+};
+
 /// What a night found (analyse()): the reports of the night are written from it.
 struct NightAnalysis {
   std::filesystem::path db;
@@ -107,6 +176,7 @@ struct NightAnalysis {
   std::optional<compare::ComparisonTable> vs_baseline;
   changepoint::DetectOptions detect;
   std::vector<CellOutcome> cells;          ///< the matrix's cell order
+  std::vector<GapOutcome> gaps;            ///< AnalyseOptions::gaps' order
   std::vector<BisectPlan> bisects;         ///< what the night calls for (and what was started)
   /// What the night did around the run, one line each, problems first named "failed":
   /// the fetches (fetch.hpp), a bisection tree that is no git repository.
@@ -123,7 +193,11 @@ struct NightAnalysis {
   /// "not drift-corrected (no control cell: --control or the matrix's control:)". `which` is "previous" or "baseline".
   std::string drift_text(std::string_view which) const;
 
-  std::size_t regressions() const;    ///< cells with regression()
+  /// The bisection that stands for gap `g` tonight: the gap plan of its pair, else the gap plan
+  /// that lists it in `also` (same range); nullptr when none. Points into `bisects`.
+  const BisectPlan* gap_bisect(const GapOutcome& g) const;
+
+  std::size_t regressions() const;    ///< cells and gaps with regression()
   std::size_t failed_cells() const;   ///< cells with failed_cell()
   /// "YYYY-MM-DD-run<id>": the report directory's name (the run's start date, UTC).
   std::string dir_name() const;
@@ -140,9 +214,16 @@ std::optional<store::RunInfo> first_night(const store::Store& st, const store::R
 /// compare::resolve_control). Throws UsageError naming the selector otherwise.
 std::string resolve_night_control(const std::vector<std::string>& cell_ids, const std::string& selector);
 
+/// The nightly history of the ratio of `cell_id`'s scores over `against_cell_id`'s: one
+/// GapNight per run of kind `kind` ("" every kind) in which both cells have a scored boot,
+/// oldest first (by run start, then id). Throws store::StoreError.
+std::vector<GapNight> gap_history(const store::Store& st, const std::string& cell_id,
+                                  const std::string& against_cell_id, const std::string& kind);
+
 /// Reads run `run` of the store at `db` and everything around it. With opt.compare.control,
 /// both comparisons are drift-corrected against that control cell (a side without a scored
-/// control boot is compared uncorrected, and the report says why). Throws
+/// control boot is compared uncorrected, and the report says why); with opt.gaps, each gap's
+/// ratio is followed as well (GapOutcome). Throws
 /// UsageError for a missing run or baseline or a control that names no single cell
 /// of the run, store::StoreError on a store error.
 NightAnalysis analyse(const std::filesystem::path& db, store::RunId run, const AnalyseOptions& opt);

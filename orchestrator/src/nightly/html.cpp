@@ -1,6 +1,7 @@
 // report.html: one self-contained page (inline CSS, inline SVG from svg.hpp, no script and
 // nothing fetched): the night's cells, score against vCPUs per kernel and filesystem, the
-// XFS / ext4 ratio per vCPU count, and every cell's nightly history with change points.
+// XFS / ext4 ratio per vCPU count with each gap's ratio history beside it (`gaps:`), the gaps,
+// and every cell's nightly history with change points.
 #include "nightly/report_dirs.hpp"
 #include "nightly/svg.hpp"
 
@@ -144,6 +145,75 @@ Chart history_chart(const CellOutcome& c) {
   return ch;
 }
 
+/// A gap's nightly history: its ratio per night (x = run id), a dashed line at 1.0 and its
+/// change points. A night whose ratio is one of medians (no round booted both cells) is hollow.
+Chart gap_history_chart(const GapOutcome& g) {
+  Chart ch;
+  // Short enough for the chart's width: the second cell by the parts of its id that differ.
+  std::string other;
+  for (std::size_t a = 0, b = 0; b <= g.against_cell_id.size();) {
+    const std::size_t ea = std::min(g.cell_id.find('/', a), g.cell_id.size());
+    const std::size_t eb = std::min(g.against_cell_id.find('/', b), g.against_cell_id.size());
+    const std::string pa = a <= g.cell_id.size() ? g.cell_id.substr(a, ea - a) : "";
+    const std::string pb = g.against_cell_id.substr(b, eb - b);
+    if (pa != pb) other += (other.empty() ? "" : "/") + pb;
+    a = ea + 1;
+    b = eb + 1;
+  }
+  ch.title = "gap " + g.cell_id + " ÷ " + (other.empty() ? g.against_cell_id : other);
+  ch.x_label = "nightly run";
+  ch.y_label = "score ratio";
+  ch.integer_x = true;
+  ch.reference_y = 1.0;
+  ch.y_from_zero = false;
+  Series s;
+  s.name = fmt::format("{} nights", g.nights.size());
+  for (const auto& n : g.nights) {
+    XY p{static_cast<double>(n.point.run), n.point.score};
+    p.judged = n.method == "paired";
+    p.note = n.method == "paired"
+                 ? fmt::format("run {}: {:.4f}, median over {} rounds", n.point.run, n.point.score, n.ratios.size())
+                 : fmt::format("run {}: {:.4f}, ratio of the medians of {} and {} boots (no round booted both)",
+                               n.point.run, n.point.score, n.boots, n.against_boots);
+    s.points.push_back(p);
+  }
+  ch.series.push_back(s);
+  for (const auto& m : g.change_points)
+    ch.markers.push_back({(m.detection.last_before.run + m.detection.first_after.run) / 2.0,
+                          fmt::format("{:+.1f}%{}", m.detection.change.relative_change * 100.0, m.is_new ? " new" : ""),
+                          m.detection.regression()});
+  return ch;
+}
+
+std::string gap_cmp_cell(const std::optional<GapComparison>& c) {
+  if (!c) return "<td>-</td>";
+  if (!c->result) return "<td>" + h(c->note) + "</td>";
+  const auto& d = c->result->difference;
+  const std::string verdict = c->regression() ? "regression" : std::string(stats::verdict_name(c->result->verdict));
+  return fmt::format(R"(<td class="num{}">{:.4f} → {:.4f}, {:+.1f}% ({}, p {:.2g})</td>)",
+                     c->regression() ? " FAIL" : "", d.median_a, d.median_b, d.relative_change * 100.0, h(verdict), d.p_min);
+}
+
+/// The gaps table: each gap's ratio tonight, its comparisons, why it fails, its bisection.
+std::string gaps_table(const NightAnalysis& r) {
+  std::string o =
+      "<h2>Gaps</h2>\n<p class=\"note\">The score ratio of two cells of one kernel (the matrix's <code>gaps:</code>), "
+      "per night the median over the rounds that booted both cells (their host drift cancels), else the ratio of "
+      "the medians; compared with the verdict rule on the per-round ratios, and followed for change points like a "
+      "cell. A fall is a regression of the first cell against the second; its bisection boots both cells at "
+      "every commit.</p>\n<table><tr><th>status</th><th>gap</th><th>ratio tonight</th><th>vs previous night</th>"
+      "<th>vs baseline</th><th>why</th><th>bisection</th></tr>\n";
+  for (const auto& g : r.gaps) {
+    const auto* b = r.gap_bisect(g);
+    o += fmt::format(R"(<tr><td class="{0}">{0}</td><td>{1}</td><td class="num">{2}</td>{3}{4}<td>{5}</td><td>{6}</td></tr>)" "\n",
+                     g.status(), h(g.name()),
+                     g.tonight ? fmt::format("{:.4f} ({})", g.tonight->point.score, g.tonight->method) : std::string("-"),
+                     gap_cmp_cell(g.vs_previous), gap_cmp_cell(g.vs_baseline), h(g.reason()),
+                     b ? h(fmt::format("{} .. {}: {}", b->good_commit, b->bad_commit, b->state())) : std::string("-"));
+  }
+  return o + "</table>\n";
+}
+
 /// Where the time went, for the cells that regressed (else those whose comparison flagged a
 /// time family), at most kWhereShown: the "what changed" ranking of the comparison that found it.
 std::string where_the_time_went(const NightAnalysis& r) {
@@ -201,7 +271,8 @@ std::string render_html(const NightAnalysis& r) {
            {"baseline", run_text(r.baseline) + " (" + r.baseline_source + ")"},
            {"drift vs previous", r.drift_text("previous")},
            {"drift vs baseline", r.drift_text("baseline")},
-           {"verdict", fmt::format("{} cells, {} regressions, {} with failed boots", r.cells.size(),
+           {"verdict", fmt::format("{} cells{}, {} regressions, {} with failed boots", r.cells.size(),
+                                   r.gaps.empty() ? "" : fmt::format(", {} gap{}", r.gaps.size(), r.gaps.size() == 1 ? "" : "s"),
                                    r.regressions(), r.failed_cells())}})
     o += "<tr><th>" + h(k) + "</th><td>" + h(v) + "</td></tr>\n";
   o += "</table>\n<p class=\"note\">Also: <a href=\"summary.txt\">summary.txt</a> · "
@@ -222,8 +293,10 @@ std::string render_html(const NightAnalysis& r) {
 
   o += "<h2>Where the time went</h2>\n" + where_the_time_went(r);
 
-  o += "<h2>Scores</h2>\n<div class=\"plots\">\n" + render_svg(score_chart(r)) +
-       render_svg(ratio_chart(r)) + "</div>\n";
+  o += "<h2>Scores</h2>\n<div class=\"plots\">\n" + render_svg(score_chart(r)) + render_svg(ratio_chart(r));
+  for (const auto& g : r.gaps) o += render_svg(gap_history_chart(g));  // beside the ratio per vCPU count
+  o += "</div>\n";
+  if (!r.gaps.empty()) o += gaps_table(r);
 
   o += fmt::format("<h2>Nightly history</h2>\n<p class=\"note\">One point per nightly run (median "
                    "over its boots); dashed lines are change points (E-Divisive means, alpha {}, "
@@ -245,7 +318,7 @@ std::string render_html(const NightAnalysis& r) {
     o += "<table><tr><th>cell</th><th>good</th><th>bad</th><th>why</th><th>also regressed over the range</th><th>state</th></tr>\n";
     for (const auto& b : r.bisects)
       o += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       h(b.cell_id), h(b.good_commit), h(b.bad_commit), h(b.why), h(fmt::format("{}", fmt::join(b.also, ", "))),
+                       h(b.subject()), h(b.good_commit), h(b.bad_commit), h(b.why), h(fmt::format("{}", fmt::join(b.also, ", "))),
                        h(b.state()));
     o += "</table>\n";
   }

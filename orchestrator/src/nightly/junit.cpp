@@ -1,6 +1,7 @@
-// junit.xml: one <testcase> per cell (classname "rlab.<kernel>", name = the cell id); a
-// significant regression is a <failure type="regression">, a cell with a failed boot an
-// <error type="boot">; the figures go to <system-out>.
+// junit.xml: one <testcase> per cell (classname "rlab.<kernel>", name = the cell id) and one
+// per gap (classname "rlab.<kernel>.gap", name "<cell> ÷ <against>"); a significant regression
+// is a <failure type="regression">, a cell with a failed boot an <error type="boot">, a gap
+// without a ratio tonight an <error type="no-ratio">; the figures go to <system-out>.
 #include "nightly/report_dirs.hpp"
 
 #include "util/xml.hpp"
@@ -47,6 +48,30 @@ void write_testcase(util::XmlWriter& x, const CellOutcome& c) {
   x.close();
 }
 
+std::string gap_figures(const GapOutcome& g) {
+  std::string out = fmt::format("{} nights", g.nights.size());
+  if (g.tonight) {
+    out += fmt::format("; ratio tonight {:.4f} ({})", g.tonight->point.score, g.tonight->method);
+    if (!g.tonight->ratios.empty()) {
+      out += "; per round";
+      for (double x : g.tonight->ratios) out += fmt::format(" {:.4f}", x);
+    }
+  }
+  return out;
+}
+
+/// A gap's testcase: classname "rlab.<kernel>.gap", name "<cell> ÷ <against>".
+void write_gap_testcase(util::XmlWriter& x, const GapOutcome& g) {
+  x.open("testcase").attr("classname", "rlab." + g.kernel + ".gap").attr("name", g.name());
+  const auto s = g.status();
+  if (s == "FAIL")
+    x.open("failure").attr("type", "regression").attr("message", g.reason()).text(gap_figures(g)).close();
+  else if (s == "ERROR")
+    x.open("error").attr("type", "no-ratio").attr("message", g.reason()).text(g.note).close();
+  x.leaf("system-out", gap_figures(g));
+  x.close();
+}
+
 }  // namespace
 
 std::string render_junit(const NightAnalysis& r) {
@@ -56,15 +81,22 @@ std::string render_junit(const NightAnalysis& r) {
     failures += s == "FAIL";
     errors += s == "ERROR";
   }
+  for (const auto& g : r.gaps) {
+    const auto s = g.status();
+    failures += s == "FAIL";
+    errors += s == "ERROR";
+  }
+  const std::size_t tests = r.cells.size() + r.gaps.size();
   util::XmlWriter x({.quote = '"', .declaration = true});
-  x.open("testsuites").attr("name", "rlab nightly").attr("tests", r.cells.size())
+  x.open("testsuites").attr("name", "rlab nightly").attr("tests", tests)
       .attr("failures", failures).attr("errors", errors);
   x.open("testsuite").attr("name", fmt::format("rlab nightly run {}", r.run.id))
-      .attr("tests", r.cells.size()).attr("failures", failures).attr("errors", errors)
+      .attr("tests", tests).attr("failures", failures).attr("errors", errors)
       .attr("skipped", 0).attr("timestamp", r.run.created_at.substr(0, 19))
       .attr("hostname", r.run.hostname);
   write_properties(x, r);
   for (const auto& c : r.cells) write_testcase(x, c);
+  for (const auto& g : r.gaps) write_gap_testcase(x, g);
   return x.finish();
 }
 

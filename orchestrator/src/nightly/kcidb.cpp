@@ -110,7 +110,93 @@ json kcidb_test(const NightAnalysis& r, const CellOutcome& c) {
   return t;
 }
 
+json gap_comparison_misc(const GapComparison& c) {
+  json j = {{"base_run", c.base_run}};
+  if (c.result) {
+    const auto& d = c.result->difference;
+    j["verdict"] = std::string(stats::verdict_name(c.result->verdict));
+    j["change"] = d.relative_change;
+    j["p"] = d.p_min;
+    j["base_ratio"] = d.median_a;
+    j["regression"] = c.regression();
+  } else {
+    j["not_compared"] = c.note;
+  }
+  return j;
+}
+
+/// The KCIDB test object of gap `g`: its status, tonight's ratio as the test's (dimensionless)
+/// number, and in misc the two cells, the ratios, comparisons, change points and bisection.
+json kcidb_gap_test(const NightAnalysis& r, const GapOutcome& g) {
+  json misc = {{"gap", true}, {"cell_id", g.cell_id}, {"against_cell_id", g.against_cell_id}, {"kernel", g.kernel},
+               {"nights", g.nights.size()}};
+  if (g.tonight) {
+    misc["ratio"] = g.tonight->point.score;
+    misc["method"] = g.tonight->method;
+    misc["ratios"] = g.tonight->ratios;
+  }
+  if (g.vs_previous) misc["vs_previous"] = gap_comparison_misc(*g.vs_previous);
+  if (g.vs_baseline) misc["vs_baseline"] = gap_comparison_misc(*g.vs_baseline);
+  json cps = json::array();
+  for (const auto& m : g.change_points)
+    cps.push_back({{"run_before", m.detection.last_before.run},
+                   {"run_after", m.detection.first_after.run},
+                   {"ratio_before", m.detection.change.mean_before},
+                   {"ratio_after", m.detection.change.mean_after},
+                   {"change", m.detection.change.relative_change},
+                   {"p", m.detection.change.p},
+                   {"new", m.is_new}});
+  misc["change_points"] = cps;
+  if (const auto* b = r.gap_bisect(g))
+    misc["bisection"] = {{"good", b->good_commit}, {"bad", b->bad_commit}, {"state", b->state()}};
+  if (!g.tonight) misc["failure"] = g.note;
+  json t = {{"id", std::string(kOrigin) + ":" + std::to_string(r.run.id) + ":gap:" + g.name()},
+            {"origin", kOrigin},
+            {"build_id", checkout_id(r, g.kernel) + ":build"},
+            {"path", kcidb_gap_path(r, g)},
+            {"status", g.status()},
+            {"start_time", r.run.created_at},
+            {"comment", "gap " + g.name() + (g.status() == "PASS" ? "" : ": " + g.reason())},
+            {"environment", {{"comment", "host " + r.run.hostname},
+                             {"misc", {{"host", r.run.hostname}, {"run", r.run.id}}}}},
+            {"misc", misc}};
+  if (g.tonight) t["number"] = {{"value", g.tonight->point.score}};  // a ratio: dimensionless, no unit
+  return t;
+}
+
 }  // namespace
+
+std::string kcidb_gap_path(const NightAnalysis& r, const GapOutcome& g) {
+  const CellOutcome* a = nullptr;
+  const CellOutcome* b = nullptr;
+  for (const auto& c : r.cells) {
+    if (c.cell_id == g.cell_id) a = &c;
+    if (c.cell_id == g.against_cell_id) b = &c;
+  }
+  const auto words = [](const std::string& path) {
+    std::vector<std::string> out;
+    for (std::size_t from = 0;;) {
+      const auto dot = path.find('.', from);
+      out.push_back(path.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+      if (dot == std::string::npos) return out;
+      from = dot + 1;
+    }
+  };
+  std::string first, differs;
+  if (a && b) {
+    first = kcidb_path(*a);
+    const auto wa = words(first), wb = words(kcidb_path(*b));
+    for (std::size_t i = 0; i < wb.size(); ++i)
+      if (i >= wa.size() || wa[i] != wb[i]) differs += (differs.empty() ? "" : "_") + wb[i];
+  } else {  // a cell not in tonight's run: the ids themselves
+    first = "unixbench." + g.cell_id;
+    differs = g.against_cell_id;
+  }
+  std::string path = first + ".gap_" + differs;
+  for (char& ch : path)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') ch = '_';
+  return path;
+}
 
 json to_kcidb(const NightAnalysis& r) {
   json checkouts = json::array(), builds = json::array(), tests = json::array();
@@ -143,6 +229,7 @@ json to_kcidb(const NightAnalysis& r) {
                       {"misc", bmisc}});
   }
   for (const auto& c : r.cells) tests.push_back(kcidb_test(r, c));
+  for (const auto& g : r.gaps) tests.push_back(kcidb_gap_test(r, g));
   return {{"version", {{"major", 5}, {"minor", 3}}},
           {"checkouts", checkouts},
           {"builds", builds},

@@ -47,13 +47,15 @@ bool same_commit(const std::string& a, const std::string& b) {
 }
 
 /// Tonight's bisections: the unfinished sessions of earlier nights of this matrix first, then
-/// the new ranges tonight calls for (a range a session already has is not started twice).
+/// the new ranges tonight calls for (a range a session already has for the same subject is not
+/// started twice; a gap's session and a cell's of the same range are different subjects).
 void gather_bisects(NightAnalysis& r, const bd::SessionDb& db) {
   std::vector<BisectPlan> all;
   for (const auto id : db.unfinished(r.run.matrix_path)) {
     const auto s = db.get(id);
     BisectPlan p;
     p.cell_id = s->spec.cell_id;
+    p.against_cell_id = s->spec.against_cell_id;
     p.good_commit = s->spec.good_commit;
     p.bad_commit = s->spec.bad_commit;
     p.why = "unfinished from an earlier night";
@@ -62,7 +64,8 @@ void gather_bisects(NightAnalysis& r, const bd::SessionDb& db) {
   }
   for (auto& b : r.bisects) {
     const bool known = std::any_of(all.begin(), all.end(), [&](const BisectPlan& p) {
-      return p.cell_id == b.cell_id && same_commit(p.good_commit, b.good_commit) && same_commit(p.bad_commit, b.bad_commit);
+      return p.cell_id == b.cell_id && p.against_cell_id == b.against_cell_id &&
+             same_commit(p.good_commit, b.good_commit) && same_commit(p.bad_commit, b.bad_commit);
     });
     if (!known) all.push_back(std::move(b));
   }
@@ -98,9 +101,10 @@ void start_bisects(NightOutcome& out, const fs::path& tree, double minutes, cons
         so.good = b.good_commit;
         so.bad = b.bad_commit;
         so.cell = b.cell_id;
+        so.against = b.against_cell_id;  // "" for a cell; a gap bisects the ratio
         so.matrix = r.run.matrix_path;
         b.session = bd::create_session(db, so);
-        say(fmt::format("bisect session {}: {} between {} and {} ({})", b.session, b.cell_id,
+        say(fmt::format("bisect session {}: {} between {} and {} ({})", b.session, b.subject(),
                         b.good_commit, b.bad_commit, b.why));
       }
       auto stored = *db.get(b.session);
@@ -114,7 +118,7 @@ void start_bisects(NightOutcome& out, const fs::path& tree, double minutes, cons
       b.outcome = std::string("not finished: ") + e.what();
       ++out.bisect_errors;
     }
-    say(fmt::format("bisect of {}: {}", b.cell_id, b.outcome));
+    say(fmt::format("bisect of {}: {}", b.subject(), b.outcome));
   }
 }
 
@@ -124,7 +128,7 @@ struct Setup {
   fs::path db;
   fs::path tree;                    ///< --tree, else nightly.tree ("" none)
   std::string push_url;             ///< --push, else push: ("" none)
-  AnalyseOptions analyse;           ///< with --control, else the matrix's control:
+  AnalyseOptions analyse;           ///< with --control, else the matrix's control:; the matrix's gaps:
   double bisect_minutes = 0;        ///< nightly.bisect_minutes (0: no limit)
   unsigned keep_reports = 400;      ///< nightly.keep_reports
   unsigned thin_after_days = 90;    ///< nightly.thin_after_days
@@ -161,6 +165,7 @@ Setup setup(const NightOptions& o) {
   }
   // --control, else the matrix's `control:` (validated when the matrix was loaded).
   if (s.analyse.compare.control.empty() && m.control) s.analyse.compare.control = *m.control;
+  s.analyse.gaps = m.gaps;  // the matrix's `gaps:` (the matrix of --run too: it names the series)
   return s;
 }
 

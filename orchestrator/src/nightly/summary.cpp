@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace rlab::nightly {
@@ -41,6 +42,50 @@ void change_points(const NightAnalysis& r, std::ostream& out) {
   if (listed == 0) out << "none\n";
 }
 
+std::string gap_change_text(const std::optional<GapComparison>& c) {
+  if (!c) return "-";
+  if (!c->result) return "not compared";
+  const auto& d = c->result->difference;
+  return fmt::format("{:+.1f}% {}", d.relative_change * 100.0,
+                     c->result->verdict == stats::Verdict::different ? (c->regression() ? "REGRESSION" : "better")
+                                                                      : std::string(stats::verdict_name(c->result->verdict)));
+}
+
+/// The "== gaps ==" section: each gap's ratio tonight, its comparisons, its history (the
+/// newest kHistoryShown nights), its change points and its bisection.
+void gap_section(const NightAnalysis& r, std::ostream& out) {
+  constexpr std::size_t kHistoryShown = 20;
+  out << "\n== gaps (score ratio of two cells of one kernel, per night: the median over the rounds that "
+         "booted both, else the ratio of medians) ==\n";
+  for (const auto& g : r.gaps) {
+    out << fmt::format("{:<6} {}\n", g.status(), g.name());
+    if (g.tonight)
+      out << fmt::format("       tonight {:.4f} ({}{})   vs previous {}   vs baseline {}\n", g.tonight->point.score,
+                         g.tonight->method,
+                         g.tonight->method == "paired" ? fmt::format(", {} rounds", g.tonight->ratios.size()) : "",
+                         gap_change_text(g.vs_previous), gap_change_text(g.vs_baseline));
+    if (g.status() != "PASS") out << "       " << g.reason() << "\n";
+    std::string hist;
+    const std::size_t from = g.nights.size() > kHistoryShown ? g.nights.size() - kHistoryShown : 0;
+    for (std::size_t i = from; i < g.nights.size(); ++i)
+      hist += fmt::format(" {}:{:.3f}{}", g.nights[i].point.run, g.nights[i].point.score,
+                          g.nights[i].method == "medians" ? "m" : "");
+    out << fmt::format("       history ({} nights{}, run:ratio, m = ratio of medians):{}\n", g.nights.size(),
+                       from ? fmt::format(", the newest {}", kHistoryShown) : "", hist.empty() ? " none" : hist);
+    if (!g.history_note.empty()) out << "       change points: " << g.history_note << "\n";
+    else if (g.change_points.empty()) out << "       change points: none\n";
+    for (const auto& m : g.change_points) {
+      const auto& d = m.detection;
+      out << fmt::format("       {:<4} {:<11} {:>+7.1f}%  ratio {:.4f} -> {:.4f}  p {:.4f}  run {} -> {}\n",
+                         m.is_new ? "NEW" : "", d.regression() ? "regression" : "improvement",
+                         d.change.relative_change * 100.0, d.change.mean_before, d.change.mean_after, d.change.p,
+                         d.last_before.run, d.first_after.run);
+    }
+    if (const auto* b = r.gap_bisect(g))
+      out << fmt::format("       bisection ({} .. {}): {}\n", b->good_commit, b->bad_commit, b->state());
+  }
+}
+
 }  // namespace
 
 std::string render_summary(const NightAnalysis& r) {
@@ -55,7 +100,8 @@ std::string render_summary(const NightAnalysis& r) {
     if (r.vs_previous) out << fmt::format("{:<9} vs previous: {}\n", "drift", r.drift_text("previous"));
     if (r.vs_baseline) out << fmt::format("{:<9} vs baseline: {}\n", "drift", r.drift_text("baseline"));
   }
-  out << fmt::format("{} cells: {} regressions, {} with failed boots\n\n", r.cells.size(),
+  out << fmt::format("{} cells{}: {} regressions, {} with failed boots\n\n", r.cells.size(),
+                     r.gaps.empty() ? "" : fmt::format(", {} gap{}", r.gaps.size(), r.gaps.size() == 1 ? "" : "s"),
                      r.regressions(), r.failed_cells());
 
   out << fmt::format("{:<6} {:>10} {:>22} {:>22}  {}\n", "status", "median", "vs previous",
@@ -83,6 +129,7 @@ std::string render_summary(const NightAnalysis& r) {
   }
 
   change_points(r, out);
+  if (!r.gaps.empty()) gap_section(r, out);
 
   if (!r.lab_notes.empty()) {
     out << "\n== lab ==\n";
@@ -92,9 +139,13 @@ std::string render_summary(const NightAnalysis& r) {
   out << "\n== bisections ==\n";
   if (r.bisects.empty()) out << "none called for\n";
   for (const auto& b : r.bisects) {
-    out << fmt::format("{}: good {} bad {} ({}): {}\n", b.cell_id, b.good_commit, b.bad_commit, b.why,
-                       b.state());
-    if (!b.also.empty()) out << fmt::format("  the same range also regressed {}: {}\n", b.also.size() == 1 ? "this cell" : "these cells", fmt::join(b.also, ", "));
+    out << fmt::format("{}{}: good {} bad {} ({}): {}\n", b.against_cell_id.empty() ? "" : "gap ", b.subject(),
+                       b.good_commit, b.bad_commit, b.why, b.state());
+    const bool gap = !b.against_cell_id.empty();
+    if (!b.also.empty())
+      out << fmt::format("  the same range also regressed {}: {}\n",
+                         b.also.size() == 1 ? (gap ? "this gap" : "this cell") : (gap ? "these gaps" : "these cells"),
+                         fmt::join(b.also, ", "));
   }
   return out.str();
 }

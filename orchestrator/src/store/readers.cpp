@@ -77,7 +77,7 @@ std::vector<HistoryBoot> cell_history(const Store& st, const std::string& cell_i
                                       const std::string& kind) {
   static const std::string kSql = R"SQL(
 SELECT br.run_id, r.created_at, COALESCE(br.guest_kernel_release, ''),
-       COALESCE(br.source_commit, ''), br.score, )SQL" + detail::env_columns("res") + R"SQL(
+       COALESCE(br.source_commit, ''), br.score, br.repeat, )SQL" + detail::env_columns("res") + R"SQL(
 FROM boot_results br JOIN runs r ON r.id = br.run_id
      LEFT JOIN results res ON res.boot_id = br.boot_id
 WHERE br.cell_key = ?1 AND br.score IS NOT NULL AND (?2 = '' OR r.kind = ?2)
@@ -87,7 +87,8 @@ ORDER BY r.created_at, br.run_id, br.repeat)SQL";
   q.bind(1, cell_id).bind(2, kind);
   std::vector<HistoryBoot> out;
   while (q.step())
-    out.push_back({q.i64(0), q.text(1), q.text(2), q.text(3), q.real(4), detail::read_env(q, 5)});
+    out.push_back({q.i64(0), q.text(1), q.text(2), q.text(3), q.real(4), detail::read_env(q, 6),
+                   static_cast<unsigned>(q.i64(5))});
   return out;
 }
 

@@ -54,6 +54,7 @@ struct HistoryBoot {
   std::string source_commit;   ///< git SHA or Debian version ("" when unknown)
   double score = 0;            ///< lpm
   Environment env;             ///< the result's environment
+  unsigned repeat = 0;         ///< the boot's repeat (round) in its run, 0-based
 };
 
 /// Cell ids with a scored boot in a run of `kind` ("" = every kind) whose id matches the

@@ -219,6 +219,45 @@ axes: {kernel: [k], vcpus: [1], filesystem: [{fs: xfs}], workload: [{type: shell
 )", kData / "inline.yaml", {}).control.has_value());
 }
 
+TEST(LoadMatrix, GapsPairCellsOfOneKernelByAnAxisOrBySelectors) {
+  const std::string head = R"(kernels:
+  "6.12": {source: {debian: "6.12", suite: trixie}}
+  "6.12+x": {extends: "6.12", patches: []}
+axes:
+  kernel: ["6.12", "6.12+x"]
+  vcpus: [1, 4]
+  filesystem: [{fs: xfs, mkfs: [[], [-d, agcount=4]]}, {fs: ext4}]
+  workload: [{type: shell1}]
+)";
+  // Two filesystem variant ids: every xfs-defaults cell against the ext4 cell that differs only
+  // in the filesystem, in cell order; a pair of vCPU parts, the same along the vCPU axis; a
+  // cell id and a unique part: that one pair.
+  const Matrix m = parse_matrix(head + R"(gaps:
+  - [xfs-defaults, ext4-defaults]
+  - [4vcpu, 1vcpu]
+  - ["6.12+x/xfs-agcount4/4vcpu/shell1", "6.12+x/xfs-defaults/4vcpu"]
+)", kData / "inline.yaml", {});
+  std::vector<std::string> got;
+  for (const auto& g : m.gaps) got.push_back(std::to_string(g.entry) + " " + g.cell_id + " / " + g.against_cell_id);
+  const std::vector<std::string> want{
+      "0 6.12/xfs-defaults/1vcpu/shell1 / 6.12/ext4-defaults/1vcpu/shell1",
+      "0 6.12/xfs-defaults/4vcpu/shell1 / 6.12/ext4-defaults/4vcpu/shell1",
+      "0 6.12+x/xfs-defaults/1vcpu/shell1 / 6.12+x/ext4-defaults/1vcpu/shell1",
+      "0 6.12+x/xfs-defaults/4vcpu/shell1 / 6.12+x/ext4-defaults/4vcpu/shell1",
+      "1 6.12/xfs-defaults/4vcpu/shell1 / 6.12/xfs-defaults/1vcpu/shell1",
+      "1 6.12/xfs-agcount4/4vcpu/shell1 / 6.12/xfs-agcount4/1vcpu/shell1",
+      "1 6.12/ext4-defaults/4vcpu/shell1 / 6.12/ext4-defaults/1vcpu/shell1",
+      "1 6.12+x/xfs-defaults/4vcpu/shell1 / 6.12+x/xfs-defaults/1vcpu/shell1",
+      "1 6.12+x/xfs-agcount4/4vcpu/shell1 / 6.12+x/xfs-agcount4/1vcpu/shell1",
+      "1 6.12+x/ext4-defaults/4vcpu/shell1 / 6.12+x/ext4-defaults/1vcpu/shell1",
+      "2 6.12+x/xfs-agcount4/4vcpu/shell1 / 6.12+x/xfs-defaults/4vcpu/shell1"};
+  EXPECT_EQ(got, want);
+  // Without `gaps:` there are none, and the cells are the same either way (a run ignores it).
+  const Matrix plain = parse_matrix(head, kData / "inline.yaml", {});
+  EXPECT_TRUE(plain.gaps.empty());
+  EXPECT_EQ(expand_cells(plain).size(), expand_cells(m).size());
+}
+
 TEST(SelectCellId, ExactIdWinsOverAPartOfOthers) {
   const std::vector<std::string> ids{"k/xfs-defaults/1vcpu/shell1", "k/xfs-defaults/1vcpu/shell1-long"};
   EXPECT_EQ(select_cell_id(ids, "k/xfs-defaults/1vcpu/shell1"), ids[0]);

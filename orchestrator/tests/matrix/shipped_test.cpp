@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <set>
 
 namespace {
@@ -77,6 +79,13 @@ TEST(ShippedMatrix, Arm64NightlyCoversTheReportedCase) {
   // Unattended: the night fetches the 6.6.y tree and bisects in it.
   EXPECT_EQ(m.nightly.tree, m.kernels.at("6.6.y").source.git_tree);
   EXPECT_EQ(m.nightly.fetch, std::vector<std::string>{"origin"});
+  // It follows the XFS / ext4 gap of every kernel and vCPU count, for both XFS variants.
+  ASSERT_EQ(m.gaps.size(), 2u * 6u * 4u);
+  const auto reported = std::find_if(m.gaps.begin(), m.gaps.end(), [](const Gap& g) {
+    return g.cell_id == "6.6.y/xfs-agcount144/144vcpu/shell1";
+  });
+  ASSERT_NE(reported, m.gaps.end());
+  EXPECT_EQ(reported->against_cell_id, "6.6.y/ext4-defaults/144vcpu/shell1");
 }
 
 // The KVM path on the emulated host: the nightly matrix's cells scaled down, KVM, 64K host
