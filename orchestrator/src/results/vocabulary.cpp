@@ -60,22 +60,30 @@ std::string pad_left(const std::string& s, std::size_t width) {
 std::vector<std::size_t> write_heads(const std::vector<std::string>& names, std::ostream& out) {
   std::vector<std::size_t> width;
   std::string line, rule, head;
+  // Each name ends where its side's values end (the base's column, an other side's median ±
+  // %stddev); a longer name reaches left into the blanks before it, and only where it would
+  // touch the name before it is it moved right.
+  auto place = [&](const std::string& n, std::size_t end) {
+    const std::size_t w = width_of(n);
+    std::size_t start = end >= w ? end - w : 0;
+    const std::size_t used = width_of(line);
+    if (used > 0 && start < used + 1) start = used + 1;
+    line += std::string(start - used, ' ') + n;
+  };
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string& n = names[i];
     if (i == 0) {
-      width.push_back(std::max(kBaseWidth, width_of(n)));
-      line += pad_left(n, width[0]);
-      rule += std::string(width[0], '-');
-      head += pad_left("  median %stddev", width[0]);
+      width.push_back(kBaseWidth);
+      place(names[0], kBaseWidth);
+      rule += std::string(kBaseWidth, '-');
+      head += pad_left("  median %stddev", kBaseWidth);
       continue;
     }
-    const std::size_t slot = std::max(kNameSlot, width_of(n));
-    width.push_back(kGroupWidth - kNameSlot + slot);
-    line += " " + pad_left(n, slot) + std::string(kGroupWidth - 1 - kNameSlot, ' ');
-    rule += " " + std::string(slot, '-') + " " + std::string(9, '-') + "  " + std::string(9, '-');
-    head += pad_left(fmt::format("{:>12}{:>16}{:>10}  {:<9}", "%change", "median %stddev", "p", "verdict"), width[i]);
+    width.push_back(kGroupWidth);
+    place(names[i], kBaseWidth + (i - 1) * kGroupWidth + 1 + kNameSlot);
+    rule += " " + std::string(kNameSlot, '-') + " " + std::string(9, '-') + "  " + std::string(9, '-');
+    head += fmt::format("{:>12}{:>16}{:>10}  {:<9}", "%change", "median %stddev", "p", "verdict");
   }
-  out << trim_right(line) << "\n" << rule << "\n" << trim_right(head) << "\n";
+  out << line << "\n" << rule << "\n" << trim_right(head) << "\n";
   return width;
 }
 

@@ -46,9 +46,9 @@ std::string group_col(std::optional<double> change, std::optional<double> value,
                       std::optional<double> p, std::string_view verdict);
 
 /// Writes the column heads of a table of the base side against others: the side names (the
-/// base's over its 16-wide column, each other's over its group's %change and value), a rule,
-/// and "median %stddev  %change  median %stddev  p  verdict". A column is widened to fit a
-/// longer name; returns each column's width (base first), to pad rows with pad_left().
+/// base's over its 16-wide column, each other's over its group's %change and value; a longer
+/// name reaches left into the blanks before it), a rule, and "median %stddev  %change  median
+/// %stddev  p  verdict". Returns each column's width (base first: kBaseWidth, then kGroupWidth).
 std::vector<std::size_t> write_heads(const std::vector<std::string>& names, std::ostream& out);
 
 /// `s` right-aligned in `width` display columns (UTF-8 aware: "±" is one column).
