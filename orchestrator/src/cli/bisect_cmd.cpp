@@ -135,12 +135,16 @@ const Registrar reg(40, [](CLI::App& app, int* exit_code) {
                   "A second cell of the same kernel: bisect the gap, --cell's score over this one's "
                   "(each commit booted in both, round by round)");
   cmd->add_option("--direction", args->direction, "regression (bad is slower) or improvement")
-      ->check(CLI::IsMember({"regression", "improvement"}));
+      ->check(CLI::IsMember({"regression", "improvement"}))
+      ->capture_default_str();
   cmd->add_option("--resume", args->resume, "Continue bisect session S after a crash or signal");
-  cmd->add_option("--alpha", args->o.alpha, "Significance level of the ends (steps: Bonferroni share)");
-  cmd->add_option("--min-effect", args->o.min_effect, "Smallest relative change that counts (0.02 = 2%)");
-  cmd->add_option("--initial", args->o.initial, "Boots of each end before the first verdict on the ends (steps: from the ends' noise)");
-  cmd->add_option("--cap", args->o.cap, "Most boots per commit (doubling from --initial)");
+  cmd->add_option("--alpha", args->o.alpha, "Significance level of the ends (steps: Bonferroni share)")
+      ->capture_default_str();
+  cmd->add_option("--min-effect", args->o.min_effect, "Smallest relative change that counts (0.02 = 2%)")
+      ->capture_default_str();
+  cmd->add_option("--initial", args->o.initial, "Boots of each end before the first verdict on the ends (steps: from the ends' noise)")
+      ->capture_default_str();
+  cmd->add_option("--cap", args->o.cap, "Most boots per commit (doubling from --initial)")->capture_default_str();
   add_common(cmd, *args);
   cmd->final_callback([args, exit_code] { *exit_code = bisect_main(*args); });
 

@@ -96,12 +96,21 @@ const Registrar reg(48, [](CLI::App& app, int* exit_code) {
       "fidelity", "Benchmark rlab's shell1 against UnixBench's own (same kernel, guest and input, booted alternately)");
   cmd->add_option("--unixbench", a->unixbench, "UnixBench directory (src/, pgms/, testdir/); default $RLAB_UNIXBENCH")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--vcpus", a->vcpus, "vCPU counts (copies = vCPUs)")->delimiter(',')->check(CLI::Range(1u, 512u));
-  cmd->add_option("--fs", a->fs, "Filesystems")->delimiter(',')->check(CLI::IsMember({"xfs", "ext4"}));
+  cmd->add_option("--vcpus", a->vcpus, "vCPU counts (copies = vCPUs)")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 512u))
+      ->capture_default_str();
+  cmd->add_option("--fs", a->fs, "Filesystems")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"xfs", "ext4"}))
+      ->capture_default_str();
   cmd->add_option("--duration", a->duration_s, "Seconds per pass (whole seconds: UnixBench's looper)")
-      ->check(CLI::Range(1.0, 3600.0));
-  cmd->add_option("--boots", a->boots, "Boots per workload and cell")->check(CLI::Range(1u, 100u));
-  cmd->add_option("--clock", a->clock, "Guest clock")->check(CLI::IsMember({"icount", "realtime"}));
+      ->check(CLI::Range(1.0, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--boots", a->boots, "Boots per workload and cell")->check(CLI::Range(1u, 100u))->capture_default_str();
+  cmd->add_option("--clock", a->clock, "Guest clock")
+      ->check(CLI::IsMember({"icount", "realtime"}))
+      ->capture_default_str();
   cmd->add_option("--db", a->db, "Results store (default: <source>/results/fidelity.db)");
   cmd->add_option("--agent", a->agent, "Static aarch64 rlab-agent to pack")->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "Print the rows as JSON");

@@ -92,7 +92,8 @@ const Registrar reg(45, [](CLI::App& app, int* exit_code) {
   cmd->add_option("cell", args->o.cell,
                   "Cell id of the matrix, or a unique part of one (with --show: part of the ids to list)");
   cmd->add_option("--boots", args->o.boots, "Boots of the cell (and of the control), at least 2")
-      ->check(CLI::Range(2u, 1000u));
+      ->check(CLI::Range(2u, 1000u))
+      ->capture_default_str();
   cmd->add_option("--control", args->o.control,
                   "Control cell booted interleaved with the cell (default: the cell is its own control)");
   cmd->add_option("--matrix", args->o.matrix, "Matrix file (default: the project's matrix.yaml)");
@@ -101,9 +102,11 @@ const Registrar reg(45, [](CLI::App& app, int* exit_code) {
                   "Static aarch64 rlab-agent to pack (default: $RLAB_AGENT_BINARY or build/aarch64)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--alpha", args->o.alpha, "Significance level of the minimum detectable effect")
-      ->check(CLI::Range(1e-6, 0.5));
+      ->check(CLI::Range(1e-6, 0.5))
+      ->capture_default_str();
   cmd->add_option("--power", args->o.power, "Power of the minimum detectable effect")
-      ->check(CLI::Range(0.5, 0.9999));
+      ->check(CLI::Range(0.5, 0.9999))
+      ->capture_default_str();
   cmd->add_flag("--show", args->show, "Print the stored noise reports instead of measuring");
   cmd->add_flag("--json", args->json, "Print JSON");
   cmd->final_callback([args, exit_code] { *exit_code = args->show ? show(*args) : measure(*args); });

@@ -77,8 +77,9 @@ int results(const ResultsArgs& a) {
 Registrar results_registrar(20, [](CLI::App& app, int* exit_code) {
   auto args = std::make_shared<ResultsArgs>();
   auto* cmd = app.add_subcommand(
-      "results", "Print a stored run's table: kernel x fs x vCPUs -> score (lpm) ± %stddev over "
-                 "repeats, inodegc throttle events per 1,000 loops");
+      "results", "Print a stored run's table: kernel x fs x vCPUs -> score_lpm, the median over the boots "
+                 "± %stddev, with %change, p and verdict against the first kernel (as `rlab compare --kernels`), "
+                 "inodegc throttle events per 1,000 loops");
   cmd->add_option("run-id", args->run_id, "Run to show (default: the latest)")
       ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max(), "RUN-ID"));
   cmd->add_option("--db", args->db, "SQLite store (default: the matrix's `results:`)");
@@ -86,7 +87,7 @@ Registrar results_registrar(20, [](CLI::App& app, int* exit_code) {
       ->capture_default_str();
   auto* json = cmd->add_flag("--json", args->json, "Machine-readable JSON instead of the table");
   cmd->add_flag("--csv", args->csv,
-                "CSV instead of the table: one record per cell (mean_lpm, rel_stddev, change, p and verdict "
+                "CSV instead of the table: one record per cell (median_lpm, rel_stddev, change, p and verdict "
                 "against the first kernel)")
       ->excludes(json);
   cmd->add_flag("--list", args->list, "List the store's runs instead");

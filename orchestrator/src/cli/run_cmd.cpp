@@ -61,17 +61,17 @@ int dry_run_command(const RunArgs& a) {
   }
 }
 
-/// The lines under a run's table: boots, time, boot-to-hello and how full the hosts were,
-/// drained hosts, and how to continue an interrupted run of `matrix`.
+/// The lines under a run's table: boots, time and how full the hosts were (boot to hello is
+/// the table's own line, the median over the boots, as `rlab results` prints it), drained
+/// hosts, and how to continue an interrupted run of `matrix`.
 void print_run_summary(const run::RunSummary& sum, const std::string& matrix) {
   const double budget_s = sum.wall_s * sum.vcpu_budget;
   const auto share = [&](double load) { return budget_s > 0 ? load / budget_s : 0; };
   std::cout << fmt::format(
-      "\nrun {}: {} boots, {} done, {} failed{} in {}; mean boot-to-hello {:.1f} s; "
+      "\nrun {}: {} boots, {} done, {} failed{} in {}; "
       "load vCPU-seconds / (wall x budget {}) = {:.2f} in host seconds of the passes, {:.2f} in guest seconds\n",
       sum.run, sum.boots, sum.done, sum.failed, sum.interrupted ? " (interrupted)" : "",
-      run::format_duration(sum.wall_s), sum.boot_to_hello_s, sum.vcpu_budget, share(sum.load_host_vcpu_s),
-      share(sum.load_vcpu_s));
+      run::format_duration(sum.wall_s), sum.vcpu_budget, share(sum.load_host_vcpu_s), share(sum.load_vcpu_s));
   for (const auto& d : sum.drained)
     std::cout << fmt::format("host {} was drained (its boots moved to the other hosts): {}\n", d.uri, d.reason);
   if (sum.interrupted) std::cout << fmt::format("continue it with: rlab run --resume {} {}\n", sum.run, matrix);

@@ -1,4 +1,5 @@
 #include "compare/compare.hpp"
+#include "results/vocabulary.hpp"
 
 #include "rlab/protocol/score.hpp"
 
@@ -16,11 +17,12 @@
 namespace rlab::compare {
 namespace {
 
-/// Pairing key of a boot: its cell id (runs) or the cell without its kernel (kernels).
+/// Pairing key of a boot: its cell id (runs) or the cell without its kernel (kernels), the
+/// label `rlab results` names the same row with (results::row_label). A workload's copies
+/// follow from its name and the vCPUs within one run, so they need no place in it.
 std::string key_of(Mode mode, const BootData& b) {
   if (mode == Mode::runs) return b.cell_id;
-  return fmt::format("{}({}).{}vcpu.{}.{}copies", b.fs, b.mkfs_label, b.vcpus, b.workload,
-                     b.copies);
+  return results::row_label(b.fs, b.mkfs_label, b.vcpus, b.workload);
 }
 
 std::map<std::string, std::vector<const BootData*>> group(Mode mode,

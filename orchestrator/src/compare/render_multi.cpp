@@ -44,32 +44,22 @@ const CellComparison* base_row(const LabelRow& r) {
   return nullptr;
 }
 
-std::string verdict_of(const CellComparison& c) {
-  return c.result && c.status == RowStatus::compared ? std::string(stats::verdict_name(c.result->verdict))
-                                                     : std::string(row_status_name(c.status));
-}
-
-/// One other side's column group (49 wide): " %change  median ± %stddev  p  verdict".
+/// One other side's column group: " %change  median ± %stddev  p  verdict".
 std::string score_group(const CellComparison* c) {
   const bool cmp = c && c->result;
-  const std::string p = cmp ? p_col(c->result->difference.p_min) : std::string(9, ' ');
-  return " " + change_col(cmp ? std::optional(c->result->difference.relative_change) : std::nullopt) +
-         value_col(cmp ? std::optional(c->result->b.median) : std::nullopt,
-                   cmp ? std::optional<double>(c->result->b.relative_stddev) : std::nullopt) +
-         " " + p + "  " + fmt::format("{:<9}", c ? verdict_of(*c) : std::string());
+  return results::group_col(cmp ? std::optional(c->result->difference.relative_change) : std::nullopt,
+                            cmp ? std::optional(c->result->b.median) : std::nullopt,
+                            cmp ? std::optional<double>(c->result->b.relative_stddev) : std::nullopt,
+                            cmp ? std::optional(c->result->difference.p_min) : std::nullopt,
+                            c ? verdict_of(*c) : std::string());
 }
 
-/// The column heads: side names, rules, "%stddev  %change  %stddev  p  verdict".
+/// The column heads: side names, rules, "median %stddev  %change  median %stddev  p  verdict".
 void heads(const MultiComparison& m, std::ostream& out) {
   const auto& first = m.pairs.front();
-  std::string names = fmt::format("{:>16}", side_name(first, first.base)), rule(16, '-'),
-              head = fmt::format("{:>16}", "%stddev");
-  for (const auto& p : m.pairs) {
-    names += fmt::format(" {:>27}{:21}", side_name(p, p.next), "");
-    rule += " " + std::string(27, '-') + " " + std::string(9, '-') + "  " + std::string(9, '-');
-    head += fmt::format("{:>12}{:>16}{:>10}  {:<9}", "%change", "%stddev", "p", "verdict");
-  }
-  out << names << "\n" << rule << "\n" << head << "\n";
+  std::vector<std::string> names{side_name(first, first.base)};
+  for (const auto& p : m.pairs) names.push_back(side_name(p, p.next));
+  results::write_heads(names, out);
 }
 
 /// A figure line beside the score (UnixBench index, inode AGs): base value, each side's change
@@ -84,7 +74,7 @@ void figure_line(const LabelRow& r, const CellComparison& base, std::string_view
     any |= b.has_value();
     std::optional<double> ch;
     if (a && b && *a != 0) ch = *b / *a - 1;
-    s += " " + change_col(ch) + value_col(b, std::nullopt) + std::string(21, ' ');
+    s += results::group_col(ch, b, std::nullopt, std::nullopt, "");
   }
   if (any) out << s << "  " << r.label << "." << name << "\n";
 }
@@ -99,7 +89,7 @@ void label_lines(const MultiComparison& m, const LabelRow& r, std::ostream& out)
     line += score_group(c);
     boots += fmt::format(" | {}", c ? c->new_scores.size() : 0);
   }
-  out << line << "  " << r.label << ".score_lpm  (boots " << boots << ")\n";
+  out << line << "  " << r.label << "." << results::kScoreMetric << "  (boots " << boots << ")\n";
   if (base) {
     figure_line(r, *base, "unixbench_index(this_guest)",
                 [](const CellComparison& c, bool b) { return b ? c.base_index : c.new_index; }, out);

@@ -22,20 +22,9 @@ constexpr std::size_t kContextShown = 5;
 
 }  // namespace
 
-std::string value_col(std::optional<double> v, std::optional<double> rel) {
-  if (!v) return fmt::format("{:>10}      ", "-");
-  std::string s = fmt::format("{:>10.2f}", *v);
-  if (rel && std::isfinite(*rel)) return s + fmt::format(" ±{:>3.0f}%", *rel * 100.0);
-  return s + "      ";
-}
-
-std::string change_col(std::optional<double> change) {
-  if (!change) return fmt::format("{:>11}", "");
-  return fmt::format("{:>+10.1f}%", *change * 100.0);
-}
-
-std::string p_col(double p) {
-  return p < 0.0001 ? fmt::format("{:>9.1e}", p) : fmt::format("{:>9.4f}", p);
+std::string verdict_of(const CellComparison& c) {
+  return c.result && c.status == RowStatus::compared ? std::string(stats::verdict_name(c.result->verdict))
+                                                     : std::string(row_status_name(c.status));
 }
 
 std::string side_name(const ComparisonTable& r, const Side& s) { return side_name(r.mode, s); }
@@ -71,21 +60,17 @@ namespace {
 /// not judged, its index and inode-AG rows, and its first movers.
 void write_row(const CellComparison& c, const CompareOptions& options, std::ostream& out) {
   const bool cmp = c.result.has_value();
-  std::optional<double> base_med, new_med, base_rel, new_rel, change;
+  std::optional<double> base_med, new_med, base_rel, new_rel, change, p;
   if (cmp) {
     base_med = c.result->a.median;
     new_med = c.result->b.median;
     base_rel = c.result->a.relative_stddev;
     new_rel = c.result->b.relative_stddev;
     change = c.result->difference.relative_change;
+    p = c.result->difference.p_min;
   }
-  const std::string verdict =
-      cmp && c.status == RowStatus::compared ? std::string(stats::verdict_name(c.result->verdict))
-                                             : std::string(row_status_name(c.status));
-  out << value_col(base_med, base_rel) << " " << change_col(change)
-      << value_col(new_med, new_rel) << " "
-      << (cmp ? p_col(c.result->difference.p_min) : fmt::format("{:>9}", "")) << "  "
-      << fmt::format("{:<9}", verdict) << "  " << c.label << ".score_lpm"
+  out << value_col(base_med, base_rel) << results::group_col(change, new_med, new_rel, p, verdict_of(c)) << "  "
+      << c.label << "." << results::kScoreMetric
       << fmt::format("  ({} vs {} boots", c.base_scores.size(), c.new_scores.size())
       << (c.noise ? fmt::format("; noise {:.1f}%, detectable {:.1f}%)\n", *c.noise * 100, *c.mde * 100)
                   : std::string(")\n"));
@@ -94,8 +79,8 @@ void write_row(const CellComparison& c, const CompareOptions& options, std::ostr
     if (!a && !b) return;
     std::optional<double> ch;
     if (a && b && *a != 0) ch = *b / *a - 1;
-    out << value_col(a, std::nullopt) << " " << change_col(ch) << value_col(b, std::nullopt) << " "
-        << std::string(9 + 2 + 9, ' ') << "  " << c.label << "." << name << "\n";
+    out << value_col(a, std::nullopt) << results::group_col(ch, b, std::nullopt, std::nullopt, "") << "  "
+        << c.label << "." << name << "\n";
   };
   figure(c.base_index, c.new_index, "unixbench_index(this_guest)");
   figure(c.base_inode_ags, c.new_inode_ags, "xfs_inode_ags");
@@ -145,12 +130,7 @@ void render_text(const ComparisonTable& r, std::ostream& out) {
     out << "no scored cells on either side\n";
     return;
   }
-  // Column groups: base value (16), %change (12), new value (16), p (10), verdict.
-  out << fmt::format("{:>16} {:>27}\n", side_name(r, r.base), side_name(r, r.next));
-  out << fmt::format("{} {} {} {}\n", std::string(16, '-'), std::string(27, '-'),
-                     std::string(9, '-'), std::string(9, '-'));
-  out << fmt::format("{:>16}{:>12}{:>16}{:>10}  {}\n", "%stddev", "%change", "%stddev", "p",
-                     "verdict");
+  results::write_heads({side_name(r, r.base), side_name(r, r.next)}, out);
   for (const auto& c : r.cells) write_row(c, r.options, out);
   std::size_t diff = 0, regress = 0, same = 0, unknown = 0, refused = 0;
   for (const auto& c : r.cells) {

@@ -2,6 +2,7 @@
 // Pieces of compare's text tables shared by the two-way and the N-way layout (internal to
 // compare/).
 #include "compare/compare.hpp"
+#include "results/vocabulary.hpp"
 
 #include <optional>
 #include <ostream>
@@ -9,15 +10,14 @@
 
 namespace rlab::compare {
 
-/// "    270.00 ±  5%": a median (lpm, %.2f, 10 wide) and its relative stddev (a fraction shown
-/// in %), 16 wide; "-" when `v` is absent, blanks for the stddev when `rel` is.
-std::string value_col(std::optional<double> v, std::optional<double> rel);
+// The columns every table of scores shares (results/vocabulary.hpp).
+using results::change_col;
+using results::p_col;
+using results::value_col;
 
-/// "    -11.1%" (a fraction shown in %, 11 wide); blanks when absent.
-std::string change_col(std::optional<double> change);
-
-/// A p-value, 9 wide: 4 decimals, or scientific below 0.0001.
-std::string p_col(double p);
+/// The verdict word of a row: stats::verdict_name of a compared row, else its status
+/// ("refused", "base only", "new only", "error").
+std::string verdict_of(const CellComparison& c);
 
 /// "run 3" or "kernel 6.12" (multi.hpp's side_name of the table's mode).
 std::string side_name(const ComparisonTable& r, const Side& s);

@@ -565,6 +565,7 @@ NightAnalysis analyse(const std::filesystem::path& db_path, store::RunId run_id,
   }
   for (auto& c : r.cells) {
     if (!c.scores.empty()) c.median = stats::median(c.scores);
+    if (c.scores.size() >= 2 && stats::mean(c.scores) > 0) c.rel_stddev = stats::relative_stddev(c.scores);
     if (auto it = identity.find(c.cell_id); it != identity.end()) {
       c.source_commit = it->second->source_commit;
       c.kernel_release = it->second->env.kernel_release;

@@ -85,7 +85,8 @@ struct CellOutcome {
   std::size_t done = 0;         ///< boots with a result
   std::size_t failed = 0;       ///< failed boots
   std::vector<double> scores;   ///< lpm of the done boots
-  std::optional<double> median; ///< median lpm of `scores`
+  std::optional<double> median; ///< median lpm of `scores`: the cell's score_lpm in every report
+  std::optional<double> rel_stddev;  ///< relative stddev of `scores` (a fraction); nullopt below 2
   std::optional<double> index;  ///< UnixBench's index of `median` in this guest (protocol::unixbench_index)
   std::string failure;          ///< first failed boot's "phase: message"
   std::string kernel_release;   ///< uname -r reported by the guest ("" unknown)

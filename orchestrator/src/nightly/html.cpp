@@ -7,6 +7,7 @@
 
 #include "attribution/flame.hpp"
 #include "attribution/render.hpp"
+#include "results/vocabulary.hpp"
 #include "stats/shift_interval.hpp"
 #include "util/xml.hpp"
 
@@ -33,15 +34,23 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 
 std::string h(const std::string& s) { return xml_escape(s); }
 
+/// "-11.1% (different, p 1.1e-05)": the %change, verdict word and p as `rlab compare` gives
+/// them; a regression (different and slower) is marked FAIL.
 std::string cmp_cell(const std::optional<compare::CellComparison>& c) {
   if (!c) return "<td>-</td>";
-  if (!c->result)
+  if (!c->result || c->status != compare::RowStatus::compared)
     return "<td>" + h(std::string(compare::row_status_name(c->status))) +
            (c->mismatch ? ": " + h(c->mismatch->message()) : std::string()) + "</td>";
   const auto& d = c->result->difference;
-  const std::string verdict = c->regression() ? "regression" : std::string(stats::verdict_name(c->result->verdict));
-  return fmt::format(R"(<td class="num{}">{:+.1f}% ({}, p {:.2g})</td>)",
-                     c->regression() ? " FAIL" : "", d.relative_change * 100.0, h(verdict), d.p_min);
+  return fmt::format(R"(<td class="num{}">{:+.1f}% ({}, p {:.2g})</td>)", c->regression() ? " FAIL" : "",
+                     d.relative_change * 100.0, h(std::string(stats::verdict_name(c->result->verdict))), d.p_min);
+}
+
+/// "240.00 ± 2%": the cell's score_lpm, median ± relative stddev over its boots.
+std::string score_text(const CellOutcome& c) {
+  if (!c.median) return "-";
+  if (!c.rel_stddev) return fmt::format("{:.2f}", *c.median);
+  return fmt::format("{:.2f} ± {:.0f}%", *c.median, *c.rel_stddev * 100.0);
 }
 
 std::string run_text(const std::optional<store::RunInfo>& r) {
@@ -55,7 +64,7 @@ std::string variant(const CellOutcome& c) {
 /// Score against vCPUs: one series per kernel, filesystem variant and workload.
 Chart score_chart(const NightAnalysis& r) {
   Chart ch;
-  ch.title = "score against vCPUs (median over boots)";
+  ch.title = "score_lpm against vCPUs (median over boots)";
   ch.x_label = "vCPUs";
   ch.y_label = "loops per minute";
   ch.integer_x = true;
@@ -129,7 +138,7 @@ Chart history_chart(const CellOutcome& c) {
   Chart ch;
   ch.title = c.cell_id;
   ch.x_label = "nightly run";
-  ch.y_label = "median lpm";
+  ch.y_label = "score_lpm (median)";
   ch.integer_x = true;
   ch.width = 420;
   ch.height = 240;
@@ -278,13 +287,13 @@ std::string render_html(const NightAnalysis& r) {
   o += "</table>\n<p class=\"note\">Also: <a href=\"summary.txt\">summary.txt</a> · "
        "<a href=\"kcidb.json\">kcidb.json</a> · <a href=\"junit.xml\">junit.xml</a></p>\n";
 
-  o += "<h2>Cells</h2>\n<table><tr><th>status</th><th>cell</th><th>median lpm</th><th>UnixBench index (this guest)</th><th>boots "
+  o += "<h2>Cells</h2>\n<table><tr><th>status</th><th>cell</th><th>score_lpm: median ± %stddev</th><th>UnixBench index (this guest)</th><th>boots "
        "(done/failed)</th><th>vs previous night</th><th>vs baseline</th><th>why</th></tr>\n";
   for (const auto& c : r.cells)
     o += fmt::format(R"(<tr><td class="{0}">{0}</td><td>{1}</td><td class="num">{2}</td><td class="num">{9}</td>)"
                      R"(<td class="num">{3} ({4}/{5})</td>{6}{7}<td>{8}</td></tr>)" "\n",
                      c.status(), h(c.cell_id),
-                     c.median ? fmt::format("{:.2f}", *c.median) : std::string("-"), c.boots,
+                     h(score_text(c)), c.boots,
                      c.done, c.failed,
                      c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_previous),
                      c.cell_id == r.control ? "<td>control</td>" : cmp_cell(c.vs_baseline), h(c.reason()),

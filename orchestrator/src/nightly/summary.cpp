@@ -1,6 +1,7 @@
 // summary.txt: an LKP-style text summary; the tables are compare's own (compare::render_text).
 #include "compare/render.hpp"
 #include "nightly/report_dirs.hpp"
+#include "results/vocabulary.hpp"
 
 #include <fmt/format.h>
 
@@ -16,13 +17,13 @@ std::string run_line(const char* what, const std::optional<store::RunInfo>& r, c
                      how.empty() ? "" : " (" + how + ")");
 }
 
+/// "-11.1% different": the %change and the verdict word, as `rlab compare` prints them; the
+/// row's status ("refused", ...) when it was not compared.
 std::string change_text(const std::optional<compare::CellComparison>& c) {
   if (!c) return "-";
-  if (!c->result) return std::string(compare::row_status_name(c->status));
+  if (!c->result || c->status != compare::RowStatus::compared) return std::string(compare::row_status_name(c->status));
   return fmt::format("{:+.1f}% {}", c->result->difference.relative_change * 100.0,
-                     c->result->verdict == stats::Verdict::different
-                         ? (c->regression() ? "REGRESSION" : "better")
-                         : std::string(stats::verdict_name(c->result->verdict)));
+                     stats::verdict_name(c->result->verdict));
 }
 
 /// The "== change points ==" section: every cell's change points, new ones marked.
@@ -104,14 +105,15 @@ std::string render_summary(const NightAnalysis& r) {
                      r.gaps.empty() ? "" : fmt::format(", {} gap{}", r.gaps.size(), r.gaps.size() == 1 ? "" : "s"),
                      r.regressions(), r.failed_cells());
 
-  out << fmt::format("{:<6} {:>10} {:>22} {:>22}  {}\n", "status", "median", "vs previous",
-                     "vs baseline", "cell");
+  // The cell's score as `rlab compare` prints the same cell: median ± %stddev, <cell>.score_lpm;
+  // FAIL marks a regression (different and slower).
+  out << fmt::format("{:<6} {:>16} {:>22} {:>22}  {}\n", "status", "median %stddev", "vs previous", "vs baseline",
+                     "cell");
   for (const auto& c : r.cells) {
     const bool control = c.cell_id == r.control;  // not compared: it measures the host's drift
-    out << fmt::format("{:<6} {:>10} {:>22} {:>22}  {}\n", c.status(),
-                       c.median ? fmt::format("{:.2f}", *c.median) : std::string("-"),
+    out << fmt::format("{:<6} {} {:>22} {:>22}  {}.{}\n", c.status(), results::value_col(c.median, c.rel_stddev),
                        control ? "control" : change_text(c.vs_previous),
-                       control ? "control" : change_text(c.vs_baseline), c.cell_id);
+                       control ? "control" : change_text(c.vs_baseline), c.cell_id, results::kScoreMetric);
     if (c.status() != "PASS") out << "       " << c.reason() << "\n";
   }
 

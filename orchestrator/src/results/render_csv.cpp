@@ -23,7 +23,7 @@ std::map<std::tuple<std::string, std::string, unsigned, std::string>, const Cell
 void render_csv(const ResultsTable& t, std::ostream& out) {
   using util::csv_number;
   util::CsvWriter w(out);
-  w.row({"run", "cell", "kernel", "fs", "mkfs", "vcpus", "workload", "copies", "boots", "done", "failed", "mean_lpm",
+  w.row({"run", "cell", "kernel", "fs", "mkfs", "vcpus", "workload", "copies", "boots", "done", "failed", "median_lpm",
          "rel_stddev", "unixbench_index", "inodegc_throttle_per_1k_loops", "base_kernel", "change", "p", "verdict"});
   const auto first = first_kernel_cells(t);
   for (const auto& c : t.cells) {
@@ -35,7 +35,7 @@ void render_csv(const ResultsTable& t, std::ostream& out) {
     }
     w.row({std::to_string(t.run.id), c.cell_id, c.kernel, c.fs, c.mkfs_label, std::to_string(c.vcpus), c.workload,
            std::to_string(c.copies), std::to_string(c.boots), std::to_string(c.done), std::to_string(c.failed),
-           csv_number(c.mean), csv_number(c.rel_stddev), csv_number(c.index), csv_number(c.throttle_per_kloop),
+           csv_number(c.median), csv_number(c.rel_stddev), csv_number(c.index), csv_number(c.throttle_per_kloop),
            base ? base->kernel : "", csv_number(v ? std::optional(v->difference.relative_change) : std::nullopt),
            csv_number(v ? std::optional(v->difference.p_min) : std::nullopt),
            v ? std::string(stats::verdict_name(v->verdict)) : std::string()});

@@ -1,8 +1,9 @@
 #pragma once
 // The results table of one run: kernel x filesystem variant x vCPUs (x workload) -> score
-// (lpm) +- relative stddev over repeats, and inodegc throttle events per 1,000 loops.
-// Text in the style of LKP's comparison tables (kernels side by side, "%stddev", "%change"
-// against the first kernel), and JSON for machines.
+// (lpm, the median over the boots) +- relative stddev, and inodegc throttle events per 1,000
+// loops. Text in the style of LKP's comparison tables (kernels side by side, "%change" against
+// the first kernel), in the words and columns of `rlab compare` (results/vocabulary.hpp), and
+// JSON and CSV for machines.
 #include "attribution/ag_table.hpp"
 #include "stats/verdict.hpp"
 #include "store/store.hpp"
@@ -29,13 +30,14 @@ struct CellSummary {
   unsigned done = 0;           ///< boots with a result
   unsigned failed = 0;         ///< boots recorded as failed
   std::vector<double> scores;  ///< lpm of each done boot, by repeat
-  std::optional<double> mean;  ///< arithmetic mean of scores (lpm); nullopt when no score
-  std::optional<double> rel_stddev;  ///< sample stddev / mean (fraction); nullopt when < 2 scores
+  std::optional<double> median;  ///< median of scores (lpm); nullopt when no score
+  /// Sample stddev / mean of scores (a fraction, docs/statistics.md); nullopt when < 2 scores.
+  std::optional<double> rel_stddev;
   std::uint64_t loops = 0;     ///< loops of all done boots
   /// xfs:xfs_inodegc_throttle events per 1,000 loops over the done boots; nullopt when no
   /// pass reported the tracepoint (ext4, or a kernel without it).
   std::optional<double> throttle_per_kloop;
-  /// UnixBench's index of the mean score in this guest (protocol::unixbench_index: lpm /
+  /// UnixBench's index of the median score in this guest (protocol::unixbench_index: lpm /
   /// 42.4 * 10 for shell1, / 6.0 * 10 for shell8); nullopt without a score.
   std::optional<double> index;
   /// XFS: mean over the done boots of the allocation groups the load's inodes were seen in
@@ -88,25 +90,25 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
 /// each cell's AG header table (CellSummary::ag_headers); throws store::StoreError when absent.
 ResultsTable load_table(const store::Store& st, store::RunId run);
 
-/// Writes the text table: per (fs, mkfs, vCPUs, workload) the rows score_lpm (with
-/// %stddev), this guest's UnixBench index, and on XFS inodegc throttle/1k loops and the
-/// allocation groups the load's inodes were seen in; per kernel a column group, with
-/// "%change" of each kernel against the first. A score's %change carries its verdict (judge):
-/// "*" different, "=" same, "~" unknown within the noise, "?" not judged (too few boots);
-/// the legend under the table says what a verdict needs and, with the measured noise, how
-/// many boots a side would resolve a 5% and the minimum effect's change. Cells with an AG header
-/// table get it under the table, one block per cell.
+/// Writes the text table in `rlab compare --kernels`' columns (results/vocabulary.hpp): per
+/// (fs, mkfs, vCPUs, workload) the rows score_lpm (median ± %stddev, the boots of each kernel),
+/// this guest's UnixBench index, and on XFS inodegc throttle/1k loops and the allocation groups
+/// the load's inodes were seen in (xfs_inode_ags); the first kernel is the base column, every
+/// other kernel a group with its %change against it, and on the score's row p and the verdict
+/// (judge(): different, same or unknown). The legend under the table says what a verdict needs
+/// and, with the measured noise, how many boots a side would resolve a 5% and the minimum
+/// effect's change. Cells with an AG header table get it under the table, one block per cell.
 void render_text(const ResultsTable& t, std::ostream& out);
 
 /// The table as JSON: {"run": {...}, "kernels": [...], "cells": [{cell_id, kernel, fs, mkfs,
-/// vcpus, workload, copies, boots, done, failed, scores, score_lpm, rel_stddev,
+/// vcpus, workload, copies, boots, done, failed, scores, median_lpm, rel_stddev,
 /// unixbench_index, throttle_per_1k_loops, inode_ags, agcount, layout, loops, vs_first:
-/// {kernel, change, verdict, reason} or null, and "ag_headers" (attribution::ag_table_json) only
+/// {kernel, change, p, verdict, reason} or null, and "ag_headers" (attribution::ag_table_json) only
 /// for cells with an AG header table}]}; absent figures are null.
 nlohmann::json to_json(const ResultsTable& t);
 
 /// The table as CSV (util/csv.hpp), one record per cell (a cell is one kernel's), under the
-/// header run, cell, kernel, fs, mkfs, vcpus, workload, copies, boots, done, failed, mean_lpm,
+/// header run, cell, kernel, fs, mkfs, vcpus, workload, copies, boots, done, failed, median_lpm,
 /// rel_stddev, unixbench_index, inodegc_throttle_per_1k_loops, base_kernel, change, p, verdict;
 /// the last four judge the cell against the first kernel's cell of its row (judge()) and are
 /// empty for the first kernel or an unjudged cell. Fractions stay fractions; absent figures

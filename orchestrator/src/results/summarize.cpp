@@ -56,10 +56,10 @@ ResultsTable summarize(const store::RunInfo& run, const std::vector<store::BootR
   }
   for (auto& [id, c] : by_cell) {
     if (!c.scores.empty()) {
-      c.mean = stats::mean(c.scores);
-      if (c.scores.size() >= 2 && *c.mean > 0) c.rel_stddev = stats::stddev(c.scores) / *c.mean;
+      c.median = stats::median(c.scores);
+      if (c.scores.size() >= 2 && stats::mean(c.scores) > 0) c.rel_stddev = stats::relative_stddev(c.scores);
     }
-    if (c.mean) c.index = protocol::unixbench_index(kind[id], *c.mean);
+    if (c.median) c.index = protocol::unixbench_index(kind[id], *c.median);
     if (const auto& a = ags[id]; !a.empty()) {
       c.inode_ags = stats::mean(a);
     }
@@ -151,6 +151,7 @@ nlohmann::json to_json(const ResultsTable& t) {
       if (auto v = judge(*it->second, c, t.verdict))
         vs = {{"kernel", it->second->kernel},
               {"change", v->difference.relative_change},
+              {"p", v->difference.p_min},
               {"verdict", stats::verdict_name(v->verdict)},
               {"reason", v->reason}};
     cells.push_back({{"vs_first", vs},
@@ -165,7 +166,7 @@ nlohmann::json to_json(const ResultsTable& t) {
                      {"done", c.done},
                      {"failed", c.failed},
                      {"scores", c.scores},
-                     {"score_lpm", opt(c.mean)},
+                     {"median_lpm", opt(c.median)},
                      {"rel_stddev", opt(c.rel_stddev)},
                      {"unixbench_index", opt(c.index)},
                      {"inode_ags", opt(c.inode_ags)},

@@ -75,7 +75,7 @@ void Progress::draw(const std::string& event) {
                           : elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);
   std::string phases;
   for (const auto& [k, p] : running_) phases += fmt::format(" | {}: {}", k, p);
-  std::string status = fmt::format("[{}/{} cells{}] ETA {}", done_, total_,
+  std::string status = fmt::format("[{}/{} boots{}] ETA {}", done_, total_,
                                    failed_ ? fmt::format(", {} failed", failed_) : "",
                                    format_duration(eta));
   if (tty_) {

@@ -1,5 +1,5 @@
 #pragma once
-// Progress of a run on stderr: kernel builds, then "cells done/total", the phase of every
+// Progress of a run on stderr: kernel builds, then "boots done/total", the phase of every
 // running boot and an ETA. On a terminal one status line is redrawn in place; otherwise
 // (logs, CI) a line is printed whenever a boot changes phase.
 #include "build/build_progress.hpp"

@@ -56,7 +56,7 @@ Comparison compare(std::span<const double> a, std::span<const double> b, const V
     check_options(opt);
     c.difference.median_b = c.b.median;
     c.ratio.confidence = 1 - 2 * opt.alpha;
-    c.reason = "the base's median is 0 (its boots completed no loop in their passes): no relative change, not judged";
+    c.reason = "the base's median is 0 (its boots completed no loop in their passes): no relative change, so the verdict is unknown";
     return c;
   }
   c.difference = test_difference(a, b, opt);
@@ -72,7 +72,7 @@ Comparison compare(std::span<const double> a, std::span<const double> b, const V
   const double lo = 1 - opt.min_effect, hi = 1 + opt.min_effect;
   if (a.size() < c.boots_floor || b.size() < c.boots_floor) {
     c.verdict = Verdict::unknown;
-    c.reason = fmt::format("{} and {} boots: at alpha {:g} a verdict needs at least {} boots a side (change {:+.1f}%, not judged)",
+    c.reason = fmt::format("{} and {} boots: at alpha {:g} a verdict needs at least {} boots a side (change {:+.1f}%: unknown)",
                            a.size(), b.size(), opt.alpha, c.boots_floor, 100 * d.relative_change);
   } else if (d.different) {
     c.verdict = Verdict::different;

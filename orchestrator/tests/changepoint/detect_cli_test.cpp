@@ -1,6 +1,7 @@
 // `rlab detect` end to end: the real binary over a store holding 30 nightly runs of two cells,
 // one of which regresses at a known kernel commit.
 #include "changepoint/detect.hpp"
+#include "nightly_history.hpp"
 #include "stats/random.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
@@ -16,25 +17,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace rlab;
 
-const char* const kMatrix = R"(kernels:
-  nightly: {source: {debian: "6.12", suite: trixie}, page_size: 64k}
-axes:
-  kernel: [nightly]
-  filesystem: [{fs: xfs}, {fs: ext4}]
-  vcpus: [2]
-  workload: [{type: shell1, copies: vcpus, passes: 1, duration_s: 20}]
-  repeats: 3
-)";
-const std::string kXfs = "nightly/xfs-defaults/2vcpu/shell1";
-const std::string kExt4 = "nightly/ext4-defaults/2vcpu/shell1";
-constexpr std::size_t kNights = 30, kBadNight = 18;
-
-/// A 40-digit commit id for night `n` (the tree's HEAD that night).
-std::string commit_of(std::size_t n) {
-  char buf[41];
-  std::snprintf(buf, sizeof buf, "%08zx%032x", 0xabc00 + n, 0x5eed);
-  return buf;
-}
+using rlab::testing::commit_of;
+using rlab::testing::kBadNight;
+using rlab::testing::kNights;
+const std::string& kXfs = rlab::testing::kHistoryXfs;
+const std::string& kExt4 = rlab::testing::kHistoryExt4;
 
 class DetectCli : public ::testing::Test {
  protected:
@@ -46,32 +33,7 @@ class DetectCli : public ::testing::Test {
     fs::remove_all(dir_);
     db_ = dir_ / "rlab.db";
     auto st = store::Store::open(db_);
-    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{.check_paths = false});
-    const auto cells = matrix::expand_cells(m);
-    stats::Rng rng(77);
-    for (std::size_t n = 0; n < kNights; ++n) {
-      const auto run = st->create_run({m.path.string(), kMatrix, n, "nightly", ""});
-      st->add_cells(run, cells, m.repeats);
-      for (const auto& c : cells)
-        for (unsigned r = 0; r < m.repeats; ++r) {
-          const auto id = st->boot_id(run, c.id, r);
-          st->start_boot(id, "qemu:///system", "d", "c");
-          store::KernelIdentity k{"k" + std::to_string(n), "nightly", "6.13.0-rc" + std::to_string(n),
-                                  commit_of(n), "cfg", 64, ""};
-          st->record_images(id, k, "img");
-          st->record_hello(id, {65536, 2, k.kernel_release, "0.1.0", 1000000, "[]"});
-          double score = 270 * (1 + 0.03 * rng.normal());
-          if (c.filesystem.fs == "xfs" && n >= kBadNight) score *= 0.88;  // -12%
-          st->record_pass(id, {0, static_cast<std::uint64_t>(score / 3), 0, 20, score, "{}", "{}"});
-          store::Environment env;
-          env.accel = "tcg";
-          st->record_result(id, {score, 0, "[]"}, env);
-        }
-      st->finish_run(run, rlab::store::RunStatus::done);
-    }
-    // A matrix run of the same cell that is not part of the nightly history.
-    const auto other = st->create_run({m.path.string(), kMatrix, 1, "matrix", ""});
-    st->add_cells(other, cells, 1);
+    rlab::testing::fill_nightly_history(*st);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -174,11 +136,12 @@ TEST(DetectEnvironment, ChangeOfAccelIsNamed) {
   fs::remove_all(dir);
   {
     auto st = store::Store::open(dir / "rlab.db");
-    auto m = matrix::parse_matrix(kMatrix, "/nonexistent/nightly.yaml", matrix::LoadOptions{.check_paths = false});
+    const char* const matrix_text = rlab::testing::kHistoryMatrix;
+    auto m = matrix::parse_matrix(matrix_text, "/nonexistent/nightly.yaml", matrix::LoadOptions{.check_paths = false});
     const auto cells = matrix::expand_cells(m);
     stats::Rng rng(5);
     for (std::size_t n = 0; n < 16; ++n) {
-      const auto run = st->create_run({m.path.string(), kMatrix, n, "nightly", ""});
+      const auto run = st->create_run({m.path.string(), matrix_text, n, "nightly", ""});
       st->add_cells(run, cells, 1);
       const auto id = st->boot_id(run, kXfs, 0);
       st->start_boot(id, "qemu:///system", "d", "c");

@@ -147,7 +147,7 @@ TEST_F(CompareStore, TwoKernelsInOneRun) {
   const rlab::store::Store& db = *read_only;
   const auto rep = compare::compare_kernels(db, base_, "6.12", "6.12+inline-inactivation", {});
   ASSERT_EQ(rep.cells.size(), 2u);
-  const auto& r = row(rep, "xfs(defaults).2vcpu.shell1.2copies");
+  const auto& r = row(rep, "xfs(defaults).2vcpu.shell1");
   EXPECT_EQ(r.base_cell, kDefaults);
   EXPECT_EQ(r.new_cell, kInlineDefaults);
   ASSERT_EQ(r.status, compare::RowStatus::compared)
@@ -161,7 +161,7 @@ TEST_F(CompareStore, TwoKernelsInOneRun) {
   compare::CompareOptions capped;
   capped.plan.cap = 10;
   const auto at_cap = compare::compare_kernels(db, base_, "6.12", "6.12+inline-inactivation", capped);
-  const auto& c = row(at_cap, "xfs(defaults).2vcpu.shell1.2copies");
+  const auto& c = row(at_cap, "xfs(defaults).2vcpu.shell1");
   EXPECT_EQ(c.result->verdict, stats::Verdict::unknown);
   EXPECT_EQ(c.next_boots_per_side, 0u);
   std::ostringstream out;
@@ -223,7 +223,7 @@ TEST_F(CompareStore, TextTableInLkpStyle) {
   std::ostringstream out;
   compare::render_text(compare::compare_runs(db, base_, new_, {}), out);
   const std::string s = out.str();
-  EXPECT_NE(s.find("%stddev     %change         %stddev"), std::string::npos) << s;
+  EXPECT_NE(s.find("  median %stddev     %change  median %stddev         p  verdict"), std::string::npos) << s;
   EXPECT_NE(s.find("different  " + kDefaults + ".score_lpm"), std::string::npos) << s;
   EXPECT_NE(s.find("-11.1%"), std::string::npos) << s;
   EXPECT_NE(s.find("unknown: at 9.0% noise a 3.0% change needs more than 80 boots per side"),

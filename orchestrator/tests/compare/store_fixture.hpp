@@ -55,15 +55,15 @@ inline store::Environment tcg_env(const std::string& fs_mkfs_json, bool patched)
   return e;
 }
 
-/// Fills a new run of kind `kind` from kMatrixText (or `matrix_text`): `spec(cell_id, kernel,
-/// repeat)` gives each boot; boots of cells `spec` marks with score <= 0 are left pending.
-/// Returns the run id.
+/// Fills a new run of kind `kind` from kMatrixText (or `matrix_text`, stored as the matrix at
+/// `matrix_path`): `spec(cell_id, kernel, repeat)` gives each boot; boots of cells `spec` marks
+/// with score <= 0 are left pending. Returns the run id.
 inline store::RunId fill_run(
     store::Store& st, const std::string& kind,
     const std::function<BootSpec(const std::string& cell, const std::string& kernel, unsigned repeat)>& spec,
-    const std::string& matrix_text = kMatrixText, const std::string& commit = "") {
-  auto m = matrix::parse_matrix(matrix_text, "/nonexistent/matrix.yaml",
-                                matrix::LoadOptions{.check_paths = false});
+    const std::string& matrix_text = kMatrixText, const std::string& commit = "",
+    const std::string& matrix_path = "/nonexistent/matrix.yaml") {
+  auto m = matrix::parse_matrix(matrix_text, matrix_path, matrix::LoadOptions{.check_paths = false});
   const auto run = st.create_run({m.path.string(), matrix_text, 7, kind, ""});
   const auto cells = matrix::expand_cells(m);
   st.add_cells(run, cells, m.repeats);

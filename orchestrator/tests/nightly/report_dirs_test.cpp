@@ -103,9 +103,14 @@ TEST_F(TwoNights, SummaryUsesCompareTables) {
   const auto text = nightly::render_summary(nightly::analyse(db_, second_, {}));
   EXPECT_NE(text.find("== against the previous night =="), std::string::npos);
   EXPECT_NE(text.find(fmt::format("base: run {}   new: run {}", first_, second_)), std::string::npos) << text;
-  EXPECT_NE(text.find("%stddev     %change"), std::string::npos) << "compare's LKP-style header";
-  EXPECT_NE(text.find("REGRESSION"), std::string::npos);
-  EXPECT_NE(text.find(kDefaults + ".score_lpm"), std::string::npos);
+  EXPECT_NE(text.find("  median %stddev     %change  median %stddev         p  verdict"), std::string::npos)
+      << "compare's LKP-style header";
+  // The cell's own line reads as compare's row of it: its median, the verdict word, its label.
+  EXPECT_NE(text.find("FAIL   "), std::string::npos) << text;
+  EXPECT_NE(text.find("% different"), std::string::npos) << text;
+  EXPECT_EQ(text.find("REGRESSION"), std::string::npos) << "one set of verdict words: different, same, unknown";
+  EXPECT_NE(text.find("  " + kDefaults + ".score_lpm\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(kDefaults + ".score_lpm  ("), std::string::npos) << text;
   EXPECT_NE(text.find("1 of 10 boots failed: boot: guest did not say hello"), std::string::npos) << text;
 }
 
@@ -194,7 +199,7 @@ TEST_F(TwoNights, HtmlIsSelfContainedWithSvgPlots) {
   EXPECT_EQ(count(html, "<style>"), 1u);
   // score vs vCPUs, XFS/ext4 ratio, one history per cell
   EXPECT_EQ(count(html, "<svg "), 2u + r.cells.size());
-  EXPECT_NE(html.find("score against vCPUs"), std::string::npos);
+  EXPECT_NE(html.find("score_lpm against vCPUs"), std::string::npos);
   EXPECT_NE(html.find("XFS / ext4 score ratio"), std::string::npos);
   EXPECT_NE(html.find(R"(<td class="FAIL">FAIL</td><td>6.12/xfs-defaults/2vcpu/shell1</td>)"),
             std::string::npos);

@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 namespace {
 
@@ -75,7 +76,7 @@ TEST_F(ResultsCli, JsonOfTheLatestRun) {
   EXPECT_EQ(j["kernels"], (nlohmann::json{"a", "b"}));
   ASSERT_EQ(j["cells"].size(), 2u);
   EXPECT_EQ(j["cells"][0]["cell_id"], "a/xfs-defaults/1vcpu/shell1");
-  EXPECT_DOUBLE_EQ(j["cells"][0]["score_lpm"].get<double>(), 145.0);
+  EXPECT_DOUBLE_EQ(j["cells"][0]["median_lpm"].get<double>(), 145.0);
   EXPECT_DOUBLE_EQ(j["cells"][0]["throttle_per_1k_loops"].get<double>(), 200.0);  // 10 per 50 loops
   EXPECT_EQ(j["cells"][1]["failed"], 1);
 }
@@ -96,12 +97,12 @@ TEST_F(ResultsCli, CsvHasOneRecordPerCellWithTheVerdictAgainstTheFirstKernel) {
   for (std::size_t at = 0, end; (end = r.output.find("\r\n", at)) != std::string::npos; at = end + 2)
     lines.push_back(r.output.substr(at, end - at));
   ASSERT_EQ(lines.size(), 3u) << r.output;  // the header, cells a and b
-  EXPECT_EQ(lines[0].substr(0, lines[0].find(",mean_lpm")), "run,cell,kernel,fs,mkfs,vcpus,workload,copies,boots,done,failed");
+  EXPECT_EQ(lines[0].substr(0, lines[0].find(",median_lpm")), "run,cell,kernel,fs,mkfs,vcpus,workload,copies,boots,done,failed");
   EXPECT_NE(lines[0].find(",base_kernel,change,p,verdict"), std::string::npos) << lines[0];
   EXPECT_EQ(lines[1].find(std::to_string(run_) + ",a/xfs-defaults/1vcpu/shell1,a,xfs,defaults,1,shell1,1,2,2,0,145,"), 0u)
       << lines[1];
   EXPECT_EQ(lines[1].substr(lines[1].size() - 4), ",,,,") << "the first kernel is not judged against itself";
-  EXPECT_NE(lines[2].find(",1,1,120,"), std::string::npos) << "1 done, 1 failed, mean 120: " << lines[2];
+  EXPECT_NE(lines[2].find(",1,1,120,"), std::string::npos) << "1 done, 1 failed, median 120: " << lines[2];
   EXPECT_NE(lines[2].find(",a,-0.172413"), std::string::npos) << "120 vs 145 against kernel a: " << lines[2];
   auto both = rlab({"results", "--db", db_.string(), "--csv", "--json"});
   EXPECT_EQ(both.exit_code, 2) << both.output;
@@ -149,6 +150,71 @@ TEST_F(ResultsCli, RunIdMustBePositive) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("not in range 1 to"), std::string::npos) << bad << ": " << r.output;
   }
+}
+
+// One vocabulary: the same cell reads the same in `rlab results` and `rlab compare --kernels`:
+// the median (not the mean: the scores are skewed so the two differ), the same %change, p and
+// verdict word, under the same row label and metric name.
+TEST(ResultsAndCompare, TheSameCellPrintsTheSameFiguresUnderTheSameLabel) {
+  const char* bin = std::getenv("RLAB_BIN");
+  ASSERT_TRUE(bin && *bin) << "RLAB_BIN is set by ctest to the rlab binary";
+  const fs::path dir = fs::temp_directory_path() / ("rlab-one-vocabulary-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path db = dir / "rlab.db";
+  const std::string text = R"(kernels:
+  a: {source: {debian: "6.12", suite: trixie}}
+  b: {extends: a, patchset: p}
+axes:
+  kernel: [a, b]
+  vcpus: [1]
+  filesystem: [{fs: xfs}]
+  workload: [{type: shell1, duration_s: 10}]
+  repeats: 5
+)";
+  auto m = matrix::parse_matrix(text, dir / "matrix.yaml");
+  store::RunId run = 0;
+  {
+    auto st = store::Store::open(db);
+    run = st->create_run({m.path.string(), text, 5, "matrix", ""});
+    st->add_cells(run, matrix::expand_cells(m), m.repeats);
+    // a: median 210, mean 214; b: median 190, mean 193.
+    const std::map<std::string, std::vector<double>> scores{{"a", {200, 205, 210, 216, 239}},
+                                                            {"b", {180, 185, 190, 195, 215}}};
+    std::map<std::string, std::size_t> next;
+    for (const auto& b : st->boots(run)) {
+      const std::string kernel = b.cell_id.substr(0, 1);
+      const double score = scores.at(kernel).at(next[kernel]++);
+      st->start_boot(b.id, "qemu:///system", "d", "c");
+      st->record_pass(b.id, {0, 25, 0, 10.0, score, "{}", "{}"});
+      st->record_result(b.id, {score, 0, "[]"}, {});
+    }
+    st->finish_run(run, rlab::store::RunStatus::done);
+  }
+  auto results = util::run({bin, "results", std::to_string(run), "--db", db.string()});
+  auto compare = util::run({bin, "compare", std::to_string(run), "--kernels", "a", "b", "--db", db.string()});
+  ASSERT_EQ(results.exit_code, 0) << results.output;
+  ASSERT_EQ(compare.exit_code, 0) << compare.output;  // not different: no regression
+  const std::string label = "  xfs(defaults).1vcpu.shell1.score_lpm  (";
+  auto score_line = [&](const std::string& out) {
+    const auto at = out.find(label);
+    if (at == std::string::npos) return std::string("(no score line in)\n") + out;
+    return out.substr(out.rfind('\n', at) + 1, at - out.rfind('\n', at) - 1);
+  };
+  EXPECT_EQ(score_line(results.output), score_line(compare.output)) << results.output << compare.output;
+  EXPECT_NE(score_line(results.output).find("    210.00 ±  7%"), std::string::npos) << results.output;
+  EXPECT_NE(score_line(results.output).find("    190.00 ±  7%"), std::string::npos) << results.output;
+  for (const auto* out : {&results.output, &compare.output})
+    EXPECT_NE(out->find("  median %stddev     %change  median %stddev         p  verdict"), std::string::npos) << *out;
+  // The machine-readable forms carry the same median under the same name.
+  auto json = nlohmann::json::parse(util::run({bin, "results", std::to_string(run), "--db", db.string(), "--json"}).output);
+  EXPECT_DOUBLE_EQ(json["cells"][0]["median_lpm"].get<double>(), 210.0);
+  auto cmp = nlohmann::json::parse(
+      util::run({bin, "compare", std::to_string(run), "--kernels", "a", "b", "--db", db.string(), "--json"}).output);
+  EXPECT_DOUBLE_EQ(cmp["cells"][0]["base"]["median"].get<double>(), 210.0);
+  EXPECT_EQ(cmp["cells"][0]["label"], "xfs(defaults).1vcpu.shell1");
+  EXPECT_EQ(cmp["cells"][0]["verdict"], json["cells"][1]["vs_first"]["verdict"]);
+  fs::remove_all(dir);
 }
 
 }  // namespace

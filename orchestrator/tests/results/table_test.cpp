@@ -52,7 +52,7 @@ std::vector<store::BootResult> sample_boots() {
   };
 }
 
-TEST(Summarize, MeanRelativeStddevAndThrottleRate) {
+TEST(Summarize, MedianRelativeStddevAndThrottleRate) {
   const auto t = results::summarize(run_info(), sample_boots());
   EXPECT_EQ(t.kernels, (std::vector<std::string>{"6.12", "6.12+inline"}));
   ASSERT_EQ(t.cells.size(), 4u);
@@ -64,8 +64,8 @@ TEST(Summarize, MeanRelativeStddevAndThrottleRate) {
   EXPECT_EQ(x.cell_id, "6.12/xfs-defaults/2vcpu/shell1");
   EXPECT_EQ(x.boots, 2u);
   EXPECT_EQ(x.done, 2u);
-  ASSERT_TRUE(x.mean);
-  EXPECT_DOUBLE_EQ(*x.mean, 270.0);
+  ASSERT_TRUE(x.median);
+  EXPECT_DOUBLE_EQ(*x.median, 270.0);
   ASSERT_TRUE(x.rel_stddev);
   EXPECT_NEAR(*x.rel_stddev, std::sqrt(200.0) / 270.0, 1e-12);  // sample stddev 14.14
   ASSERT_TRUE(x.throttle_per_kloop);
@@ -85,22 +85,27 @@ TEST(RenderText, LkpStyleColumnsWithChangeAgainstTheFirstKernel) {
   std::ostringstream out;
   results::render_text(results::summarize(run_info(), sample_boots()), out);
   const std::string s = out.str();
-  EXPECT_NE(s.find("%stddev     %change         %stddev"), std::string::npos) << s;
-  // xfs row: 270.00 ± 5% base (2 boots), 300.00 (1 boot) with +11.1%, not judged.
-  EXPECT_NE(s.find("    270.00 ±  5%     +11.1%?    300.00        "
-                   "xfs(defaults).2vcpu.shell1.score_lpm"),
+  // The columns of `rlab compare --kernels`: the statistic is named in the head.
+  EXPECT_NE(s.find("  median %stddev     %change  median %stddev         p  verdict"), std::string::npos) << s;
+  // xfs row: 270.00 ± 5% base (2 boots), 300.00 (1 boot) with +11.1%, unknown.
+  EXPECT_NE(s.find("    270.00 ±  5%      +11.1%    300.00          0.6667  unknown    "
+                   "xfs(defaults).2vcpu.shell1.score_lpm  (boots 2 | 1)"),
             std::string::npos)
       << s;
-  // ext4 row: -10.0% change, not judged; no throttle line for ext4.
-  EXPECT_NE(s.find("-10.0%?"), std::string::npos) << s;
+  // ext4 row: -10.0% change, unknown; no throttle line for ext4.
+  EXPECT_NE(s.find("-10.0%    243.00          1.0000  unknown    ext4(defaults).2vcpu.shell1.score_lpm"),
+            std::string::npos)
+      << s;
   EXPECT_EQ(s.find("ext4(defaults).2vcpu.shell1.inodegc_throttle_per_1k_loops"), std::string::npos);
-  // A counter's row shows both values but no %change: it has no verdict.
-  EXPECT_NE(s.find("     10.00                        0.00        "
+  // A counter's row shows both values and their change, but no p or verdict: it has none.
+  EXPECT_NE(s.find("     10.00           -100.0%      0.00                             "
                    "xfs(defaults).2vcpu.shell1.inodegc_throttle_per_1k_loops"),
             std::string::npos)
       << s;
+  // No cell has a UnixBench index here (no workload kind): no line for it.
+  EXPECT_EQ(s.find("unixbench_index"), std::string::npos) << s;
   // The legend says why nothing is judged and what a verdict needs.
-  EXPECT_NE(s.find("2 changes are not judged: with 1 boot a side no change can be judged; a verdict needs at least 5 "
+  EXPECT_NE(s.find("2 verdicts are unknown: with 1 boot a side no change can be judged; a verdict needs at least 5 "
                    "boots a side"),
             std::string::npos)
       << s;
@@ -111,7 +116,7 @@ TEST(RenderText, LkpStyleColumnsWithChangeAgainstTheFirstKernel) {
 }
 
 // With the measured noise the legend says how many boots a verdict needs; with 5 boots a side
-// a clear change is marked different and a change within one boot's noise "~".
+// a clear change is different, and a change within one boot's noise unknown.
 TEST(RenderText, VerdictsAtFiveBootsAndTheBootsTheNoiseCallsFor) {
   std::vector<store::BootResult> boots;
   auto add = [&](const std::string& kernel, const std::string& fs, double score, unsigned repeat) {
@@ -141,9 +146,11 @@ TEST(RenderText, VerdictsAtFiveBootsAndTheBootsTheNoiseCallsFor) {
   std::ostringstream out;
   results::render_text(t, out);
   const std::string s = out.str();
-  EXPECT_NE(s.find("-24.8%*"), std::string::npos) << s;
-  EXPECT_NE(s.find("+0.5%~"), std::string::npos) << s;
-  EXPECT_NE(s.find("1 change is unknown: measure more boots"), std::string::npos) << s;
+  EXPECT_NE(s.find("-24.8%    152.00 ±  1%"), std::string::npos) << s;
+  EXPECT_NE(s.find("different  xfs(defaults).1vcpu.shell1.score_lpm  (boots 5 | 5)"), std::string::npos) << s;
+  EXPECT_NE(s.find("+0.5%    221.00 ±  7%"), std::string::npos) << s;
+  EXPECT_NE(s.find("unknown    ext4(defaults).1vcpu.shell1.score_lpm  (boots 5 | 5)"), std::string::npos) << s;
+  EXPECT_NE(s.find("1 verdict is unknown: measure more boots"), std::string::npos) << s;
   EXPECT_NE(s.find("at the measured noise of 8.0% a boot (rlab noise of a/xfs-defaults/1vcpu/shell1, 2026-12-01), a 5% "
                    "change needs "),
             std::string::npos)
@@ -160,7 +167,7 @@ TEST(ToJson, EveryCellWithNullsForMissingFigures) {
   ASSERT_EQ(j["cells"].size(), 4u);
   const auto& ext4 = j["cells"][0];
   EXPECT_EQ(ext4["fs"], "ext4");
-  EXPECT_DOUBLE_EQ(ext4["score_lpm"].get<double>(), 270.0);
+  EXPECT_DOUBLE_EQ(ext4["median_lpm"].get<double>(), 270.0);
   EXPECT_TRUE(ext4["rel_stddev"].is_null());
   EXPECT_TRUE(ext4["throttle_per_1k_loops"].is_null());
   const auto& xfs = j["cells"][2];

@@ -26,10 +26,10 @@ TEST(Progress, LinesCarryCountsPhaseAndEta) {
   std::string out(buf, len);
   free(buf);
   EXPECT_NE(out.find("[build 6.12] build: CC fs/xfs/xfs_icache.o"), std::string::npos);
-  EXPECT_NE(out.find("[0/4 cells] ETA 10m00s 6.12/xfs-defaults/2vcpu/shell1#0: hello"),
+  EXPECT_NE(out.find("[0/4 boots] ETA 10m00s 6.12/xfs-defaults/2vcpu/shell1#0: hello"),
             std::string::npos);
-  EXPECT_NE(out.find("[1/4 cells] ETA"), std::string::npos);
-  EXPECT_NE(out.find("[2/4 cells, 1 failed]"), std::string::npos);
+  EXPECT_NE(out.find("[1/4 boots] ETA"), std::string::npos);
+  EXPECT_NE(out.find("[2/4 boots, 1 failed]"), std::string::npos);
   EXPECT_NE(out.find("FAILED in 10s hello-timeout"), std::string::npos);
 }
 

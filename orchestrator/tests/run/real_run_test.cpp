@@ -59,7 +59,7 @@ TEST(RealRun, OneCellThroughLibvirtStoresA64KResult) {
   o.echo = true;
   auto r = rlab::util::run(rlab_argv({"run", f.matrix.string(), "--agent", agent.string()}), o);
   ASSERT_EQ(r.exit_code, 0) << rlab::util::tail(r.output, 60);
-  EXPECT_NE(r.output.find("[1/1 cells]"), std::string::npos) << "progress shows cells done/total";
+  EXPECT_NE(r.output.find("[1/1 boots]"), std::string::npos) << "progress shows boots done/total";
   EXPECT_NE(r.output.find("xfs"), std::string::npos) << "the table is printed";
 
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
