@@ -13,7 +13,10 @@
 # nights that find, bisect and check a planted regression), RealKvmBisect.* and RealKvmMatrix.*
 # (a bisection and the whole KVM matrix on the emulated arm64 KVM host), RealSoak.TenNights*
 # (ten nights with faults), RealBpfKernels.* (the agent's BPF programs on a 6.1 guest kernel),
-# RealWorkTreeBuild.* (an incremental kernel equals a clean build of the same commit) and
+# RealWorkTreeBuild.* (an incremental kernel equals a clean build of the same commit),
+# RealPrebuiltKernel.* (the 6.12 Image and .config handed back as a prebuilt kernel, booted to a
+# score), RealFullConfigKernel.* (a kernel configured from a full distribution-style .config,
+# its changes listed) and
 # RealLibvirtdRestart.* (a run across a libvirtd restart, also night 3 of RealSoak.ThreeNights);
 # up to an hour each on 2 cores. Their last passing runs are in docs/benchmarks.md "Test
 # command"; the default tier covers each of their components in a shorter form.
@@ -31,7 +34,7 @@ cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSa
 
 bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
-long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealKvmMatrix|RealBpfKernels|RealWorkTreeBuild|RealLibvirtdRestart)\.|^RealSoak\.TenNights')
+long=(-E '^(RealBisect|RealNightlyBisect|RealKvmBisect|RealKvmMatrix|RealBpfKernels|RealWorkTreeBuild|RealLibvirtdRestart|RealPrebuiltKernel|RealFullConfigKernel)\.|^RealSoak\.TenNights')
 [[ "${RLAB_LONG_TESTS:-0}" == 1 ]] && long=()
 # Tests run side by side: each test's share of the cores is in cmake/test_resources.cmake (a
 # kernel build or two guests take two, one 1-vCPU guest one, unit tests none; tests that

@@ -26,6 +26,15 @@ std::string kernel_key(const KernelKeyInputs& in) {
   h.update(std::to_string(in.patches.size()));
   for (const auto& p : in.patches) h.update(p.second);
   h.update(in.toolchain);
+  if (!in.base_config.empty()) h.update("base-config").update(in.base_config);
+  return h.hex();
+}
+
+std::string prebuilt_kernel_key(const std::string& image_sha256, const std::string& config_sha256,
+                                unsigned page_size_kib) {
+  util::Sha256 h;
+  h.update("rlab-prebuilt-kernel").update("1");
+  h.update(image_sha256).update(config_sha256).update(std::to_string(page_size_kib));
   return h.hex();
 }
 

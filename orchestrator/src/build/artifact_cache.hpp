@@ -36,10 +36,19 @@ struct KernelKeyInputs {
   /// Patches in order: (file name, contents).
   std::vector<std::pair<std::string, std::string>> patches;
   std::string toolchain;  ///< compiler and linker version lines
+  /// The full .config the configuration starts from (KernelSpec::base_config), its contents;
+  /// "" for allnoconfig + base.config (then it adds nothing to the key).
+  std::string base_config;
 };
 
 /// 64 hex digits. Names of fragments/patches do not count, only their order and contents.
 std::string kernel_key(const KernelKeyInputs& in);
+
+/// The key of a prebuilt Image (nothing built): 64 hex digits from the Image's and its
+/// .config's SHA-256 (hex; "" without a .config) and the page size in KiB. Never equal to a
+/// kernel_key().
+std::string prebuilt_kernel_key(const std::string& image_sha256, const std::string& config_sha256,
+                                unsigned page_size_kib);
 
 /// An entry in the cache.
 struct CacheEntry {

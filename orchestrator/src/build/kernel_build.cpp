@@ -7,6 +7,7 @@
 #include "build/kernel_config.hpp"
 #include "build/kernel_source.hpp"
 #include "build/patches.hpp"
+#include "build/prebuilt_kernel.hpp"
 #include "build/work_tree.hpp"
 #include "util/hash.hpp"
 #include "util/paths.hpp"
@@ -95,7 +96,7 @@ std::string expectation(const StepBasis& b) {
 KernelArtifact from_manifest(const fs::path& dir, const json& m, bool hit) {
   KernelArtifact a;
   a.image = dir / "Image";
-  a.config = dir / "config";
+  if (fs::is_regular_file(dir / "config")) a.config = dir / "config";
   a.key = m.at("key").get<std::string>();
   a.release = m.at("kernel_release").get<std::string>();
   a.source_commit = m.at("source_commit").get<std::string>();
@@ -103,7 +104,9 @@ KernelArtifact from_manifest(const fs::path& dir, const json& m, bool hit) {
   a.page_size_kib = m.at("page_size_kib").get<unsigned>();
   a.cache_hit = hit;
   a.text_sha256 = m.value("text_sha256", "");
+  a.origin = m.value("origin", "");
   if (fs::is_regular_file(dir / "sources.txt")) a.sources = dir / "sources.txt";
+  if (fs::is_regular_file(dir / "config-changes.txt")) a.config_changes = dir / "config-changes.txt";
   return a;
 }
 
@@ -139,6 +142,29 @@ std::vector<std::string> compiled_sources(const fs::path& obj, const std::string
 
 fs::path images_dir() { return util::source_dir() / "images"; }
 
+std::string kernel_origin(const KernelSpec& spec, const std::string& commit) {
+  const auto& src = spec.source;
+  const std::string rev = commit.empty() ? "?" : commit;
+  std::string out;
+  switch (src.kind) {
+    case KernelSource::Kind::kDebianPackage:
+      out = fmt::format("debian linux-source-{} {} ({})", src.debian_version, rev, src.debian_suite);
+      break;
+    case KernelSource::Kind::kGitTree:
+      out = fmt::format("git {} {}", src.git_tree.string(), rev);
+      break;
+    case KernelSource::Kind::kPrebuiltImage:
+      out = fmt::format("prebuilt Image sha256:{} ({})", util::sha256_hex(util::read_file(src.image)), src.image.string());
+      if (!src.image_config.empty())
+        out += fmt::format(", .config sha256:{}", util::sha256_hex(util::read_file(src.image_config)));
+      break;
+  }
+  if (!spec.base_config.empty())
+    out += fmt::format(", from .config sha256:{} ({})", util::sha256_hex(util::read_file(spec.base_config)),
+                       spec.base_config.string());
+  return out;
+}
+
 std::string cross_toolchain_id() {
   std::string out;
   for (const char* tool : {"gcc", "ld"}) {
@@ -164,6 +190,7 @@ KernelKeyInputs key_inputs(const KernelSpec& spec, const std::string& identity, 
     in.fragments.emplace_back(f.filename().string(), util::read_file(f));
   for (const auto& p : spec.patches) in.patches.emplace_back(p.filename().string(), util::read_file(p));
   in.toolchain = cross_toolchain_id();
+  if (!spec.base_config.empty()) in.base_config = util::read_file(spec.base_config);
   return in;
 }
 
@@ -235,7 +262,8 @@ MadeImage make_image(const KernelSpec& spec, const fs::path& src, const fs::path
 // Copies the build's Image, .config, log and source listing into `staging` (a cache entry
 // being made) and returns its manifest.
 json store_kernel(const fs::path& staging, const fs::path& obj, const KernelSpec& spec,
-                  const KernelKeyInputs& in, const std::string& key, const MadeImage& made) {
+                  const KernelKeyInputs& in, const std::string& key, const MadeImage& made,
+                  const std::vector<ConfigChange>& changes) {
   fs::copy_file(obj / "arch/arm64/boot/Image", staging / "Image");
   fs::copy_file(obj / ".config", staging / "config");
   fs::copy_file(obj / "build.log", staging / "build.log");
@@ -243,6 +271,7 @@ json store_kernel(const fs::path& staging, const fs::path& obj, const KernelSpec
   for (const auto& f : compiled_sources(obj)) listing += f + "\n";
   util::write_file_atomic(staging / "sources.txt", listing);
   json m{{"kind", "kernel"},
+         {"origin", kernel_origin(spec, in.source_commit)},
          {"key", key},
          {"name", spec.name},
          {"source_identity", in.source_identity},
@@ -261,7 +290,59 @@ json store_kernel(const fs::path& staging, const fs::path& obj, const KernelSpec
   for (const auto& f : fragment_paths(spec, images_dir())) m["fragments"].push_back(f.string());
   m["patches"] = json::array();
   for (const auto& p : spec.patches) m["patches"].push_back(p.string());
+  if (!spec.base_config.empty()) {
+    std::string text;
+    for (const auto& c : changes) text += format_change(c) + "\n";
+    util::write_file_atomic(staging / "config-changes.txt", text);
+    m["base_config"] = {{"path", spec.base_config.string()}, {"sha256", util::sha256_hex(in.base_config)}};
+    m["config_changes"] = changes.size();
+  }
   return m;
+}
+
+// What configuring from spec.base_config changed in it (obj/.config is the final one).
+std::vector<ConfigChange> changes_made(const KernelSpec& spec, const std::vector<fs::path>& fragments,
+                                       const fs::path& obj) {
+  std::vector<ConfigOption> requested;
+  for (const auto& f : fragments) {
+    auto o = read_fragment(f);
+    requested.insert(requested.end(), o.begin(), o.end());
+  }
+  return config_changes(parse_dot_config(util::read_file(spec.base_config)),
+                        parse_dot_config(util::read_file(obj / ".config")), requested);
+}
+
+// A prebuilt Image: checked, then copied with its .config into the entry of its SHA-256s.
+KernelArtifact ensure_prebuilt(const KernelSpec& spec, const fs::path& cache_root, const Progress& progress) {
+  check_prebuilt(spec, images_dir());
+  const auto& src = spec.source;
+  const std::string image_sha = util::sha256_hex(util::read_file(src.image));
+  const std::string config_sha = src.image_config.empty() ? "" : util::sha256_hex(util::read_file(src.image_config));
+  const std::string key = prebuilt_kernel_key(image_sha, config_sha, spec.page_size_kib);
+  auto [dir, hit] = ensure_entry(cache_root, "kernel", key, [&](const fs::path& staging) {
+    report(progress, "cache", "copying the prebuilt Image " + src.image.string());
+    fs::copy_file(src.image, staging / "Image");
+    if (!src.image_config.empty()) fs::copy_file(src.image_config, staging / "config");
+    // What was copied is what is keyed: a file changed meanwhile fails here, not at boot.
+    if (util::sha256_hex(util::read_file(staging / "Image")) != image_sha ||
+        (!config_sha.empty() && util::sha256_hex(util::read_file(staging / "config")) != config_sha))
+      throw std::runtime_error("kernel " + spec.name + ": " + src.image.string() + " or its .config changed while being copied");
+    return json{{"kind", "kernel"},
+                {"key", key},
+                {"name", spec.name},
+                {"origin", kernel_origin(spec, "sha256:" + image_sha)},
+                {"source_identity", source_identity(src)},
+                {"source_commit", "sha256:" + image_sha},
+                {"kernel_release", image_release(staging / "Image")},
+                {"config_sha256", config_sha},
+                {"page_size_kib", spec.page_size_kib},
+                {"patchset", spec.patchset},
+                {"prebuilt", {{"image", src.image.string()}, {"image_sha256", image_sha},
+                              {"config", src.image_config.string()}, {"config_sha256", config_sha}}},
+                {"created", static_cast<long long>(std::time(nullptr))}};
+  });
+  report(progress, "cache", (hit ? "prebuilt kernel cache hit " : "prebuilt kernel copied: ") + key.substr(0, 16));
+  return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), true);
 }
 
 
@@ -296,6 +377,9 @@ BuildDirs git_dirs(const KernelSpec& spec, const KernelKeyInputs& in, const fs::
 
 // ensure_kernel() without its disk-full diagnosis.
 KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, const Progress& progress) {
+  if (spec.source.kind == KernelSource::Kind::kPrebuiltImage) return ensure_prebuilt(spec, cache_root, progress);
+  if (!spec.base_config.empty() && !fs::is_regular_file(spec.base_config))
+    throw std::runtime_error("kernel " + spec.name + ": config " + spec.base_config.string() + " does not exist");
   auto fragments = fragment_paths(spec, images_dir());
   for (const auto& p : spec.patches)
     if (!fs::is_regular_file(p))
@@ -322,18 +406,26 @@ KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, 
     }
     const MakeSetup ms = make_setup(cache_root);
     if (d.configure) {
-      report(progress, "config", "allnoconfig + " + std::to_string(fragments.size()) + " fragments");
-      configure_kernel(d.src, d.obj, fragments, ms.args, ms.env);
+      report(progress, "config", (spec.base_config.empty() ? std::string("allnoconfig") : spec.base_config.string()) +
+                                     " + " + std::to_string(fragments.size()) + " fragments");
+      configure_kernel(d.src, d.obj, fragments, ms.args, ms.env, spec.base_config);
       if (d.work_tree) d.work_tree->configured();
     } else {
       report(progress, "config", "kept: no Kconfig file changed since it was made");
+    }
+    std::vector<ConfigChange> changes;
+    if (!spec.base_config.empty()) {
+      changes = changes_made(spec, fragments, d.obj);
+      report(progress, "config", fmt::format("{} option(s) of {} changed (kept in config-changes.txt):",
+                                             changes.size(), spec.base_config.string()));
+      for (const auto& c : changes) report(progress, "config", "  " + format_change(c));
     }
     const MadeImage made = make_image(spec, d.src, d.obj, ms, in.source_identity, progress);
     built = true;
     report(progress, "cache", fmt::format("kernel {} built in {:.0f} s ({} steps{}): {}", made.release,
                                           made.seconds, made.steps, made.from_scratch ? "" : ", incremental",
                                           key.substr(0, 16)));
-    return store_kernel(staging, d.obj, spec, in, key, made);
+    return store_kernel(staging, d.obj, spec, in, key, made, changes);
   });
   if (fetched) fetched->in_use.reset();
   if (hit) report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
@@ -383,13 +475,33 @@ KernelPlan plan_kernel(const KernelSpec& spec) {
   const fs::path cache_root = util::cache_dir();
   KernelPlan p;
   const auto& src = spec.source;
+  if (src.kind == KernelSource::Kind::kPrebuiltImage) {
+    p.prebuilt = true;
+    p.source = "prebuilt Image " + src.image.string() +
+               (src.image_config.empty() ? " (no .config: page size not checked)" : " + .config " + src.image_config.string());
+    try {
+      check_prebuilt(spec, images_dir());
+      const std::string image_sha = util::sha256_hex(util::read_file(src.image));
+      p.commit = "sha256:" + image_sha;
+      p.key = prebuilt_kernel_key(image_sha, src.image_config.empty() ? "" : util::sha256_hex(util::read_file(src.image_config)),
+                                  spec.page_size_kib);
+      p.origin = kernel_origin(spec, p.commit);
+    } catch (const std::exception& e) {
+      p.note = e.what();
+      return p;
+    }
+    p.cached = entry_complete(entry_dir(cache_root, "kernel", p.key));
+    return p;
+  }
   p.source = src.kind == KernelSource::Kind::kGitTree
                  ? fmt::format("git {} {}", src.git_tree.string(), src.git_ref)
                  : fmt::format("linux-source-{} ({})", src.debian_version, src.debian_suite);
+  if (!spec.base_config.empty()) p.source += " + .config " + spec.base_config.string();
   p.commit = planned_commit(src, cache_root, p.note);
   if (p.commit.empty()) return p;
   try {
     p.key = kernel_key(key_inputs(spec, source_identity(src), p.commit));
+    p.origin = kernel_origin(spec, p.commit);
   } catch (const std::exception& e) {
     p.note = e.what();
     return p;

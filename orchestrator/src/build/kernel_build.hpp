@@ -11,14 +11,20 @@
 
 namespace rlab::build {
 
-/// A built kernel in the cache (<cache>/kernels/<key>/).
+/// A built (or prebuilt) kernel in the cache (<cache>/kernels/<key>/).
 struct KernelArtifact {
   std::filesystem::path image;   ///< arch/arm64/boot/Image
-  std::filesystem::path config;  ///< the final .config
-  std::string key;               ///< cache key (see kernel_key())
-  std::string release;           ///< `make kernelrelease`
-  std::string source_commit;     ///< Debian package version or git SHA
-  std::string config_sha256;     ///< sha256 hex of `config`
+  std::filesystem::path config;  ///< the final .config; "" for a prebuilt Image given without one
+  std::string key;               ///< cache key (see kernel_key(), prebuilt_kernel_key())
+  std::string release;           ///< `make kernelrelease`; a prebuilt Image's banner ("" when none)
+  std::string source_commit;     ///< Debian package version, git SHA, or "sha256:<hex>" of a prebuilt Image
+  std::string config_sha256;     ///< sha256 hex of `config` ("" without one)
+  /// Where the kernel came from (kernel_origin()), e.g. "debian linux-source-6.12 6.12.117-1
+  /// (trixie)"; "" for a cache entry older than the field.
+  std::string origin;
+  /// config-changes.txt of the entry: what rlab changed in a given full .config (one
+  /// format_change() line per option); "" when the kernel was not configured from one.
+  std::filesystem::path config_changes;
   unsigned page_size_kib = 64;
   bool cache_hit = false;        ///< true when nothing was built
   /// SHA-256 of vmlinux's .text section (aarch64 objcopy): equal for two builds whose code is
@@ -44,8 +50,20 @@ std::string cross_toolchain_id();
 /// text, "No space left on device", as make, cc1, ld, tar, cp and git print it.
 bool says_disk_full(std::string_view message);
 
-/// Returns the Image for `spec`, building it on a cache miss: fetch the source, copy and
-/// patch it when there are patches, configure (allnoconfig + fragments, checked), then
+/// Where `spec`'s kernel comes from, one line for people and the store:
+/// "debian linux-source-6.12 <commit> (trixie)", "git <tree> <commit>" or "prebuilt Image
+/// sha256:<hex> (<path>)" with ", .config sha256:<hex>" when it has one; a full `config:` adds
+/// ", from .config sha256:<hex> (<path>)". `commit` is the resolved revision ("?" when "").
+/// Reads (hashes) the prebuilt Image and the .config files; throws std::runtime_error when one
+/// cannot be read.
+std::string kernel_origin(const KernelSpec& spec, const std::string& commit);
+
+/// Returns the Image for `spec`. A prebuilt Image (KernelSource::kPrebuiltImage) is checked
+/// (check_prebuilt()) and copied with its .config into the cache, keyed by their SHA-256s;
+/// nothing is built. Otherwise it is built on a cache miss: fetch the source, copy and
+/// patch it when there are patches, configure (allnoconfig + fragments, or the entry's full
+/// .config + required.config + page size + fragments, checked; with a full .config every
+/// option rlab changed is reported ("config" phase) and kept in config-changes.txt), then
 /// `make Image` out of tree with ccache (<cache>/ccache), -j<host CPUs> or $RLAB_BUILD_JOBS.
 /// Progress goes to `progress` ("fetch", "patch", "config", "build", "cache"). The tree
 /// <cache>/kbuild/<key>/src (hard links + patches) and objects <cache>/kbuild/<key>/obj are
@@ -56,17 +74,22 @@ KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress = 
 
 /// What ensure_kernel() would do for a spec, found without fetching, building or writing.
 struct KernelPlan {
-  std::string source;   ///< "linux-source-6.12 (trixie)" or "git <tree> <ref>"
+  /// "linux-source-6.12 (trixie)", "git <tree> <ref>" or "prebuilt Image <path>", with
+  /// " + .config <path>" for a full `config:`
+  std::string source;
   std::string commit;   ///< the revision it would build; "" when not known without a fetch
   std::string key;      ///< its cache key (kernel_key()); "" when it cannot be computed
   bool cached = false;  ///< a complete cache entry has `key`: nothing would be built
   std::string note;     ///< why `key` is unknown, or a caveat about `commit`; "" otherwise
+  std::string origin;   ///< kernel_origin() when `commit` is known, else ""
+  bool prebuilt = false;  ///< a prebuilt Image: nothing to build, only a copy
 };
 
 /// The plan for `spec`: a git tree's ref is resolved now (`git rev-parse`); a Debian
 /// package's revision is the candidate in the package lists the last fetch left in the cache
 /// (a run refreshes them first, so it may find a newer one: said in `note`), and unknown when
-/// no fetch has happened yet. Reads fragments, patches and the cross toolchain's version
+/// no fetch has happened yet; a prebuilt Image's is its SHA-256 (and check_prebuilt()'s
+/// complaint, if any, is the `note`, with no key). Reads fragments, patches and the cross toolchain's version
 /// like ensure_kernel(); never fetches, builds or writes an entry.
 KernelPlan plan_kernel(const KernelSpec& spec);
 

@@ -102,12 +102,16 @@ std::string git_commit(const KernelSource& src) {
 std::string source_identity(const KernelSource& source) {
   if (source.kind == KernelSource::Kind::kDebianPackage)
     return "debian:linux-source-" + source.debian_version + "@" + source.debian_suite;
+  if (source.kind == KernelSource::Kind::kPrebuiltImage)
+    return "image:" + fs::absolute(source.image).lexically_normal().string();
   return "git:" + fs::absolute(source.git_tree).lexically_normal().string();
 }
 
 SourceTree fetch_kernel_source(const KernelSource& source, const fs::path& cache_root,
                                const Progress& progress) {
   // One fetch at a time per cache: the private apt state and unpacking are not concurrent-safe.
+  if (source.kind == KernelSource::Kind::kPrebuiltImage)
+    throw std::invalid_argument("kernel source: a prebuilt Image " + source.image.string() + " has no source to fetch");
   CacheLock lock(cache_root, "source-fetch");
   SourceTree tree = source.kind == KernelSource::Kind::kDebianPackage ? fetch_debian(source, cache_root, progress)
                                                                        : fetch_git(source, cache_root, progress);

@@ -16,7 +16,8 @@ namespace rlab::build {
 struct SourceTree {
   std::filesystem::path dir;  ///< top of the tree (holds Makefile)
   /// What the source is, without the version: "debian:linux-source-6.12@trixie" or
-  /// "git:<absolute repository path>".
+  /// "git:<absolute repository path>" ("image:<absolute path>" for a prebuilt Image, which has
+  /// no tree).
   std::string identity;
   /// Which revision: the Debian package version ("6.12.57-1") or the full git commit SHA.
   std::string commit;
@@ -30,7 +31,7 @@ struct SourceTree {
 /// `cache_root`/sources when not there yet. Debian: refreshes the private apt lists (see
 /// PrivateApt) and takes the suite's candidate version. Git: `git rev-parse <ref>^{commit}`.
 /// Throws std::runtime_error naming the source on: empty version/suite/tree/ref, unknown
-/// package or ref, download or unpack failures.
+/// package or ref, download or unpack failures; std::invalid_argument for a prebuilt Image.
 SourceTree fetch_kernel_source(const KernelSource& source,
                                const std::filesystem::path& cache_root,
                                const Progress& progress = {});

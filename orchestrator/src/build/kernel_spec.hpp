@@ -7,11 +7,12 @@
 
 namespace rlab::build {
 
-/// Where a kernel's source comes from.
+/// Where a kernel's source comes from (or, for a prebuilt Image, the kernel itself).
 struct KernelSource {
   enum class Kind {
     kDebianPackage,  ///< Debian `linux-source-<version>` from the host's apt mirror
     kGitTree,        ///< a local git tree (e.g. a linux-stable clone) at a ref
+    kPrebuiltImage,  ///< an arm64 Image built elsewhere: copied into the cache, never built
   };
   Kind kind = Kind::kDebianPackage;
   /// kDebianPackage: upstream series, e.g. "6.12" -> package linux-source-6.12.
@@ -22,6 +23,11 @@ struct KernelSource {
   std::filesystem::path git_tree;
   /// kGitTree: any ref git rev-parse understands (tag, branch, SHA).
   std::string git_ref;
+  /// kPrebuiltImage: the uncompressed arm64 `Image` (absolute path).
+  std::filesystem::path image;
+  /// kPrebuiltImage: the .config it was built from (absolute path), "" when not given: then
+  /// the entry's page size is trusted and what the guest needs is not checked before boot.
+  std::filesystem::path image_config;
 };
 
 /// A fully resolved kernel: everything that determines the built Image.
@@ -36,6 +42,9 @@ struct KernelSpec {
   std::vector<std::filesystem::path> patches;
   /// The patch set's short name for labels (e.g. "inline-inactivation"), "" for none.
   std::string patchset;
+  /// A full .config (absolute path) to start from instead of allnoconfig + base.config (the
+  /// matrix entry's `config:`); "" for rlab's own configuration. Debian and git sources only.
+  std::filesystem::path base_config;
 };
 
 }  // namespace rlab::build

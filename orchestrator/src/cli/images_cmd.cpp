@@ -61,7 +61,8 @@ int build_images(const std::string& kernel, const std::string& matrix_file, cons
                      {"kernel_release", g.kernel_release},
                      {"source_commit", g.source_commit},
                      {"config_sha256", g.config_sha256},
-                     {"page_size_kib", g.page_size_kib}};
+                     {"page_size_kib", g.page_size_kib},
+                     {"origin", g.kernel_origin}};
   std::cout << out.dump(2) << "\n";
   return kOk;
 }
@@ -88,6 +89,26 @@ int selftest(const std::string& kernel, const std::string& matrix_file, const st
   return ok ? kOk : kFailure;
 }
 
+// Where a cached kernel came from, short: "debian 6.12.117-1", "git 8354d86b64ca",
+// "prebuilt Image sha256:1a2b3c4d5e6f", with ", .config sha256:<12>" for a full `config:` and
+// the count of options rlab changed in it.
+std::string kernel_source_summary(const nlohmann::json& m) {
+  const std::string id = m.value("source_identity", "");
+  const std::string commit = m.value("source_commit", "?");
+  std::string out;
+  if (id.rfind("image:", 0) == 0) out = "prebuilt Image " + commit.substr(0, 7 + 12);
+  else if (id.rfind("git:", 0) == 0) out = "git " + commit.substr(0, 12);
+  else out = "debian " + commit;
+  if (m.contains("prebuilt") && !m["prebuilt"].value("config_sha256", "").empty())
+    out += ", its .config";
+  else if (m.contains("prebuilt"))
+    out += ", no .config";
+  if (m.contains("base_config"))
+    out += fmt::format(", .config sha256:{} ({} changed)", m["base_config"].value("sha256", "").substr(0, 12),
+                       m.value("config_changes", 0u));
+  return out;
+}
+
 int list_images(bool as_json) {
   auto entries = build::list_cache(util::cache_dir());
   if (as_json) {
@@ -104,7 +125,7 @@ int list_images(bool as_json) {
     const auto& m = e.manifest;
     if (m.is_object() && e.kind == "kernel")
       what = fmt::format("{} {} ({}, {}K pages{})", m.value("name", "?"), m.value("kernel_release", "?"),
-                         m.value("source_commit", "?"), m.value("page_size_kib", 0u),
+                         kernel_source_summary(m), m.value("page_size_kib", 0u),
                          m.value("patchset", "").empty() ? "" : ", " + m.value("patchset", ""));
     else if (m.is_object() && m.contains("what"))
       what = m.value("what", "");

@@ -71,6 +71,7 @@ GuestImages ensure_guest_images(const build::KernelSpec& spec, const fs::path& a
   g.source_commit = kernel.source_commit;
   g.config_sha256 = kernel.config_sha256;
   g.page_size_kib = kernel.page_size_kib;
+  g.kernel_origin = kernel.origin;
   return g;
 }
 

@@ -21,6 +21,9 @@ struct GuestImages {
   std::string source_commit;   ///< git SHA (git tree) or Debian package version (linux-source-X)
   std::string config_sha256;   ///< sha256 hex of the final .config after olddefconfig
   unsigned page_size_kib = 64; ///< 4, 16 or 64: the kernel's CONFIG_ARM64_<N>K_PAGES
+  /// Where the kernel came from (build::kernel_origin()): Debian package, git tree and commit,
+  /// prebuilt Image's SHA-256, the full .config it was configured from.
+  std::string kernel_origin;
 };
 
 /// Progress callback: `phase` is one of "fetch", "config", "patch", "build", "initramfs",
@@ -28,7 +31,7 @@ struct GuestImages {
 using Progress = std::function<void(std::string_view phase, std::string_view detail)>;
 
 /// Returns the kernel Image and initramfs for `spec`, building whatever is not cached yet.
-/// The kernel is fetched (Debian linux-source package or git tree), configured (allnoconfig +
+/// A prebuilt Image is checked and copied (build::ensure_kernel()). Otherwise the kernel is fetched (Debian linux-source package or git tree), configured (allnoconfig +
 /// images/kernel fragments, checked after olddefconfig), patched, and built out of tree with
 /// ccache; the initramfs packs Debian arm64 userland, images/rootfs/init and `agent_binary`
 /// (installed as /usr/bin/rlab-agent).

@@ -1,5 +1,11 @@
 #include "matrix/kernels.hpp"
 
+#include "build/kernel_build.hpp"  // images_dir
+#include "build/prebuilt_kernel.hpp"
+#include "util/paths.hpp"
+
+#include <fmt/format.h>
+
 #include <cctype>
 #include <functional>
 #include <set>
@@ -28,13 +34,26 @@ unsigned page_size_kib(const Checker& ck, const YAML::Node& n, const std::string
 
 build::KernelSource parse_source(const Checker& ck, const YAML::Node& n, const std::string& what,
                                  const fs::path& base_dir, bool check) {
-  ck.check_map(n, what, {"debian", "suite", "git", "ref"});
+  ck.check_map(n, what, {"debian", "suite", "git", "ref", "image", "config"});
   build::KernelSource src;
   const bool deb = static_cast<bool>(n["debian"]);
   const bool git = static_cast<bool>(n["git"]);
-  if (deb == git)
-    ck.fail(n, what + ": give exactly one of 'debian' (a linux-source version) or 'git' (a tree)");
-  if (deb) {
+  const bool image = static_cast<bool>(n["image"]);
+  if (deb + git + image != 1)
+    ck.fail(n, what + ": give exactly one of 'debian' (a linux-source version), 'git' (a tree) or "
+                      "'image' (a prebuilt arm64 Image)");
+  if (n["config"] && !image)
+    ck.fail(ck.key_mark(n, "config"), what + ": 'config' belongs to an 'image' source (a full .config to "
+                                             "build from is the entry's own 'config:', beside 'source')");
+  if (image) {
+    for (const char* k : {"suite", "ref"})
+      if (n[k]) ck.fail(ck.key_mark(n, k), what + ": '" + k + "' belongs to a '" + (k[0] == 's' ? "debian" : "git") + "' source");
+    src.kind = build::KernelSource::Kind::kPrebuiltImage;
+    src.image = resolve_path(ck, n["image"], what + ".image", base_dir, check, false);
+    if (check)
+      if (const auto why = build::arm64_image_problem(src.image); !why.empty()) ck.fail(n["image"], what + ".image: " + why);
+    if (n["config"]) src.image_config = resolve_path(ck, n["config"], what + ".config", base_dir, check, false);
+  } else if (deb) {
     if (n["ref"]) ck.fail(ck.key_mark(n, "ref"), what + ": 'ref' belongs to a 'git' source");
     src.kind = build::KernelSource::Kind::kDebianPackage;
     src.debian_version = ck.string(ck.required(n, what, "debian"), what + ".debian");
@@ -53,6 +72,55 @@ build::KernelSource parse_source(const Checker& ck, const YAML::Node& n, const s
       ck.fail(n["ref"], what + ".ref: '" + src.git_ref + "' is not a git ref");
   }
   return src;
+}
+
+/// An entry's `config:` (a full .config to configure from): its path, read and parsed when
+/// `check` so that a malformed line is an error here (naming the .config's own line).
+fs::path parse_full_config(const Checker& ck, const YAML::Node& n, const std::string& what,
+                           const fs::path& base_dir, bool check) {
+  fs::path p = resolve_path(ck, n, what, base_dir, check, false);
+  if (!check) return p;
+  try {
+    if (build::parse_fragment(util::read_file(p), p).empty())
+      ck.fail(n, what + ": " + p.string() + " sets no option: not a .config");
+  } catch (const MatrixError&) {
+    throw;
+  } catch (const std::exception& x) {
+    ck.fail(n, what + ": " + x.what());
+  }
+  return p;
+}
+
+/// What a prebuilt Image entry may not have (fragments, patches, a `config:` to build from:
+/// nothing is built), and, when its .config is given and `check`, that the .config's page size
+/// agrees with `page_size` (taken from the .config when the entry gives none) and has every
+/// option the guest needs built in. Each problem is an error at the node it is about.
+void check_prebuilt_entry(const Checker& ck, const YAML::Node& e, const std::string& what, build::KernelSpec& spec,
+                          bool check) {
+  const YAML::Node src = e["source"] ? e["source"] : e["extends"];
+  const char* nothing_built = ": a prebuilt Image ('source.image') is not built, so it takes no ";
+  if (!spec.fragments.empty()) ck.fail(e["fragments"] ? e["fragments"] : src, what + nothing_built + "fragments");
+  if (!spec.patches.empty()) ck.fail(e["patches"] ? e["patches"] : src, what + nothing_built + "patches");
+  if (!spec.base_config.empty())
+    ck.fail(e["config"] ? e["config"] : src, what + nothing_built + "'config' to build from (its own .config is 'source.config')");
+  if (!check || spec.source.image_config.empty()) return;
+  const YAML::Node cfg_node = e["source"] && e["source"]["config"] ? e["source"]["config"] : src;
+  const std::string cfg = spec.source.image_config.string();
+  build::PrebuiltConfigCheck c;
+  try {
+    c = build::check_prebuilt_config(spec.source.image_config, build::images_dir());
+  } catch (const std::exception& x) {
+    ck.fail(cfg_node, what + ".source.config: " + x.what());
+  }
+  if (c.page_size_kib == 0)
+    ck.fail(cfg_node, what + ".source.config: " + cfg + " selects no arm64 page size (CONFIG_ARM64_{4K,16K,64K}_PAGES): not an arm64 .config");
+  if (const YAML::Node ps = e["page_size"]; ps && spec.page_size_kib != c.page_size_kib)
+    ck.fail(ps, fmt::format("{}.page_size: {}k, but {} builds {}K pages (CONFIG_ARM64_{}K_PAGES=y)", what,
+                            spec.page_size_kib, cfg, c.page_size_kib, c.page_size_kib));
+  spec.page_size_kib = c.page_size_kib;
+  if (!c.missing.empty())
+    ck.fail(cfg_node, fmt::format("{}.source.config: {} lacks {} option(s) rlab's guest needs built in (it loads no "
+                                  "module): {}", what, cfg, c.missing.size(), build::describe_missing(c.missing)));
 }
 
 }  // namespace
@@ -101,7 +169,7 @@ std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const 
     const YAML::Node e = it->second;
     if (!e.IsMap()) ck.fail(e.IsNull() ? it->first.Mark() : e.Mark(),
                             what + ": expected a mapping (source, page_size, ...)");
-    ck.check_map(e, what, {"extends", "source", "page_size", "fragments", "patches", "patchset"});
+    ck.check_map(e, what, {"extends", "source", "page_size", "fragments", "patches", "patchset", "config"});
     Entry en{e, it->first.Mark(), false, "", {}};
     if (e["extends"]) {
       en.has_extends = true;
@@ -160,6 +228,10 @@ std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const 
         own = name.substr(en.extends.size() + 1);
       spec.patchset = base_patchset.empty() ? own : base_patchset + "+" + own;
     }
+    if (e["config"])
+      spec.base_config = parse_full_config(ck, e["config"], what + ".config", base_dir, check_paths);
+    if (spec.source.kind == build::KernelSource::Kind::kPrebuiltImage)
+      check_prebuilt_entry(ck, e, what, spec, check_paths);
     chain.erase(name);
     return done.emplace(name, std::move(spec)).first->second;
   };

@@ -173,6 +173,7 @@ store::KernelIdentity kernel_identity(const matrix::Cell& cell, const image::Gue
   k.config_sha256 = img.config_sha256;
   k.page_size_kib = img.page_size_kib;
   k.patchset = cell.kernel.patchset;
+  k.origin = img.kernel_origin;
   return k;
 }
 

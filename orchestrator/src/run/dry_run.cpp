@@ -141,9 +141,13 @@ void render_kernels(const DryRun& d, std::ostream& out) {
     if (k.plan.cached)
       out << fmt::format("  {:<{}}  in the cache  {}, key {}, {} {}\n", k.name, width, what,
                          k.plan.key.substr(0, 16), k.boots, plural(k.boots, "boot", "boots"));
+    else if (k.plan.prebuilt)
+      out << fmt::format("  {:<{}}  to copy       {}, {} {}\n", k.name, width, what, k.boots,
+                         plural(k.boots, "boot", "boots"));
     else
       out << fmt::format("  {:<{}}  to build      {}, {} {}, ~{} ({})\n", k.name, width, what, k.boots,
                          plural(k.boots, "boot", "boots"), format_duration(k.build.seconds), k.build.from);
+    if (!k.plan.origin.empty()) out << fmt::format("  {:<{}}  from {}\n", "", width, k.plan.origin);
     if (!k.plan.note.empty()) out << fmt::format("  {:<{}}  ({})\n", "", width, k.plan.note);
   }
 }
@@ -175,6 +179,7 @@ DryRun plan_dry_run(const fs::path& matrix, const fs::path& db) {
     const auto& spec = d.m.kernels.at(name);
     k.plan = build::plan_kernel(spec);
     k.build = build::expected_build_time(cache, build::source_identity(spec.source));
+    if (k.plan.prebuilt) k.build = {0, "a prebuilt Image is copied, not built"};
     for (const auto& c : d.cells) k.boots += c.kernel.name == name ? d.m.repeats : 0;
     if (!k.plan.cached) d.build_s += k.build.seconds;
     d.kernels.push_back(std::move(k));

@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS kernels (
   config_sha256  TEXT NOT NULL,
   page_size_kib  INTEGER NOT NULL,
   patchset       TEXT NOT NULL DEFAULT '',
-  first_seen     TEXT NOT NULL
+  first_seen     TEXT NOT NULL,
+  origin         TEXT NOT NULL DEFAULT ''  -- version 9: where the kernel came from ('' before)
 );
 
 CREATE TABLE IF NOT EXISTS images (
@@ -331,6 +332,8 @@ const AddedColumn kAddedColumns[] = {
     // and whether a step's own boots of the ends still differed (1 before: a session whose
     // step found they did not ended there, and is never resumed)
     {"bisect_steps", "ends_differ", "INTEGER NOT NULL DEFAULT 1"},
+    // version 9: where each kernel came from (build::kernel_origin(); '' for kernels stored before)
+    {"kernels", "origin", "TEXT NOT NULL DEFAULT ''"},
 };
 const int kAddedColumnCount = sizeof kAddedColumns / sizeof kAddedColumns[0];
 

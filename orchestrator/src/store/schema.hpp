@@ -13,8 +13,10 @@ namespace rlab::store::detail {
 /// host and guest (boot_platform); 7 added how often the agent sampled during a pass
 /// (results.env_sample_interval_s; 1.0 in older rows, when every boot sampled each second);
 /// 8 added a gap bisection's second cell (bisect_sessions.against_cell_id; '' in older rows)
-/// and whether a step's ends still differed (bisect_steps.ends_differ; 1 in older rows).
-inline constexpr int kSchemaVersion = 8;
+/// and whether a step's ends still differed (bisect_steps.ends_differ; 1 in older rows);
+/// 9 added where each kernel came from (kernels.origin: Debian package, git tree and commit,
+/// prebuilt Image or full .config SHA-256; '' in older rows).
+inline constexpr int kSchemaVersion = 9;
 
 /// CREATE statements of the current version (tables, indexes, views), idempotent.
 extern const char* const kSchemaSql;

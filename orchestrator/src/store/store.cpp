@@ -332,11 +332,11 @@ void Store::record_images(BootId boot, const KernelIdentity& k, const std::strin
   const std::string now = now_iso();
   Stmt(db_,
        "INSERT INTO kernels (kernel_key, name, kernel_release, source_commit, config_sha256,"
-       " page_size_kib, patchset, first_seen) VALUES (?,?,?,?,?,?,?,?)"
-       " ON CONFLICT(kernel_key) DO NOTHING")
+       " page_size_kib, patchset, first_seen, origin) VALUES (?,?,?,?,?,?,?,?,?)"
+       " ON CONFLICT(kernel_key) DO UPDATE SET origin = excluded.origin WHERE kernels.origin = ''")
       .bind(1, k.kernel_key).bind(2, k.name).bind(3, k.kernel_release).bind(4, k.source_commit)
       .bind(5, k.config_sha256).bind(6, static_cast<std::int64_t>(k.page_size_kib))
-      .bind(7, k.patchset).bind(8, now).run();
+      .bind(7, k.patchset).bind(8, now).bind(9, k.origin).run();
   Stmt(db_, "INSERT INTO images (image_key, first_seen) VALUES (?, ?) ON CONFLICT DO NOTHING")
       .bind(1, image_key).bind(2, now).run();
   Stmt(db_, "UPDATE boots SET kernel_key = ?, image_key = ? WHERE id = ?")

@@ -84,6 +84,9 @@ struct KernelIdentity {
   std::string config_sha256;   ///< sha256 of the final .config
   unsigned page_size_kib = 64;
   std::string patchset;        ///< "" for none
+  /// Where the kernel came from (build::kernel_origin(): Debian package, git tree and commit,
+  /// prebuilt Image SHA-256, full .config SHA-256); "" when not known.
+  std::string origin;
 };
 
 /// The agent's `hello`, as the guest reported it.

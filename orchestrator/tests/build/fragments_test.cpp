@@ -18,8 +18,10 @@ std::map<std::string, std::string> as_map(const std::vector<ConfigOption>& opts)
   return m;
 }
 
-TEST(Fragments, BaseAsksForTheLabsPlatformAndObservability) {
-  auto base = as_map(read_fragment(kImages / "kernel/base.config"));
+TEST(Fragments, RequiredAndBaseAskForTheLabsPlatformAndObservability) {
+  // rlab's own kernels get both: required.config (what any guest kernel needs), then base.config.
+  auto base = as_map(read_fragment(kImages / "kernel/required.config"));
+  for (const auto& [name, value] : as_map(read_fragment(kImages / "kernel/base.config"))) base[name] = value;
   for (const char* name :
        {"CONFIG_PCI_HOST_GENERIC", "CONFIG_SERIAL_AMBA_PL011", "CONFIG_SERIAL_AMBA_PL011_CONSOLE",
         "CONFIG_VIRTIO_PCI", "CONFIG_VIRTIO_MMIO", "CONFIG_VIRTIO_BLK", "CONFIG_VIRTIO_CONSOLE",
@@ -43,16 +45,17 @@ TEST(Fragments, EachPageSizeFragmentSelectsExactlyItsPageSize) {
   }
 }
 
-TEST(Fragments, PathsAreBaseThenPageSizeThenExtras) {
+TEST(Fragments, PathsAreRequiredThenBaseThenPageSizeThenExtras) {
   KernelSpec spec;
   spec.name = "t";
   spec.page_size_kib = 16;
   spec.fragments = {kImages / "kernel/4k.config"};
   auto paths = fragment_paths(spec, kImages);
-  ASSERT_EQ(paths.size(), 3u);
-  EXPECT_EQ(paths[0].filename(), "base.config");
-  EXPECT_EQ(paths[1].filename(), "16k.config");
-  EXPECT_EQ(paths[2], kImages / "kernel/4k.config");
+  ASSERT_EQ(paths.size(), 4u);
+  EXPECT_EQ(paths[0].filename(), "required.config");
+  EXPECT_EQ(paths[1].filename(), "base.config");
+  EXPECT_EQ(paths[2].filename(), "16k.config");
+  EXPECT_EQ(paths[3], kImages / "kernel/4k.config");
 }
 
 TEST(Fragments, UnsupportedPageSizeAndMissingFragmentAreErrors) {

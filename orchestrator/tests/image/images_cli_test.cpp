@@ -42,7 +42,7 @@ TEST_F(ImagesCli, ListShowsKeysSizesAndWhat) {
   auto r = rlab({"images", "list"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("kernel     k1"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("6.12 6.12.57 (6.12.57-1, 64K pages)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("6.12 6.12.57 (debian 6.12.57-1, 64K pages)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("initramfs bookworm (1 packages)"), std::string::npos) << r.output;
   auto j = rlab({"images", "list", "--json"});
   ASSERT_EQ(j.exit_code, 0) << j.output;
@@ -50,6 +50,34 @@ TEST_F(ImagesCli, ListShowsKeysSizesAndWhat) {
   ASSERT_EQ(arr.size(), 2u);
   EXPECT_EQ(arr[0]["key"], "k1");
   EXPECT_GE(arr[0]["bytes"].get<std::uint64_t>(), 4096u);
+}
+
+// Where each kernel came from: a git commit, a prebuilt Image (with or without its .config), a
+// kernel configured from a full .config with the count of options rlab changed in it.
+TEST_F(ImagesCli, ListSaysWhereKernelsCameFrom) {
+  const std::string sha(64, 'a'), cfg(64, 'c');
+  auto entry = [&](const std::string& key, const std::string& manifest) {
+    fs::create_directories(cache_ / "kernels" / key);
+    rlab::util::write_file_atomic(cache_ / "kernels" / key / "Image", "x");
+    rlab::util::write_file_atomic(cache_ / "kernels" / key / "manifest.json", manifest);
+  };
+  entry("k2", R"({"kind":"kernel","name":"tip","kernel_release":"6.13.0","source_identity":"git:/src/linux",)"
+              R"("source_commit":"0123456789abcdef0123456789abcdef01234567","page_size_kib":4})");
+  entry("k3", R"({"kind":"kernel","name":"mine","kernel_release":"6.12.57","source_identity":"image:/srv/Image",)"
+              R"("source_commit":"sha256:)" + sha + R"(","page_size_kib":64,"prebuilt":{"config_sha256":")" + cfg + R"("}})");
+  entry("k4", R"({"kind":"kernel","name":"bare","kernel_release":"","source_identity":"image:/srv/Image",)"
+              R"("source_commit":"sha256:)" + sha + R"(","page_size_kib":16,"prebuilt":{"config_sha256":""}})");
+  entry("k5", R"({"kind":"kernel","name":"distro","kernel_release":"6.12.117","source_identity":"debian:linux-source-6.12@trixie",)"
+              R"("source_commit":"6.12.117-1","page_size_kib":64,"base_config":{"sha256":")" + cfg + R"("},"config_changes":12})");
+  auto r = rlab({"images", "list"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("tip 6.13.0 (git 0123456789ab, 4K pages)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("mine 6.12.57 (prebuilt Image sha256:aaaaaaaaaaaa, its .config, 64K pages)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("bare  (prebuilt Image sha256:aaaaaaaaaaaa, no .config, 16K pages)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("distro 6.12.117 (debian 6.12.117-1, .config sha256:cccccccccccc (12 changed), 64K pages)"),
+            std::string::npos) << r.output;
 }
 
 TEST_F(ImagesCli, UnknownKernelIsAUsageErrorListingTheKnownOnes) {

@@ -292,3 +292,34 @@ TEST_F(StoreMigration, AVersion6StoreGainsTheOneSecondSampleItRanWith) {
   for (const auto& b : store::scored_boots(*st, run)) EXPECT_DOUBLE_EQ(b.env.sample_interval_s, 1.0);
   for (const auto& p : st->boot_phases(run)) EXPECT_FALSE(p.init_s || p.agent_s || p.hello_s) << "not known then";
 }
+
+// Version 8 -> 9: kernels gain where they came from ('' for those stored before); a kernel
+// recorded again with its origin fills it in, and an origin once stored is kept.
+TEST_F(StoreMigration, AVersion8StoreGainsKernelOrigins) {
+  {
+    auto st = store::Store::open(db_);
+    fill(*st);
+  }
+  rlab::test::sql_exec(db_, "ALTER TABLE kernels DROP COLUMN origin");
+  rlab::test::sql_exec(db_, "PRAGMA user_version = 8");
+  const auto counts = row_counts(db_);
+  auto st = store::Store::open(db_);
+  EXPECT_EQ(rlab::test::sql_column(db_, "PRAGMA user_version").at(0), std::to_string(rlab::store::detail::kSchemaVersion));
+  EXPECT_EQ(row_counts(db_), counts);
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT origin FROM kernels"), std::vector<std::string>{""});
+
+  const auto run = st->create_run({"m.yaml", "kernels: {}", 4, "matrix", ""});
+  st->add_cells(run, {cell("xfs", 1)}, 2);
+  store::KernelIdentity k{"kkey", "6.12", "6.12.57", "6.12.57-1", "cfg", 64, ""};
+  k.origin = "debian linux-source-6.12 6.12.57-1 (trixie)";
+  const auto b0 = st->boot_id(run, "6.12/xfs/1vcpu/shell1", 0);
+  st->start_boot(b0, "qemu:///system", "rlab-2-a", "/tmp/c.log");
+  st->record_images(b0, k, "ikey");
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT origin FROM kernels"), std::vector<std::string>{k.origin});
+  k.origin = "something else";
+  const auto b1 = st->boot_id(run, "6.12/xfs/1vcpu/shell1", 1);
+  st->start_boot(b1, "qemu:///system", "rlab-2-b", "/tmp/c.log");
+  st->record_images(b1, k, "ikey");
+  EXPECT_EQ(rlab::test::sql_column(db_, "SELECT origin FROM kernels"),
+            std::vector<std::string>{"debian linux-source-6.12 6.12.57-1 (trixie)"});
+}

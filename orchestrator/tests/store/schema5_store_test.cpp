@@ -170,7 +170,8 @@ TEST_F(Schema5Store, MigratesGainingOnlyBootPlatformAndReadsWhatRlabReadThen) {
   EXPECT_EQ(sql("PRAGMA user_version"), std::to_string(store::detail::kSchemaVersion) + "\n");
   // Version 6 adds one table (what each boot ran on), 7 one column of results (how often the
   // agent sampled) and three of boots (the guest's boot timeline), 8 one of bisect sessions (a
-  // gap's second cell) and one of bisect steps (whether the ends still differed); nothing else changes.
+  // gap's second cell) and one of bisect steps (whether the ends still differed), 9 one of
+  // kernels (where each came from); nothing else changes.
   std::string after = sql("SELECT type, name, sql FROM sqlite_master ORDER BY name");
   const auto at = after.find("table|boot_platform|");
   ASSERT_NE(at, std::string::npos) << after;
@@ -179,12 +180,13 @@ TEST_F(Schema5Store, MigratesGainingOnlyBootPlatformAndReadsWhatRlabReadThen) {
   for (const auto& [added, was] : {std::pair<std::string, std::string>{"\n, env_sample_interval_s REAL NOT NULL DEFAULT 1.0)", "\n)"},
                                    {", guest_init_s REAL, guest_agent_s REAL, guest_hello_s REAL,", ","},
                                    {", against_cell_id TEXT NOT NULL DEFAULT '')", ")"},
-                                   {", ends_differ INTEGER NOT NULL DEFAULT 1,", ","}}) {
+                                   {", ends_differ INTEGER NOT NULL DEFAULT 1,", ","},
+                                   {"\n, origin TEXT NOT NULL DEFAULT '')", "\n)"}}) {
     const auto col = after.find(added);
     ASSERT_NE(col, std::string::npos) << added << " in " << after;
     after.replace(col, added.size(), was);
   }
-  EXPECT_EQ(after, schema) << "a schema-5 store gained or lost more than versions 6 to 8 add";
+  EXPECT_EQ(after, schema) << "a schema-5 store gained or lost more than versions 6 to 9 add";
   const fs::path golden = fs::path(RLAB_TEST_DATA) / "schema5-reads";
   // A deliberate change of what these reads show (a table's layout, a report's text) is
   // recorded by running this test once with RLAB_UPDATE_GOLDEN=1; review the files' diff.
