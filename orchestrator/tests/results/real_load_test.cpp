@@ -58,7 +58,8 @@ TEST(RealLoad, XfsPlacementOneAgSharedOnePerCopyPerCopy) {
   EXPECT_EQ(p.at("shared").second, 4u) << "agcount=4";
   EXPECT_EQ(p.at("shared").first, 1.0) << "UnixBench's one test directory: every inode in one AG";
   EXPECT_EQ(p.at("per-copy").first, 4.0) << "four copy directories over four AGs";
-  EXPECT_NE(r.output.find("xfs_inode_ags_of_4(shared)"), std::string::npos) << r.output;
+  // The row of the results table: the mean AG count of the load's inodes, with the AG count and layout.
+  EXPECT_NE(r.output.find("shared.xfs_inode_ags  (of 4 AGs, shared layout)"), std::string::npos) << r.output;
 }
 
 TEST(RealLoad, FidelityBenchmarkShortPass) {
