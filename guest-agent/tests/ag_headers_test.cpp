@@ -3,6 +3,8 @@
 // removing files in one directory each (inode allocation and freeing lock the AGI of the
 // directory's AG; unlinked inodes are freed by the inodegc worker), counted per AG and header.
 #include <fcntl.h>
+#include <linux/fs.h>  // FIFREEZE, FITHAW
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -251,9 +253,17 @@ TEST(Attribution, APassWithoutAnyAgHeaderHeldSaysSo) {
   const auto device = ra::xfs_device_of(xfs.mnt);
   ASSERT_TRUE(device);
   auto a = ra::Attribution::open("counts", 20, device);
+  // Frozen, the filesystem is truly quiet: freezing flushes it and stops its background
+  // workers (the log worker, blockgc, inodegc), which a fresh mount may otherwise run
+  // while the pass is open and hold an AG header in.
+  const int root = ::open(xfs.mnt.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(root, 0) << std::strerror(errno);
+  ASSERT_EQ(::ioctl(root, FIFREEZE, 0), 0) << std::strerror(errno);
   a->begin_pass();
   a->stop();  // nothing done on the filesystem
   const auto quiet = a->end_pass();
+  EXPECT_EQ(::ioctl(root, FITHAW, 0), 0) << std::strerror(errno);
+  ::close(root);
   EXPECT_NE(quiet.unavailable.find("agheader: no AG header held during the pass"), std::string::npos) << quiet.unavailable;
 
   a->begin_pass();
