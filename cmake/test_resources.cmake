@@ -33,7 +33,7 @@ set(_rlab_no_kernel_suites
     "RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages")
 set(_rlab_no_kernel "^(${_rlab_no_kernel_suites})\\.")
 # One 1-vCPU guest at a time.
-set(_rlab_one_core "^(${_rlab_no_kernel_suites}|RealIcount|RealGuest)\\.")
+set(_rlab_one_core "^(${_rlab_no_kernel_suites}|RealIcount|RealGuest|RealGroupUser)\\.")
 
 foreach(_list IN LISTS RLAB_TEST_LISTS)
   foreach(_t IN LISTS ${_list})

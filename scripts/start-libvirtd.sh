@@ -14,9 +14,34 @@
 # subreaper (`tini -s`), which reaps its QEMUs at once; its log goes to
 # /var/log/libvirt/libvirtd.log.
 #
-# RLAB_SYSTEMD_DIR replaces /run/systemd/system (the tests point it elsewhere).
+# Who may connect: with systemd, Debian's libvirt-daemon-system lets the group `libvirt` in
+# through polkit. Without a system D-Bus there is no polkit, and libvirtd's default
+# (auth_unix_rw = "polkit") would refuse everyone but root; so the daemon started by hand gets
+# the same policy from the socket's permissions instead: group `libvirt`, mode 0770,
+# auth_unix_rw = "none" (/run/rlab/libvirtd.conf: /etc/libvirt/libvirtd.conf plus those three
+# settings, each only when /etc does not set it). A libvirtd that an earlier version of this
+# script started without that policy is restarted with it when it runs no domain.
+#
+# The tests point these elsewhere: RLAB_SYSTEMD_DIR (/run/systemd/system), RLAB_SYSTEM_BUS
+# (/run/dbus/system_bus_socket), RLAB_LIBVIRT_SOCK (/run/libvirt/libvirt-sock),
+# RLAB_LIBVIRTD_CONF_IN (/etc/libvirt/libvirtd.conf), RLAB_LIBVIRTD_CONF (/run/rlab/libvirtd.conf).
 set -euo pipefail
 answers() { virsh -c qemu:///system list --all >/dev/null 2>&1; }
+sock=${RLAB_LIBVIRT_SOCK:-/run/libvirt/libvirt-sock}
+
+# The by-hand daemon's configuration: the group's socket policy where polkit cannot serve.
+by_hand_config() {
+  local conf=${RLAB_LIBVIRTD_CONF:-/run/rlab/libvirtd.conf}
+  mkdir -p "$(dirname "$conf")"
+  cp "${RLAB_LIBVIRTD_CONF_IN:-/etc/libvirt/libvirtd.conf}" "$conf"
+  if [ ! -S "${RLAB_SYSTEM_BUS:-/run/dbus/system_bus_socket}" ] && getent group libvirt >/dev/null; then
+    set_unless_given() { grep -Eq "^[[:space:]]*$1[[:space:]]*=" "$conf" || echo "$1 = $2" >>"$conf"; }
+    set_unless_given unix_sock_group '"libvirt"'
+    set_unless_given unix_sock_rw_perms '"0770"'
+    set_unless_given auth_unix_rw '"none"'
+  fi
+  echo "$conf"
+}
 
 if [ -d "${RLAB_SYSTEMD_DIR:-/run/systemd/system}" ]; then
   if ! answers; then
@@ -26,9 +51,16 @@ else
   if ! pgrep -x virtlogd >/dev/null; then
     virtlogd --daemon
   fi
+  conf=$(by_hand_config)
+  if pgrep -x libvirtd >/dev/null && grep -q '^unix_sock_group = "libvirt"' "$conf" &&
+     [ "$(stat -c %G "$sock" 2>/dev/null)" != libvirt ] &&
+     [ -z "$(virsh -c qemu:///system list --name 2>/dev/null | tr -d '[:space:]')" ]; then
+    pkill -x libvirtd
+    for _ in $(seq 1 50); do pgrep -x libvirtd >/dev/null || break; sleep 0.2; done
+  fi
   if ! pgrep -x libvirtd >/dev/null; then
     mkdir -p /var/log/libvirt
-    setsid tini -s -- libvirtd >>/var/log/libvirt/libvirtd.log 2>&1 </dev/null &
+    setsid tini -s -- libvirtd -f "$conf" >>/var/log/libvirt/libvirtd.log 2>&1 </dev/null &
   fi
 fi
 for _ in $(seq 1 50); do

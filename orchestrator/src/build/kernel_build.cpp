@@ -342,7 +342,7 @@ KernelArtifact ensure_prebuilt(const KernelSpec& spec, const fs::path& cache_roo
                 {"created", static_cast<long long>(std::time(nullptr))}};
   });
   report(progress, "cache", (hit ? "prebuilt kernel cache hit " : "prebuilt kernel copied: ") + key.substr(0, 16));
-  return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), true);
+  return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), hit);
 }
 
 
@@ -442,7 +442,11 @@ bool says_disk_full(std::string_view message) {
 KernelArtifact ensure_kernel(const KernelSpec& spec, const Progress& progress) {
   const fs::path cache_root = util::cache_dir();
   try {
-    return build_or_hit(spec, cache_root, progress);
+    KernelArtifact a = build_or_hit(spec, cache_root, progress);
+    // Where this kernel comes from now: an entry is keyed by content, so a hit may have been
+    // made from another path (the same Image handed in from elsewhere, another clone's tree).
+    a.origin = kernel_origin(spec, a.source_commit);
+    return a;
   } catch (const std::exception& e) {
     if (!says_disk_full(e.what())) throw;
     std::error_code ec;

@@ -20,7 +20,7 @@ struct KernelArtifact {
   std::string source_commit;     ///< Debian package version, git SHA, or "sha256:<hex>" of a prebuilt Image
   std::string config_sha256;     ///< sha256 hex of `config` ("" without one)
   /// Where the kernel came from (kernel_origin()), e.g. "debian linux-source-6.12 6.12.117-1
-  /// (trixie)"; "" for a cache entry older than the field.
+  /// (trixie)": this use's source (its paths as the matrix gives them now), even on a cache hit.
   std::string origin;
   /// config-changes.txt of the entry: what rlab changed in a given full .config (one
   /// format_change() line per option); "" when the kernel was not configured from one.

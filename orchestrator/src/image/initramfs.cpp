@@ -112,7 +112,9 @@ bool is_aarch64_elf(std::string_view elf) {
 void extract_userland(const RootfsRecipe& recipe, const std::string& mirror, const fs::path& root) {
   std::string include;
   for (const auto& p : recipe.packages) include += (include.empty() ? "" : ",") + p;
-  util::run_checked({"mmdebstrap", "--variant=extract", "--architectures=arm64", "--quiet",
+  // chrootless: the packages are only unpacked, which needs no root (and as root gives the
+  // same tree as mmdebstrap's root mode, less the /dev nodes the cpio writer adds itself).
+  util::run_checked({"mmdebstrap", "--mode=chrootless", "--variant=extract", "--architectures=arm64", "--quiet",
                      "--include=" + include, recipe.suite, root.string(),
                      "deb " + mirror + " " + recipe.suite + " main"},
                     build::run_options(std::chrono::seconds(1800)));

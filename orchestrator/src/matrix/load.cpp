@@ -400,7 +400,11 @@ std::string_view to_string(AgentLink link) {
 }
 
 AgentLink default_agent_link(const std::string& uri) {
-  return local_uri(uri) ? AgentLink::kSocket : AgentLink::kLibvirt;
+  if (!local_uri(uri)) return AgentLink::kLibvirt;
+  // qemu:///system's QEMU binds the socket as its own user (libvirt-qemu), whom only root
+  // may connect to; a user in the libvirt group goes through libvirt's channel instead.
+  return ::geteuid() == 0 || uri.find(":///session") != std::string::npos ? AgentLink::kSocket
+                                                                          : AgentLink::kLibvirt;
 }
 
 std::string_view to_string(HostFiles f) { return f == HostFiles::kVolumes ? "volumes" : "paths"; }
@@ -541,6 +545,7 @@ void parse_settings(Checker& ck, const YAML::Node& root, const fs::path& base_di
     Host local;
     local.uri = "qemu:///system";
     local.vcpu_budget = local_cpus();
+    local.agent_link = default_agent_link(local.uri);
     m.hosts = {local};
   }
   m.results = base_dir / "results" / "rlab.db";

@@ -163,8 +163,8 @@ std::string resolve_cpu_model(const Guest& guest, Accel accel);
 /// How rlab reaches the guest agent's virtio-serial channel on a host (`hosts[].agent_link`).
 enum class AgentLink {
   /// A unix socket QEMU binds in the boot's directory, connected to directly: QEMU on rlab's
-  /// own machine only; survives a libvirtd restart. Default for qemu:///system and
-  /// qemu:///session.
+  /// own machine only, and a socket rlab's user may connect to; survives a libvirtd restart.
+  /// Default for qemu:///session, and for qemu:///system when rlab runs as root.
   kSocket,
   /// virDomainOpenChannel over the host's libvirt connection (ssh, tcp, tls: libvirt's own
   /// transport and auth); ends when the connection does. Default for every other URI.
@@ -174,8 +174,9 @@ enum class AgentLink {
 /// "socket" or "libvirt".
 std::string_view to_string(AgentLink link);
 
-/// The agent link a host gets without `agent_link`: kSocket for qemu:///system and
-/// qemu:///session, kLibvirt for every other URI.
+/// The agent link a host gets without `agent_link`: kSocket for qemu:///session, and for
+/// qemu:///system when this process is root (its QEMU's socket belongs to libvirt's QEMU
+/// user, whom a non-root member of the libvirt group cannot connect to); kLibvirt otherwise.
 AgentLink default_agent_link(const std::string& uri);
 
 /// One libvirt host of the `hosts:` section.

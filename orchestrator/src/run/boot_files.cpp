@@ -1,11 +1,13 @@
 #include "run/boot_files.hpp"
 
+#include "vm/console_sink.hpp"
 #include "vm/disk.hpp"
 #include "vm/storage.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <map>
 #include <mutex>
@@ -25,9 +27,22 @@ class PathFiles final : public BootFiles {
  public:
   vm::DomainSpec prepare(const vm::DomainSpec& local, std::uint64_t disk_bytes) override {
     if (!local.disk.empty()) vm::create_sparse_disk(local.disk, disk_bytes);
-    return local;
+    if (::geteuid() == 0) return local;
+    // Not root: the console log libvirt's log daemon would write is root's (mode 0600), so
+    // rlab collects the console itself (vm/console_sink.hpp) from a socket beside the log.
+    vm::DomainSpec host = local;
+    host.console_socket = local.console_log.parent_path() / "console.sock";
+    auto sink = std::make_unique<vm::ConsoleSink>(host.console_socket, local.console_log);
+    std::lock_guard lock(mu_);
+    sinks_[local.name] = std::move(sink);
+    return host;
   }
   void finish(const vm::DomainSpec& local, const vm::DomainSpec&) override {
+    {
+      std::unique_ptr<vm::ConsoleSink> sink;  // destroyed outside the lock: it waits for QEMU's end
+      std::lock_guard lock(mu_);
+      if (auto it = sinks_.find(local.name); it != sinks_.end()) sink = std::move(it->second), sinks_.erase(it);
+    }
     // A QEMU that was killed (not stopped) leaves its agent socket behind.
     remove_quietly(local.disk);
     remove_quietly(local.agent_socket);
@@ -35,6 +50,10 @@ class PathFiles final : public BootFiles {
   std::size_t sweep(const std::string&) override { return 0; }  // in the run directory
   std::size_t thin() override { return 0; }                     // the cache's budget
   std::string describe() const override { return "paths"; }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<vm::ConsoleSink>> sinks_;  ///< by domain name, while it runs
 };
 
 class VolumeFiles final : public BootFiles {

@@ -24,18 +24,26 @@ bool reachable_by_others(const fs::path& dir) {
   return true;
 }
 
+fs::path shared_run_base() {
+  const auto uid = ::geteuid();
+  return uid == 0 ? fs::path("/var/tmp/rlab") : fs::path(fmt::format("/var/tmp/rlab-{}", uid));
+}
+
 RunDir::RunDir(const fs::path& results_db, long long run_id, std::optional<vm::QemuOwner> owner)
     : owner_(owner) {
   fs::path base = fs::absolute(results_db).parent_path();
   fs::create_directories(base);
+  std::vector<fs::path> opened{base / "runs"};
   if (!reachable_by_others(base)) {
-    spdlog::info("{} is not reachable by QEMU's user; guest files go to /var/tmp/rlab",
-                 base.string());
-    base = "/var/tmp/rlab";
+    base = shared_run_base();
+    spdlog::info("{} is not reachable by QEMU's user; guest files go to {}",
+                 fs::absolute(results_db).parent_path().string(), base.string());
+    opened = {base, base / "runs"};
   }
   root_ = base / "runs" / run_label(run_id, results_db);
   fs::create_directories(root_);
-  for (fs::path p : {base / "runs", root_})
+  opened.push_back(root_);
+  for (const fs::path& p : opened)
     fs::permissions(p, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
 }
 
@@ -46,10 +54,10 @@ RunDir::~RunDir() {
 }
 
 namespace {
-// Where RunDir may have put run `run` of `db`: beside the store, or under /var/tmp/rlab.
+// Where RunDir may have put run `run` of `db`: beside the store, or under shared_run_base().
 std::vector<fs::path> run_dir_places(const fs::path& db, std::int64_t run) {
   std::vector<fs::path> out;
-  for (const fs::path& base : {fs::absolute(db).parent_path(), fs::path("/var/tmp/rlab")})
+  for (const fs::path& base : {fs::absolute(db).parent_path(), shared_run_base()})
     out.push_back(base / "runs" / run_label(run, db));
   return out;
 }

@@ -3,7 +3,7 @@
 // guest images QEMU boots. QEMU runs as its own user (libvirt's DAC label, e.g.
 // libvirt-qemu), so these directories must be reachable by that user: the run directory sits
 // next to the results store when every parent is traversable by others, else under
-// /var/tmp/rlab.
+// shared_run_base() (/var/tmp/rlab for root, /var/tmp/rlab-<uid> for any other user).
 #include "image/guest_images.hpp"
 #include "vm/libvirt.hpp"
 
@@ -20,11 +20,16 @@ namespace rlab::run {
 /// store's tag keeps two stores' runs (their guests, files and cleanup) apart.
 std::string run_label(long long run, const std::filesystem::path& db);
 
+/// Where run directories go when the store's directory is not reachable by QEMU's user:
+/// /var/tmp/rlab when this process is root, /var/tmp/rlab-<euid> otherwise (a directory that
+/// root or another user made first would not be writable).
+std::filesystem::path shared_run_base();
+
 /// Per-run directory layout.
 class RunDir {
  public:
   /// Chooses and creates the directory of run `run_id`: <dir of results_db>/runs/<label> when
-  /// reachable by others, else /var/tmp/rlab/runs/<label> (label: run_label()). `owner`: QEMU's uid/gid; when set
+  /// reachable by others, else shared_run_base()/runs/<label> (label: run_label()). `owner`: QEMU's uid/gid; when set
   /// (and we are root), per-cell directories are handed to it.
   RunDir(const std::filesystem::path& results_db, long long run_id,
          std::optional<vm::QemuOwner> owner);
@@ -55,7 +60,7 @@ class RunDir {
 void remove_staged_images(const std::filesystem::path& db, std::int64_t run);
 
 /// Removes the directories of runs `runs` of store `db`, wherever RunDir put them (beside the
-/// store, or under /var/tmp/rlab): their consoles, logs and leftovers. Returns how many were
+/// store, or under shared_run_base()): their consoles, logs and leftovers. Returns how many were
 /// there and went; one that cannot be removed is logged and skipped. Never throws.
 std::size_t remove_run_dirs(const std::filesystem::path& db, const std::vector<std::int64_t>& runs);
 

@@ -77,10 +77,13 @@ void check_spec(const DomainSpec& s) {
         s.agent_socket.string()));
   if (!s.agent_via_libvirt) require_path(s.agent_socket, "agent_socket");
   if (!s.disk.empty()) require_path(s.disk, "disk");
-  if (s.agent_socket.string().size() > 107)
-    throw std::invalid_argument(fmt::format(
-        "domain spec: agent_socket '{}' is {} bytes, a unix socket path holds at most 107",
-        s.agent_socket.string(), s.agent_socket.string().size()));
+  if (!s.console_socket.empty()) require_path(s.console_socket, "console_socket");
+  for (const auto& [path, field] : {std::pair{&s.agent_socket, "agent_socket"}, {&s.console_socket, "console_socket"}}) {
+    if (path->string().size() > 107)
+      throw std::invalid_argument(fmt::format(
+          "domain spec: {} '{}' is {} bytes, a unix socket path holds at most 107", field,
+          path->string(), path->string().size()));
+  }
   if (s.disk_serial.empty() || s.disk_serial.size() > 20)
     throw std::invalid_argument("domain spec: disk_serial must be 1..20 bytes (virtio-blk limit)");
   if (!s.vcpu_pins.empty() && s.vcpu_pins.size() != s.vcpus)
@@ -132,11 +135,18 @@ void write_devices(util::XmlWriter& x, const DomainSpec& s) {
         .leaf("serial", s.disk_serial)
         .close();
   x.open("controller").attr("type", "usb").attr("model", "none").close();
-  x.open("serial").attr("type", "pty")
-      .open("log").attr("file", s.console_log.string()).attr("append", "off").close()
-      .open("target").attr("port", "0").close()
-      .close();
-  x.open("console").attr("type", "pty").open("target").attr("type", "serial").attr("port", "0").close().close();
+  if (!s.console_socket.empty()) {  // rlab listens, QEMU connects; libvirt adds the <console>
+    x.open("serial").attr("type", "unix")
+        .open("source").attr("mode", "connect").attr("path", s.console_socket.string()).close()
+        .open("target").attr("port", "0").close()
+        .close();
+  } else {
+    x.open("serial").attr("type", "pty")
+        .open("log").attr("file", s.console_log.string()).attr("append", "off").close()
+        .open("target").attr("port", "0").close()
+        .close();
+    x.open("console").attr("type", "pty").open("target").attr("type", "serial").attr("port", "0").close().close();
+  }
   x.open("channel").attr("type", "unix").open("source").attr("mode", "bind");
   // No path: libvirt picks one in its channel directory (virDomainOpenChannel reaches it).
   if (!s.agent_via_libvirt) x.attr("path", s.agent_socket.string());

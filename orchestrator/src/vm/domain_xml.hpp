@@ -41,6 +41,10 @@ struct DomainSpec {
   std::filesystem::path initramfs;   ///< cpio archive
   std::string cmdline;               ///< kernel command line
   std::filesystem::path console_log; ///< serial console (ttyAMA0) copy, rewritten per boot
+  /// When set, the serial console goes to this unix socket, which rlab listens on and QEMU
+  /// connects to (`<serial type='unix'>`, mode connect; vm/console_sink.hpp writes
+  /// console_log from it); empty: a pty whose output libvirt logs into console_log.
+  std::filesystem::path console_socket;
   std::filesystem::path agent_socket;///< unix socket QEMU listens on for kAgentChannel
   /// The agent channel is reached through libvirt (vm/channel.hpp) instead of agent_socket:
   /// the channel has no path, so libvirt binds it under its own channel directory on the

@@ -218,3 +218,19 @@ TEST(DomainXml, AgentSocketAndLibvirtChannelAreExclusive) {
     EXPECT_NE(std::string(e.what()).find("agent_socket is empty"), std::string::npos) << e.what();
   }
 }
+
+TEST(DomainXml, AConsoleSocketMakesTheSerialAUnixClientWithoutLibvirtsLog) {
+  auto s = sample_spec(Accel::kTcg);
+  s.console_socket = "/var/lib/rlab/run/c0/console.sock";
+  const auto xml = domain_xml(s);
+  EXPECT_NE(xml.find("<serial type='unix'>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<source mode='connect' path='/var/lib/rlab/run/c0/console.sock'/>"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("<log "), std::string::npos) << "rlab writes console_log itself: " << xml;
+  EXPECT_EQ(xml.find("<console"), std::string::npos) << xml;
+  const auto v = validate(xml);
+  EXPECT_TRUE(v.ok()) << v.output;
+  s.console_socket = "console.sock";
+  EXPECT_THROW(domain_xml(s), std::invalid_argument);
+  s.console_socket = "/" + std::string(120, 's');
+  EXPECT_THROW(domain_xml(s), std::invalid_argument);
+}
