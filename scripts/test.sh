@@ -10,7 +10,7 @@
 #
 # RLAB_LONG_TESTS=1 also runs the long tier (docs/architecture.md "Building and testing
 # rlab"): RealBisect.* (rlab bisect over generated kernel series), RealNightlyBisect.* (two
-# nights that find, bisect and check a planted regression), RealKvmBisect.* and RealKvmMatrix.*
+# nights that find, bisect and check a planted regression, one of them as the XFS / ext4 gap), RealKvmBisect.* and RealKvmMatrix.*
 # (a bisection and the whole KVM matrix on the emulated arm64 KVM host), RealSoak.TenNights*
 # (ten nights with faults), RealBpfKernels.* (the agent's BPF programs on a 6.1 guest kernel),
 # RealWorkTreeBuild.* (an incremental kernel equals a clean build of the same commit),

@@ -22,13 +22,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace rlab;
 
-std::string matrix_text(const fs::path& repo) {
+// One cell (XFS), or with `gap` the XFS and ext4 cells and their gap.
+std::string matrix_text(const fs::path& repo, bool gap = false) {
   return fmt::format(R"(kernels:
   linux:
     source: {{git: {0}, ref: main}}
@@ -37,7 +39,7 @@ axes:
   kernel: [linux]
   filesystem:
     - fs: xfs
-  vcpus: [1]
+{1}  vcpus: [1]
   workload:
     - {{type: shell1, copies: vcpus, passes: 1, duration_s: 10, attribution: counts}}
   repeats: 5
@@ -48,8 +50,8 @@ results: rlab.db
 seed: 13
 nightly:
   tree: {0}
-)",
-                     repo.string());
+{2})",
+                     repo.string(), gap ? "    - fs: ext4\n" : "", gap ? "gaps: [[xfs-defaults, ext4-defaults]]\n" : "");
 }
 
 TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
@@ -116,6 +118,81 @@ TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
   EXPECT_NE(summary.find("session 1 found: first bad commit " + culprit), std::string::npos) << summary;
   EXPECT_FALSE(kernel_bisect::GitTree(tree.repo()).bisecting());
   std::fprintf(stderr, "[two nights] passed in %.1f min\n", minutes());
+  if (!::testing::Test::HasFailure()) {
+    for (const auto& c : range) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + first_tip));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + checks->revert->commit));
+    fs::remove_all(work);
+  }
+}
+
+// The report's own question, asked by the night: a change that slows XFS alone (inodegc
+// queueing burns CPU) lands after night 1; night 2 sees the XFS ÷ ext4 ratio fall, and besides
+// the XFS cell's own bisection it bisects the gap — each commit booted in both cells round by
+// round — and names the same commit, with the revert check passing on the gap.
+TEST(RealNightlyBisect, TheSecondNightBisectsTheGapOfXfsOverExt4ByItself) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto minutes = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
+  };
+  const char* bin = std::getenv("RLAB_BIN");
+  ASSERT_TRUE(bin && *bin);
+  const fs::path work = rlab::testing::night_dir("gap-nights");
+  rlab::testing::KernelSeries tree(work);
+  const std::string first_tip = tree.comment("fs/xfs/xfs_super.c", "xfs: comment before night 1");
+  const fs::path matrix = work / "matrix.yaml";
+  std::ofstream(matrix) << matrix_text(tree.repo(), true);
+
+  util::ProcessOptions po;
+  po.timeout = std::chrono::hours(3);
+  po.echo = true;
+  const std::vector<std::string> night{bin, "nightly", "--matrix", matrix.string(), "--agent",
+                                       image::default_agent_binary().string(), "--out",
+                                       (work / "reports").string()};
+  auto one = util::run(night, po);
+  ASSERT_EQ(one.exit_code, 0) << util::tail(one.output, 60);
+  std::fprintf(stderr, "[gap nights] night 1 in %.1f min\n", minutes());
+
+  std::vector<std::string> range;  // after the first night's tip, oldest first
+  range.push_back(tree.comment("fs/xfs/xfs_inode.c", "xfs: comment 1 after night 1"));
+  range.push_back(tree.slow_inodegc("xfs: burn CPU in inodegc queueing"));
+  range.push_back(tree.comment("fs/xfs/xfs_file.c", "xfs: comment 2 after night 1"));
+  range.push_back(tree.comment("fs/xfs/xfs_log.c", "xfs: comment 3 after night 1"));
+  const std::string culprit = range[1];
+
+  const double before = minutes();
+  auto two = util::run(night, po);
+  std::fprintf(stderr, "[gap nights] night 2 (run, two bisections, checks) in %.1f min; whole test %.1f min\n",
+               minutes() - before, minutes());
+  EXPECT_EQ(two.exit_code, 1) << "a regression is a finding\n" << util::tail(two.output, 60);
+
+  // The night's gap session, from the store: the XFS cell against the ext4 cell, found.
+  kernel_bisect::SessionDb db(work / "rlab.db");
+  std::optional<kernel_bisect::Session> gap;
+  for (std::int64_t id = 1; id <= 4; ++id)
+    if (auto s = db.get(id); s && s->spec.gap()) gap = s;
+  ASSERT_TRUE(gap) << "the night started a gap bisection\n" << util::tail(two.output, 80);
+  EXPECT_EQ(gap->spec.good_commit, first_tip);
+  EXPECT_EQ(gap->spec.bad_commit, tree.tip());
+  EXPECT_EQ(gap->status, rlab::kernel_bisect::SessionState::found) << gap->message;
+  EXPECT_EQ(gap->first_bad, culprit);
+  const auto checks = kernel_bisect::checks_from_json(gap->checks_json);
+  ASSERT_TRUE(checks) << gap->checks_json;
+  ASSERT_TRUE(checks->revert);
+  EXPECT_EQ(checks->revert->result, bisection::StepResult::good) << checks->revert->reason;
+
+  // The second night's summary lists the gap, its bisection and the culprit.
+  auto st = store::Store::open(work / "rlab.db");
+  store::RunId second = 0;
+  for (const auto& r : st->runs())
+    if (r.kind == "nightly") second = std::max(second, r.id);
+  const auto rep = nightly::analyse(work / "rlab.db", second, {});
+  const auto summary = util::read_file(work / "reports" / rep.dir_name() / "summary.txt");
+  EXPECT_NE(summary.find("== gaps"), std::string::npos) << summary;
+  EXPECT_NE(summary.find(fmt::format("session {} found: first bad commit {}", gap->id, culprit)), std::string::npos)
+      << summary;
+  EXPECT_FALSE(kernel_bisect::GitTree(tree.repo()).bisecting());
+  std::fprintf(stderr, "[gap nights] passed in %.1f min\n", minutes());
   if (!::testing::Test::HasFailure()) {
     for (const auto& c : range) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
     fs::remove_all(util::cache_dir() / "sources" / ("git-" + first_tip));
