@@ -13,6 +13,8 @@
 #               QEMU, noise, fidelity, the host's steal), or runs the emulated KVM host, whose
 #               nested guests and sshd stall when its two emulated CPUs are starved: nothing
 #               else runs beside it
+#   rlab_aarch64 the fixture that cross-builds rlab for aarch64 (scripts/build-aarch64-rlab.sh),
+#               which RealKvmHost runs inside the emulated arm64 host
 #   lab_kernels the fixture that builds the default matrix's kernels (orchestrator/
 #               CMakeLists.txt): every Real* test that boots a guest kernel starts after it, so
 #               on an empty cache one build serves them all and the tests that need no kernel
@@ -51,7 +53,9 @@ foreach(_list IN LISTS RLAB_TEST_LISTS)
     else()
       set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:2" LABELS real)
     endif()
-    if(NOT _t MATCHES "${_rlab_no_kernel}")
+    if(_t MATCHES "^RealKvmHost\\.")  # it also runs the aarch64 rlab inside the host
+      set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED "lab_kernels;rlab_aarch64")
+    elseif(NOT _t MATCHES "${_rlab_no_kernel}")
       set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED lab_kernels)
     endif()
   endforeach()

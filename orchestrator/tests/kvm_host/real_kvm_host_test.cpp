@@ -5,9 +5,13 @@
 // `rlab kvm-host stop` leaves no process, port or domain behind.
 //
 // RealKvmHost.* (the README's test command, ~5 min): two pinned 2-vCPU KVM boots, one per
-// kernel. RealKvmMatrix.* (RLAB_LONG_TESTS=1, ~15 min): matrices/kvm-host.yaml as shipped, 16
+// kernel; then rlab itself, built for aarch64, runs inside the host as on an arm64 server:
+// the shipped matrix's dry run there and two KVM boots through the host's own libvirt. RealKvmMatrix.* (RLAB_LONG_TESTS=1, ~15 min): matrices/kvm-host.yaml as shipped, 16
 // boots at 1 and 2 vCPUs; the default-tier test covers every component it touches.
+#include "build/kernel_build.hpp"
+#include "image/guest_images.hpp"
 #include "kvm_host_matrix.hpp"
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 #include "util/paths.hpp"
 #include "vm/domain_xml.hpp"
@@ -82,6 +86,77 @@ std::set<std::string> listeners(unsigned port) {
   return out;
 }
 
+/// `command` run as root on the emulated host over its ssh (the key and known_hosts rlab made
+/// for it in `state`), with `input` on its stdin.
+rlab::util::ProcessResult on_the_host(unsigned port, const fs::path& state, const std::string& command,
+                                      const std::string& input = "") {
+  rlab::util::ProcessOptions o;
+  o.timeout = std::chrono::minutes(20);
+  o.stdin_data = input;
+  return rlab::util::run({"ssh", "-i", (state / "kvm-host" / "id_ed25519").string(), "-o",
+                          "UserKnownHostsFile=" + (state / "kvm-host" / "known_hosts").string(), "-o",
+                          "BatchMode=yes", "-p", std::to_string(port), "root@127.0.0.1", command},
+                         o);
+}
+
+/// rlab at home on an arm64 server: the aarch64 rlab (scripts/build-aarch64-rlab.sh, the fixture
+/// rlab_aarch64_bundle) copied into the host with the default matrix's two kernels (handed in as
+/// prebuilt Images: the host has no compiler) and the agent's initramfs (it has no mmdebstrap),
+/// then run there natively against the host's own qemu:///system: the dry run chooses KVM and
+/// real time for the shipped default matrix, and a matrix of those kernels boots through the
+/// local libvirt (socket agent link, local paths) to scores.
+void run_natively_inside(unsigned port, const fs::path& state, const fs::path& work) {
+  const fs::path bundle = fs::path(RLAB_BINARY_DIR) / "aarch64-rlab-bundle";
+  ASSERT_TRUE(fs::is_regular_file(bundle / "bin" / "rlab")) << bundle << ": the ctest fixture rlab_aarch64_bundle builds it";
+  const fs::path stage = work / "native";
+  fs::remove_all(stage);
+  fs::create_directories(stage / "opt");
+  fs::copy(bundle, stage / "opt" / "rlab", fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  ASSERT_TRUE(rlab::util::run({"aarch64-linux-gnu-strip", (stage / "opt/rlab/bin/rlab").string()}).ok());
+  fs::create_directories(stage / "opt/rlab/lib/rlab");
+  fs::copy_file(rlab::testing::agent_binary(), stage / "opt/rlab/lib/rlab/rlab-agent", fs::copy_options::overwrite_existing);
+  const auto m = rlab::matrix::load_matrix(fs::path(RLAB_SOURCE_DIR) / "matrix.yaml");
+  for (const auto& [name, dir] : {std::pair{"6.12", "k612"}, {"6.12+inline-inactivation", "kinl"}}) {
+    const auto k = rlab::build::ensure_kernel(m.kernels.at(name));
+    fs::create_directories(stage / "root/lab" / dir);
+    fs::copy_file(k.image, stage / "root/lab" / dir / "Image");
+    fs::copy_file(k.config, stage / "root/lab" / dir / "config");
+  }
+  const auto images = rlab::image::ensure_guest_images(m.kernels.at("6.12"), rlab::testing::agent_binary());
+  fs::create_directories(stage / "root/.cache/rlab/images");
+  fs::copy(images.initramfs.parent_path(), stage / "root/.cache/rlab/images" / images.image_key, fs::copy_options::recursive);
+  std::ofstream(stage / "root/lab/matrix.yaml") << R"(kernels:
+  "6.12": {source: {image: k612/Image, config: k612/config}}
+  6.12+inline-inactivation: {source: {image: kinl/Image, config: kinl/config}}
+axes:
+  kernel: ["6.12", 6.12+inline-inactivation]
+  filesystem: [{fs: xfs}]
+  vcpus: [1]
+  workload: [{type: shell1, copies: vcpus, passes: 1, duration_s: 5}]
+  repeats: {icount: 1, realtime: 1}
+guest: {memory_mib: 1024, cpu: auto, accel: auto, clock: auto, disk_gib: 2}
+results: results/rlab.db
+)";
+  ASSERT_TRUE(rlab::util::run({"tar", "-C", stage.string(), "-cf", (work / "native.tar").string(), "."}).ok());
+  const auto copied = on_the_host(port, state, "tar -C / -xmf -", rlab::util::read_file(work / "native.tar"));
+  ASSERT_TRUE(copied.ok()) << copied.output;
+
+  const auto version = on_the_host(port, state, "/opt/rlab/rlab --version; uname -m");
+  EXPECT_NE(version.output.find("aarch64"), std::string::npos) << version.output;
+  const auto dry = on_the_host(port, state, "/opt/rlab/rlab run --dry-run /opt/rlab/share/rlab/matrix.yaml");
+  EXPECT_EQ(dry.exit_code, 0) << dry.output;
+  EXPECT_NE(dry.output.find("clock: auto -> realtime"), std::string::npos) << "the shipped matrix, unedited\n" << dry.output;
+  EXPECT_NE(dry.output.find("boots get KVM"), std::string::npos) << dry.output;
+  const auto r = on_the_host(port, state, "cd /root/lab && /opt/rlab/rlab run matrix.yaml");
+  std::cout << rlab::util::tail(r.output, 30) << "\n";
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("aarch64 host"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("run 1: 2 boots, 2 done, 0 failed"), std::string::npos) << r.output;
+  const auto results = on_the_host(port, state, "/opt/rlab/rlab results --db /root/lab/results/rlab.db --csv");
+  EXPECT_EQ(results.exit_code, 0) << results.output;
+  EXPECT_NE(results.output.find("6.12+inline-inactivation"), std::string::npos) << results.output;
+}
+
 /// What one run on the emulated host must give.
 struct Expected {
   std::size_t boots = 0;
@@ -93,7 +168,7 @@ struct Expected {
 /// source tree) — checks every boot ran under KVM on a 64 KiB host with distinct pinned vCPUs,
 /// compares the two kernels, and stops the host leaving nothing behind.
 void run_on_the_kvm_host(const std::string& name, const std::string& matrix_text, const std::string& shipped,
-                         const Expected& want) {
+                         const Expected& want, bool native_too = false) {
   rlab::testing::agent_binary();
   rlab::testing::RunDir run(name);
   std::string matrix = shipped;
@@ -169,6 +244,8 @@ void run_on_the_kvm_host(const std::string& name, const std::string& matrix_text
     EXPECT_TRUE(conn.active_domains(rlab::vm::kDomainPrefix).empty());
   }
 
+  if (native_too) run_natively_inside(port, state, run.dir);
+
   // Stop: no process, no port.
   auto stopped = rlab_run({"kvm-host", "stop"}, env, std::chrono::minutes(2));
   EXPECT_TRUE(stopped.ok()) << stopped.output;
@@ -189,7 +266,7 @@ TEST(RealKvmHost, TwoPinnedKvmBootsRunCompareAndLeaveNothingBehind) {
   m.kernel_axis = "[\"6.12\", 6.12+inline-inactivation]";
   m.filesystems = {"{fs: xfs, mkfs: [[-d, agcount=4]]}"};
   m.vcpus = 2;
-  run_on_the_kvm_host("kvm-host", rlab::testing::small_matrix(m), "", {.boots = 2, .cells = 2});
+  run_on_the_kvm_host("kvm-host", rlab::testing::small_matrix(m), "", {.boots = 2, .cells = 2}, true);
 }
 
 // The shipped KVM matrix (matrices/kvm-host.yaml): 2 kernels x XFS, ext4 x 1, 2 vCPUs x 2 repeats.
