@@ -54,53 +54,78 @@ nightly:
                      repo.string(), gap ? "    - fs: ext4\n" : "", gap ? "gaps: [[xfs-defaults, ext4-defaults]]\n" : "");
 }
 
-TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto minutes = [&] {
+/// Night 1 at a generated tree's first tip, four commits of which the second makes every
+/// inodegc queueing burn CPU (XFS only), then night 2; the tree, both nights' outputs, the range
+/// (oldest first) and the minutes each took.
+struct TwoNights {
+  explicit TwoNights(const std::string& name, bool gap)
+      : work(rlab::testing::night_dir(name)), tree(work), t0(std::chrono::steady_clock::now()) {
+    const char* bin = std::getenv("RLAB_BIN");
+    EXPECT_TRUE(bin && *bin);
+    first_tip = tree.comment("fs/xfs/xfs_super.c", "xfs: comment before night 1");
+    std::ofstream(work / "matrix.yaml") << matrix_text(tree.repo(), gap);
+    const std::vector<std::string> night{bin ? bin : "rlab", "nightly", "--matrix", (work / "matrix.yaml").string(),
+                                         "--agent", image::default_agent_binary().string(), "--out",
+                                         (work / "reports").string()};
+    util::ProcessOptions po;
+    po.timeout = std::chrono::hours(3);
+    po.echo = true;
+    one = util::run(night, po);
+    night_one_minutes = minutes();
+    if (one.exit_code != 0) return;
+    range.push_back(tree.comment("fs/xfs/xfs_inode.c", "xfs: comment 1 after night 1"));
+    range.push_back(tree.slow_inodegc("xfs: burn CPU in inodegc queueing"));
+    range.push_back(tree.comment("fs/xfs/xfs_file.c", "xfs: comment 2 after night 1"));
+    range.push_back(tree.comment("fs/xfs/xfs_log.c", "xfs: comment 3 after night 1"));
+    two = util::run(night, po);
+  }
+  double minutes() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
-  };
-  const char* bin = std::getenv("RLAB_BIN");
-  ASSERT_TRUE(bin && *bin);
-  const fs::path work = rlab::testing::night_dir("two-nights");
-  rlab::testing::KernelSeries tree(work);
-  const std::string first_tip = tree.comment("fs/xfs/xfs_super.c", "xfs: comment before night 1");
-  const fs::path matrix = work / "matrix.yaml";
-  std::ofstream(matrix) << matrix_text(tree.repo());
+  }
+  const std::string& culprit() const { return range.at(1); }
+  /// The newest nightly run's reports (the bisections' runs are in the store too).
+  std::string summary() const {
+    auto st = store::Store::open(work / "rlab.db");
+    store::RunId second = 0;
+    for (const auto& r : st->runs())
+      if (r.kind == "nightly") second = std::max(second, r.id);
+    const auto rep = nightly::analyse(work / "rlab.db", second, {});
+    return util::read_file(work / "reports" / rep.dir_name() / "summary.txt");
+  }
+  /// After a passing test: the sources of every commit it built and the work directory.
+  void remove(const std::string& revert_commit) const {
+    for (const auto& c : range) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + first_tip));
+    fs::remove_all(util::cache_dir() / "sources" / ("git-" + revert_commit));
+    fs::remove_all(work);
+  }
 
-  util::ProcessOptions po;
-  po.timeout = std::chrono::hours(3);
-  po.echo = true;
-  const std::vector<std::string> night{bin, "nightly", "--matrix", matrix.string(), "--agent",
-                                       image::default_agent_binary().string(), "--out",
-                                       (work / "reports").string()};
-  auto one = util::run(night, po);
-  ASSERT_EQ(one.exit_code, 0) << util::tail(one.output, 60);
-  std::fprintf(stderr, "[two nights] night 1 in %.1f min\n", minutes());
+  fs::path work;
+  rlab::testing::KernelSeries tree;
+  std::chrono::steady_clock::time_point t0;
+  std::string first_tip;
+  std::vector<std::string> range;
+  util::ProcessResult one, two;
+  double night_one_minutes = 0;
+};
 
-  std::vector<std::string> range;  // after the first night's tip, oldest first
-  range.push_back(tree.comment("fs/xfs/xfs_inode.c", "xfs: comment 1 after night 1"));
-  range.push_back(tree.slow_inodegc("xfs: burn CPU in inodegc queueing"));
-  range.push_back(tree.comment("fs/xfs/xfs_file.c", "xfs: comment 2 after night 1"));
-  range.push_back(tree.comment("fs/xfs/xfs_log.c", "xfs: comment 3 after night 1"));
-  const std::string culprit = range[1];
-
-  const double before = minutes();
-  auto two = util::run(night, po);
-  std::fprintf(stderr, "[two nights] night 2 (run, bisection, checks) in %.1f min; whole test %.1f min\n",
-               minutes() - before, minutes());
-  EXPECT_EQ(two.exit_code, 1) << "a regression is a finding\n" << util::tail(two.output, 60);
-  EXPECT_NE(two.output.find("first bad commit " + culprit), std::string::npos) << util::tail(two.output, 80);
-  EXPECT_NE(two.output.find("(confirmed: reverting it removes the regression)"), std::string::npos)
-      << util::tail(two.output, 80);
+TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
+  TwoNights n("two-nights", false);
+  ASSERT_EQ(n.one.exit_code, 0) << util::tail(n.one.output, 60);
+  std::fprintf(stderr, "[two nights] night 1 in %.1f min; both %.1f min\n", n.night_one_minutes, n.minutes());
+  EXPECT_EQ(n.two.exit_code, 1) << "a regression is a finding\n" << util::tail(n.two.output, 60);
+  EXPECT_NE(n.two.output.find("first bad commit " + n.culprit()), std::string::npos) << util::tail(n.two.output, 80);
+  EXPECT_NE(n.two.output.find("(confirmed: reverting it removes the regression)"), std::string::npos)
+      << util::tail(n.two.output, 80);
 
   // The session, from the store: the night's range, the culprit and its three checks.
-  kernel_bisect::SessionDb db(work / "rlab.db");
+  kernel_bisect::SessionDb db(n.work / "rlab.db");
   const auto s = db.get(1);
   ASSERT_TRUE(s) << "the night started a bisection";
-  EXPECT_EQ(s->spec.good_commit, first_tip);
-  EXPECT_EQ(s->spec.bad_commit, tree.tip());
+  EXPECT_EQ(s->spec.good_commit, n.first_tip);
+  EXPECT_EQ(s->spec.bad_commit, n.tree.tip());
   EXPECT_EQ(s->status, rlab::kernel_bisect::SessionState::found) << s->message;
-  EXPECT_EQ(s->first_bad, culprit);
+  EXPECT_EQ(s->first_bad, n.culprit());
   const auto checks = kernel_bisect::checks_from_json(s->checks_json);
   ASSERT_TRUE(checks) << s->checks_json;
   EXPECT_EQ(checks->no_op, false) << "the busy loop is new code";
@@ -109,96 +134,47 @@ TEST(RealNightlyBisect, TheSecondNightFindsBisectsAndChecksTheCulpritByItself) {
   EXPECT_EQ(checks->revert->result, bisection::StepResult::good) << checks->revert->reason;
 
   // The second night's reports name the session and its outcome.
-  auto st = store::Store::open(work / "rlab.db");
-  store::RunId second = 0;  // the newest nightly run (the bisection's runs are in the store too)
-  for (const auto& r : st->runs())
-    if (r.kind == "nightly") second = std::max(second, r.id);
-  const auto rep = nightly::analyse(work / "rlab.db", second, {});
-  const auto summary = util::read_file(work / "reports" / rep.dir_name() / "summary.txt");
-  EXPECT_NE(summary.find("session 1 found: first bad commit " + culprit), std::string::npos) << summary;
-  EXPECT_FALSE(kernel_bisect::GitTree(tree.repo()).bisecting());
-  std::fprintf(stderr, "[two nights] passed in %.1f min\n", minutes());
-  if (!::testing::Test::HasFailure()) {
-    for (const auto& c : range) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
-    fs::remove_all(util::cache_dir() / "sources" / ("git-" + first_tip));
-    fs::remove_all(util::cache_dir() / "sources" / ("git-" + checks->revert->commit));
-    fs::remove_all(work);
-  }
+  const auto summary = n.summary();
+  EXPECT_NE(summary.find("session 1 found: first bad commit " + n.culprit()), std::string::npos) << summary;
+  EXPECT_FALSE(kernel_bisect::GitTree(n.tree.repo()).bisecting());
+  std::fprintf(stderr, "[two nights] passed in %.1f min\n", n.minutes());
+  if (!::testing::Test::HasFailure()) n.remove(checks->revert->commit);
 }
 
-// The report's own question, asked by the night: a change that slows XFS alone (inodegc
-// queueing burns CPU) lands after night 1; night 2 sees the XFS ÷ ext4 ratio fall, and besides
-// the XFS cell's own bisection it bisects the gap — each commit booted in both cells round by
-// round — and names the same commit, with the revert check passing on the gap.
+// The report's own question, asked by the night: the same XFS-only change, an XFS and an ext4
+// cell with `gaps:`; night 2 sees the XFS ÷ ext4 ratio fall, and besides the XFS cell's own
+// bisection it bisects the gap — each commit booted in both cells round by round — and names
+// the same commit, with the revert check passing on the gap.
 TEST(RealNightlyBisect, TheSecondNightBisectsTheGapOfXfsOverExt4ByItself) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto minutes = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60;
-  };
-  const char* bin = std::getenv("RLAB_BIN");
-  ASSERT_TRUE(bin && *bin);
-  const fs::path work = rlab::testing::night_dir("gap-nights");
-  rlab::testing::KernelSeries tree(work);
-  const std::string first_tip = tree.comment("fs/xfs/xfs_super.c", "xfs: comment before night 1");
-  const fs::path matrix = work / "matrix.yaml";
-  std::ofstream(matrix) << matrix_text(tree.repo(), true);
-
-  util::ProcessOptions po;
-  po.timeout = std::chrono::hours(3);
-  po.echo = true;
-  const std::vector<std::string> night{bin, "nightly", "--matrix", matrix.string(), "--agent",
-                                       image::default_agent_binary().string(), "--out",
-                                       (work / "reports").string()};
-  auto one = util::run(night, po);
-  ASSERT_EQ(one.exit_code, 0) << util::tail(one.output, 60);
-  std::fprintf(stderr, "[gap nights] night 1 in %.1f min\n", minutes());
-
-  std::vector<std::string> range;  // after the first night's tip, oldest first
-  range.push_back(tree.comment("fs/xfs/xfs_inode.c", "xfs: comment 1 after night 1"));
-  range.push_back(tree.slow_inodegc("xfs: burn CPU in inodegc queueing"));
-  range.push_back(tree.comment("fs/xfs/xfs_file.c", "xfs: comment 2 after night 1"));
-  range.push_back(tree.comment("fs/xfs/xfs_log.c", "xfs: comment 3 after night 1"));
-  const std::string culprit = range[1];
-
-  const double before = minutes();
-  auto two = util::run(night, po);
-  std::fprintf(stderr, "[gap nights] night 2 (run, two bisections, checks) in %.1f min; whole test %.1f min\n",
-               minutes() - before, minutes());
-  EXPECT_EQ(two.exit_code, 1) << "a regression is a finding\n" << util::tail(two.output, 60);
+  TwoNights n("gap-nights", true);
+  ASSERT_EQ(n.one.exit_code, 0) << util::tail(n.one.output, 60);
+  std::fprintf(stderr, "[gap nights] night 1 in %.1f min; both %.1f min\n", n.night_one_minutes, n.minutes());
+  EXPECT_EQ(n.two.exit_code, 1) << "a regression is a finding\n" << util::tail(n.two.output, 60);
 
   // The night's gap session, from the store: the XFS cell against the ext4 cell, found.
-  kernel_bisect::SessionDb db(work / "rlab.db");
+  kernel_bisect::SessionDb db(n.work / "rlab.db");
   std::optional<kernel_bisect::Session> gap;
   for (std::int64_t id = 1; id <= 4; ++id)
     if (auto s = db.get(id); s && s->spec.gap()) gap = s;
-  ASSERT_TRUE(gap) << "the night started a gap bisection\n" << util::tail(two.output, 80);
-  EXPECT_EQ(gap->spec.good_commit, first_tip);
-  EXPECT_EQ(gap->spec.bad_commit, tree.tip());
+  ASSERT_TRUE(gap) << "the night started a gap bisection\n" << util::tail(n.two.output, 80);
+  EXPECT_EQ(gap->spec.good_commit, n.first_tip);
+  EXPECT_EQ(gap->spec.bad_commit, n.tree.tip());
   EXPECT_EQ(gap->status, rlab::kernel_bisect::SessionState::found) << gap->message;
-  EXPECT_EQ(gap->first_bad, culprit);
+  EXPECT_EQ(gap->first_bad, n.culprit());
   const auto checks = kernel_bisect::checks_from_json(gap->checks_json);
   ASSERT_TRUE(checks) << gap->checks_json;
   ASSERT_TRUE(checks->revert);
   EXPECT_EQ(checks->revert->result, bisection::StepResult::good) << checks->revert->reason;
 
   // The second night's summary lists the gap, its bisection and the culprit.
-  auto st = store::Store::open(work / "rlab.db");
-  store::RunId second = 0;
-  for (const auto& r : st->runs())
-    if (r.kind == "nightly") second = std::max(second, r.id);
-  const auto rep = nightly::analyse(work / "rlab.db", second, {});
-  const auto summary = util::read_file(work / "reports" / rep.dir_name() / "summary.txt");
+  const auto summary = n.summary();
   EXPECT_NE(summary.find("== gaps"), std::string::npos) << summary;
-  EXPECT_NE(summary.find(fmt::format("session {} found: first bad commit {}", gap->id, culprit)), std::string::npos)
+  EXPECT_NE(summary.find(fmt::format("session {} found: first bad commit {}", gap->id, n.culprit())),
+            std::string::npos)
       << summary;
-  EXPECT_FALSE(kernel_bisect::GitTree(tree.repo()).bisecting());
-  std::fprintf(stderr, "[gap nights] passed in %.1f min\n", minutes());
-  if (!::testing::Test::HasFailure()) {
-    for (const auto& c : range) fs::remove_all(util::cache_dir() / "sources" / ("git-" + c));
-    fs::remove_all(util::cache_dir() / "sources" / ("git-" + first_tip));
-    fs::remove_all(util::cache_dir() / "sources" / ("git-" + checks->revert->commit));
-    fs::remove_all(work);
-  }
+  EXPECT_FALSE(kernel_bisect::GitTree(n.tree.repo()).bisecting());
+  std::fprintf(stderr, "[gap nights] passed in %.1f min\n", n.minutes());
+  if (!::testing::Test::HasFailure()) n.remove(checks->revert->commit);
 }
 
 }  // namespace
