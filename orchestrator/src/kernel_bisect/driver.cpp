@@ -146,10 +146,10 @@ SessionId create_session(SessionDb& db, const StartOptions& o) {
                                             git.dir().string(), o.good, o.bad));
   spec.commit_count = git.count_between(spec.good_commit, spec.bad_commit) + 1;
   auto m = matrix::load_matrix(o.matrix);
-  const auto cell = select_cell(m, o.cell);
+  const auto cell = matrix::select_cell(m, o.cell);
   spec.cell_id = cell.id;
   if (!o.against.empty()) {
-    const auto against = select_cell(m, o.against);
+    const auto against = matrix::select_cell(m, o.against);
     if (against.id == cell.id)
       throw UsageError(fmt::format("--against {} names the same cell as --cell {} ({}): a gap needs two cells",
                                    o.against, o.cell, cell.id));

@@ -45,19 +45,6 @@ matrix::Cell cell_at(const matrix::Cell& cell, const fs::path& tree, const std::
   return c;
 }
 
-matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector) {
-  auto cells = matrix::expand_cells(m);
-  std::vector<std::string> ids;
-  for (const auto& c : cells) ids.push_back(c.id);
-  std::string id;
-  try {
-    id = matrix::select_cell_id(ids, selector);
-  } catch (const UsageError& e) {
-    throw UsageError(fmt::format("{}: {}", m.path.string(), e.what()));
-  }
-  return *std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.id == id; });
-}
-
 std::string brief_build_failure(const std::string& what) {
   auto nl = what.find('\n');
   std::string out = what.substr(0, nl);
@@ -303,8 +290,8 @@ VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progr
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   run::settle_auto_clock(i.m);
-  i.cell = select_cell(i.m, s.spec.cell_id);
-  if (s.spec.gap()) i.against = select_cell(i.m, s.spec.against_cell_id);
+  i.cell = matrix::select_cell(i.m, s.spec.cell_id);
+  if (s.spec.gap()) i.against = matrix::select_cell(i.m, s.spec.against_cell_id);
 }
 
 VmLab::~VmLab() = default;

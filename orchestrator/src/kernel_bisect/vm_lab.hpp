@@ -36,10 +36,6 @@ using ProgressLine = std::function<void(std::string_view line)>;
 matrix::Cell cell_at(const matrix::Cell& cell, const std::filesystem::path& tree,
                      const std::string& commit);
 
-/// The cell `selector` names in `m`: an exact cell id, else the one cell whose id contains
-/// it. Throws UsageError listing the matches (none or several).
-matrix::Cell select_cell(const matrix::Matrix& m, const std::string& selector);
-
 /// A build error in one line: the first line of `what` (the failing step and its log file),
 /// then " | " and the compiler's first ": error:" line, searched in the build log that line
 /// names ("...; log <path>:") and then in the rest of `what`; just the first line if none.

@@ -98,4 +98,17 @@ std::string select_cell_id(const std::vector<std::string>& ids, const std::strin
       fmt::format("'{}' matches {} cells, name one: {}", shown, hits.size(), fmt::join(hits, ", ")));
 }
 
+Cell select_cell(const Matrix& m, const std::string& selector) {
+  auto cells = expand_cells(m);
+  std::vector<std::string> ids;
+  for (const auto& c : cells) ids.push_back(c.id);
+  std::string id;
+  try {
+    id = select_cell_id(ids, selector);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", m.path.string(), e.what()));
+  }
+  return *std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.id == id; });
+}
+
 }  // namespace rlab::matrix

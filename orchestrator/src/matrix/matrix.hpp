@@ -359,4 +359,9 @@ std::vector<Cell> expand_cells(const Matrix& m);
 /// matches <n> cells, name one: <those ids>". `ids` may repeat an id (one per boot).
 std::string select_cell_id(const std::vector<std::string>& ids, const std::string& selector);
 
+/// The cell of `m` that `selector` names (select_cell_id over expand_cells(m)): `rlab bisect
+/// --cell/--against`, `rlab noise --cell/--control`. Throws UsageError as select_cell_id does,
+/// prefixed with the matrix's path.
+Cell select_cell(const Matrix& m, const std::string& selector);
+
 }  // namespace rlab::matrix

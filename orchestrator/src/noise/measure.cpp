@@ -1,6 +1,5 @@
 #include "noise/measure.hpp"
 
-#include "kernel_bisect/vm_lab.hpp"
 #include "matrix/matrix.hpp"
 #include "util/usage_error.hpp"
 
@@ -14,9 +13,9 @@ std::pair<std::string, std::string> resolve_cells(const MeasureOptions& o) {
   matrix::LoadOptions lo;
   lo.check_paths = false;  // selecting needs the cells only; the run checks the paths
   const auto m = matrix::load_matrix(o.matrix, lo);
-  const std::string cell = kernel_bisect::select_cell(m, o.cell).id;
+  const std::string cell = matrix::select_cell(m, o.cell).id;
   // --control, else the matrix's `control:`, else the cell itself.
-  const std::string control = !o.control.empty() ? kernel_bisect::select_cell(m, o.control).id
+  const std::string control = !o.control.empty() ? matrix::select_cell(m, o.control).id
                               : m.control        ? *m.control
                                                  : cell;
   return {cell, control};

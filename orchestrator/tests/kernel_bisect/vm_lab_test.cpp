@@ -15,7 +15,7 @@ matrix::Matrix test_matrix() {
 
 TEST(VmLab, CellAtACommitKeepsEverythingButTheSource) {
   auto m = test_matrix();
-  auto cell = select_cell(m, "6.12/xfs-defaults/1vcpu/shell1");
+  auto cell = rlab::matrix::select_cell(m, "6.12/xfs-defaults/1vcpu/shell1");
   const std::string sha = "0123456789abcdef0123456789abcdef01234567";
   auto c = cell_at(cell, "/srv/linux", sha);
   EXPECT_EQ(c.id, "0123456789ab/xfs-defaults/1vcpu/shell1");
@@ -33,9 +33,9 @@ TEST(VmLab, CellAtACommitKeepsEverythingButTheSource) {
 
 TEST(VmLab, SelectorMustNameOneCell) {
   auto m = test_matrix();
-  EXPECT_EQ(select_cell(m, "1vcpu/shell1").id, "6.12/xfs-defaults/1vcpu/shell1");
+  EXPECT_EQ(rlab::matrix::select_cell(m, "1vcpu/shell1").id, "6.12/xfs-defaults/1vcpu/shell1");
   try {
-    select_cell(m, "ext4");
+    rlab::matrix::select_cell(m, "ext4");
     ADD_FAILURE() << "no error";
   } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("no cell matches 'ext4'"), std::string::npos) << e.what();
@@ -44,7 +44,7 @@ TEST(VmLab, SelectorMustNameOneCell) {
   auto root = std::filesystem::path(RLAB_SOURCE_DIR) / "matrix.yaml";
   auto big = matrix::load_matrix(root);
   try {
-    select_cell(big, "xfs");
+    rlab::matrix::select_cell(big, "xfs");
     ADD_FAILURE() << "no error for an ambiguous selector";
   } catch (const rlab::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("matches 2 cells"), std::string::npos) << e.what();
