@@ -123,12 +123,14 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
       ck.fail(si, what + ".sample_interval_s: 0 (no periodic samples) or 0.1..600 seconds");
   }
   if (const YAML::Node r = e["runner"]) {
-    w.runner = ck.string(r, what + ".runner");
-    if (w.runner != "rlab" && w.runner != "unixbench" && w.runner != "bare")
-      ck.fail(r, what + ".runner: '" + w.runner + "' is not a runner (rlab, unixbench, bare)");
+    const std::string s = ck.string(r, what + ".runner");
+    if (s == "rlab") w.runner = Runner::kRlab;
+    else if (s == "unixbench") w.runner = Runner::kUnixbench;
+    else if (s == "bare") w.runner = Runner::kBare;
+    else ck.fail(r, what + ".runner: '" + s + "' is not a runner (rlab, unixbench, bare)");
   }
-  const bool ub_scripts = w.runner == "unixbench" || w.runner == "bare";
-  if (w.runner == "bare") check_bare(ck, e, what, w);
+  const bool ub_scripts = runs_unixbench_scripts(w.runner);
+  if (w.runner == Runner::kBare) check_bare(ck, e, what, w);
   if (const YAML::Node u = e["unixbench"]) {
     if (!ub_scripts) ck.fail(u, what + ".unixbench: only with 'runner: unixbench' or 'runner: bare'");
     w.unixbench_dir = detail::resolve_path(ck, u, what + ".unixbench", base_dir, check_paths, true);
@@ -137,7 +139,7 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
         if (std::error_code ec; !fs::is_regular_file(w.unixbench_dir / f, ec))
           ck.fail(u, what + ".unixbench: " + (w.unixbench_dir / f).string() + " is missing (a UnixBench directory holds src/, pgms/ and testdir/)");
   } else if (ub_scripts) {
-    ck.fail(e, what + ": 'runner: " + w.runner + "' needs 'unixbench: <the UnixBench directory>'");
+    ck.fail(e, what + ": 'runner: " + std::string(to_string(w.runner)) + "' needs 'unixbench: <the UnixBench directory>'");
   }
   if (ub_scripts && (w.duration_s < 1 || w.duration_s != static_cast<double>(static_cast<long>(w.duration_s))))
     ck.fail(e["duration_s"] ? e["duration_s"] : e, what + ".duration_s: UnixBench's looper takes whole seconds >= 1");
@@ -156,7 +158,7 @@ void parse_load_options(const Checker& ck, const YAML::Node& e, const std::strin
       }
     }
   }
-  const bool generated = !w.input && w.runner == "rlab";
+  const bool generated = !w.input && w.runner == Runner::kRlab;
   if (generated) w.input_id = std::string("sha256:") + protocol::kGeneratedInputSha256;
   else if (w.input) w.input_id = "sha256:" + util::sha256_hex(*w.input);
   else if (ub_scripts && check_paths) {  // UnixBench's own input, shipped like any other
@@ -201,7 +203,7 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n, co
       if (!detail::valid_kernel_name(w.name))
         ck.fail(e["name"], what + ".name: '" + w.name + "' is not a valid name (letters, digits, . _ + -)");
     } else {
-      w.name = (w.runner == "rlab" ? "" : w.runner + "-") + w.kind + (w.copies ? "-c" + std::to_string(*w.copies) : "");
+      w.name = (w.runner == Runner::kRlab ? "" : std::string(to_string(w.runner)) + "-") + w.kind + (w.copies ? "-c" + std::to_string(*w.copies) : "");
     }
     if (!names.insert(w.name).second)
       ck.fail(e, what + ": workload '" + w.name + "' appears twice (give each a distinct 'name')");
@@ -218,7 +220,7 @@ std::vector<Workload> parse_workloads(const Checker& ck, const YAML::Node& n, co
 /// variants when a workload has `runner: bare`.
 void check_bare_filesystems(const Checker& ck, const YAML::Node& a, const Matrix& m) {
   const bool bare = std::any_of(m.workload_axis.begin(), m.workload_axis.end(),
-                                [](const Workload& w) { return w.runner == "bare"; });
+                                [](const Workload& w) { return w.runner == Runner::kBare; });
   if (!bare) return;
   for (const auto& f : m.filesystem_axis) {
     if (!f.mkfs_options.empty())
@@ -394,6 +396,15 @@ std::string printable_uri(const std::string& uri) {
 }
 
 }  // namespace
+
+std::string_view to_string(Runner r) {
+  switch (r) {
+    case Runner::kUnixbench: return "unixbench";
+    case Runner::kBare: return "bare";
+    case Runner::kRlab: break;
+  }
+  return "rlab";
+}
 
 std::string_view to_string(AgentLink link) {
   return link == AgentLink::kLibvirt ? "libvirt" : "socket";

@@ -38,6 +38,20 @@ struct Filesystem {
   std::string id() const;
 };
 
+/// Who runs a workload's load in the guest (`workload[].runner`, docs/matrix.md).
+enum class Runner {
+  kRlab,       ///< "rlab": the agent runs rlab's own shell1 scripts (the default)
+  kUnixbench,  ///< "unixbench": UnixBench's looper, multi.sh and tst.sh, packed beside the agent
+  kBare,       ///< "bare": the same under rlab's minimal /init, no agent (run/bare_guest.hpp)
+};
+
+/// "rlab", "unixbench" or "bare": the matrix's word, also the agent protocol's and the stored
+/// environment's.
+std::string_view to_string(Runner r);
+
+/// Whether `r` runs UnixBench's own scripts (and so needs the `unixbench:` directory).
+inline bool runs_unixbench_scripts(Runner r) { return r != Runner::kRlab; }
+
 /// The load one cell runs (UnixBench shell1 semantics, see docs/protocol.md `run`).
 struct Workload {
   std::string name;               ///< label in cell ids: the matrix's `name`, else "shell1"/"shell8", plus "-c<N>" for a fixed copies count
@@ -62,9 +76,8 @@ struct Workload {
   /// "sha256:<hex>" of the input the guest sorts: of `input`'s bytes, or of the agent's
   /// generated input (protocol::kGeneratedInputSha256). Part of the environment.
   std::string input_id;
-  /// `runner`: "rlab" (rlab's scripts), "unixbench" (UnixBench's looper, multi.sh and tst.sh, packed,
-  /// beside the agent) or "bare" (the same under rlab's minimal /init, no agent: run/bare_guest.hpp).
-  std::string runner = "rlab";
+  /// `runner`: who runs the load in the guest.
+  Runner runner = Runner::kRlab;
   /// `unixbench`: a UnixBench directory (holding src/looper.c, src/timeit.c, pgms/multi.sh,
   /// pgms/tst.sh, testdir/sort.src); runners "unixbench" and "bare" only.
   std::filesystem::path unixbench_dir;

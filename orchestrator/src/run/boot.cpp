@@ -82,7 +82,7 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   e.layout = c.workload.layout;
   e.input = c.workload.input_id;
   e.drop_caches = c.workload.drop_caches;
-  e.runner = c.workload.runner;
+  e.runner = matrix::to_string(c.workload.runner);
   e.disk = matrix::to_string(g.disk_backing);
   e.attribution = c.workload.attribution;
   e.sample_interval_s = c.workload.sample_interval_s;
@@ -102,7 +102,7 @@ proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
   req.pause_s = 3.0;  // UnixBench's sync; sleep 1; sync; sleep 2
   req.drop_caches = cell.workload.drop_caches;
   req.layout = cell.workload.layout;
-  req.runner = cell.workload.runner;
+  req.runner = matrix::to_string(cell.workload.runner);
   req.unixbench_dir = image::kGuestUnixbenchDir;
   req.attribution = cell.workload.attribution;
   req.attribution_top = cell.workload.attribution_top;
@@ -116,7 +116,7 @@ image::GuestImages guest_images(const matrix::Matrix& m, const build::KernelSpec
                                 const image::Progress& progress) {
   image::GuestImages img = image::ensure_guest_images(k, agent, progress);
   for (const auto& w : m.workload_axis)
-    if (w.runner == "unixbench" || w.runner == "bare")
+    if (matrix::runs_unixbench_scripts(w.runner))
       return image::with_archive(img, image::unixbench_archive(w.unixbench_dir));
   return img;
 }
@@ -147,7 +147,7 @@ vm::DomainSpec domain_spec(const BootJob& job, const GuestSettings& g) {
   s.kernel = fs::absolute(job.images->kernel_image);
   s.initramfs = fs::absolute(job.images->initramfs);
   s.cmdline = g.cmdline;
-  if (job.cell->workload.runner == "bare")  // its /init instead of rlab's and the agent
+  if (job.cell->workload.runner == matrix::Runner::kBare)  // its /init instead of rlab's and the agent
     s.cmdline += bare_cmdline(*job.cell, g.disk_backing == matrix::DiskBacking::kRam ? BareDisk{"/dev/ram0", ""}
                                                                                      : BareDisk{"", "rlab-fs"});
   else  // the agent is PID 1 from the start: no shell /init and its execs before it
@@ -200,7 +200,7 @@ class BootRun {
   /// Boot, hello, prepare, the load (its result stored), shutdown.
   void measure() {
     const auto booted = start_domain();
-    if (cell_.workload.runner == "bare") {
+    if (cell_.workload.runner == matrix::Runner::kBare) {
       check_platform(proto::Hello{});  // while it runs; no hello, so no guest's view of its hypervisor
       return run_bare();
     }

@@ -49,7 +49,7 @@ TEST_F(BareRunner, AcceptedWithUnixbenchsInputAndNoAttribution) {
   const Matrix m = load("{type: shell1, runner: bare, unixbench: ub, duration_s: 20}");
   ASSERT_EQ(m.workload_axis.size(), 1u);
   const auto& w = m.workload_axis[0];
-  EXPECT_EQ(w.runner, "bare");
+  EXPECT_EQ(w.runner, rlab::matrix::Runner::kBare);
   EXPECT_EQ(w.name, "bare-shell1");
   EXPECT_EQ(w.attribution, "off") << "no agent in the guest to collect anything";
   EXPECT_EQ(w.unixbench_dir, dir_ / "ub");

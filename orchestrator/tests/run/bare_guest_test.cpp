@@ -17,7 +17,7 @@ matrix::Cell bare_cell(unsigned copies) {
   c.filesystem.fs = "xfs";
   c.vcpus = copies;
   c.copies = copies;
-  c.workload.runner = "bare";
+  c.workload.runner = rlab::matrix::Runner::kBare;
   c.workload.duration_s = 20;
   c.workload.scripts_per_loop = 1;
   return c;
@@ -66,7 +66,7 @@ TEST(BareGuest, DomainSpecStartsTheAgentOrTheBareInitAsPid1) {
   const auto settings = run::guest_settings(guest, matrix::Accel::kTcg);
 
   auto agent_cell = bare_cell(1);
-  agent_cell.workload.runner = "rlab";
+  agent_cell.workload.runner = rlab::matrix::Runner::kRlab;
   job.cell = &agent_cell;
   const std::string agent = run::domain_spec(job, settings).cmdline;
   EXPECT_NE(agent.find(" rdinit=/usr/bin/rlab-agent"), std::string::npos) << agent;
