@@ -95,9 +95,9 @@ std::vector<Filesystem> parse_filesystems(const Checker& ck, const YAML::Node& n
 /// default there).
 void check_bare(const Checker& ck, const YAML::Node& e, const std::string& what, Workload& w) {
   if (e["input"]) ck.fail(e["input"], what + ".input: 'runner: bare' sorts UnixBench's own testdir/sort.src");
-  if (w.layout != "shared") ck.fail(e["layout"], what + ".layout: 'runner: bare' runs UnixBench's one shared test directory");
-  if (!e["attribution"]) w.attribution = "off";
-  else if (w.attribution != "off")
+  if (w.layout != Layout::kShared) ck.fail(e["layout"], what + ".layout: 'runner: bare' runs UnixBench's one shared test directory");
+  if (!e["attribution"]) w.attribution = Attribution::kOff;
+  else if (w.attribution != Attribution::kOff)
     ck.fail(e["attribution"], what + ".attribution: 'runner: bare' has no agent to collect it (only 'off')");
 }
 
@@ -105,14 +105,18 @@ void check_bare(const Checker& ck, const YAML::Node& e, const std::string& what,
 void parse_load_options(const Checker& ck, const YAML::Node& e, const std::string& what,
                         const fs::path& base_dir, bool check_paths, Workload& w) {
   if (const YAML::Node l = e["layout"]) {
-    w.layout = ck.string(l, what + ".layout");
-    if (w.layout != "shared" && w.layout != "per-copy")
-      ck.fail(l, what + ".layout: '" + w.layout + "' is not a layout (shared, per-copy)");
+    const std::string s = ck.string(l, what + ".layout");
+    if (s == "shared") w.layout = Layout::kShared;
+    else if (s == "per-copy") w.layout = Layout::kPerCopy;
+    else ck.fail(l, what + ".layout: '" + s + "' is not a layout (shared, per-copy)");
   }
   if (const YAML::Node a = e["attribution"]) {
-    w.attribution = ck.string(a, what + ".attribution");
-    if (w.attribution != "off" && w.attribution != "counts" && w.attribution != "stacks" && w.attribution != "full")
-      ck.fail(a, what + ".attribution: '" + w.attribution + "' is not an attribution level (off, counts, stacks, full)");
+    const std::string s = ck.string(a, what + ".attribution");
+    if (s == "off") w.attribution = Attribution::kOff;
+    else if (s == "counts") w.attribution = Attribution::kCounts;
+    else if (s == "stacks") w.attribution = Attribution::kStacks;
+    else if (s == "full") w.attribution = Attribution::kFull;
+    else ck.fail(a, what + ".attribution: '" + s + "' is not an attribution level (off, counts, stacks, full)");
   }
   if (e["attribution_top"])
     w.attribution_top = static_cast<unsigned>(ck.integer(e["attribution_top"], what + ".attribution_top", 1, 200));
@@ -396,6 +400,18 @@ std::string printable_uri(const std::string& uri) {
 }
 
 }  // namespace
+
+std::string_view to_string(Layout l) { return l == Layout::kPerCopy ? "per-copy" : "shared"; }
+
+std::string_view to_string(Attribution a) {
+  switch (a) {
+    case Attribution::kOff: return "off";
+    case Attribution::kCounts: return "counts";
+    case Attribution::kFull: return "full";
+    case Attribution::kStacks: break;
+  }
+  return "stacks";
+}
 
 std::string_view to_string(Runner r) {
   switch (r) {

@@ -52,6 +52,26 @@ std::string_view to_string(Runner r);
 /// Whether `r` runs UnixBench's own scripts (and so needs the `unixbench:` directory).
 inline bool runs_unixbench_scripts(Runner r) { return r != Runner::kRlab; }
 
+/// Where a workload's loopers work (`workload[].layout`).
+enum class Layout {
+  kShared,   ///< "shared": every looper in one test directory, as UnixBench does (the default)
+  kPerCopy,  ///< "per-copy": a directory per looper; on XFS their files spread over the AGs
+};
+/// "shared" or "per-copy": the matrix's word, also the protocol's and the stored environment's.
+std::string_view to_string(Layout l);
+
+/// What the agent collects about where the time went, per pass (`workload[].attribution`,
+/// docs/attribution.md).
+enum class Attribution {
+  kOff,     ///< "off": nothing beyond the load's own counters
+  kCounts,  ///< "counts": family totals (lock waits, off-CPU D/S, AGI/AGF buffer waits, on-CPU samples)
+  kStacks,  ///< "stacks": those and the top `attribution_top` kernel stacks per family (the default)
+  kFull,    ///< "full": stacks, and off-CPU time in interruptible sleep S too (about 0.5% of the loops more)
+};
+/// "off", "counts", "stacks" or "full": the matrix's word, also the protocol's and the stored
+/// environment's.
+std::string_view to_string(Attribution a);
+
 /// The load one cell runs (UnixBench shell1 semantics, see docs/protocol.md `run`).
 struct Workload {
   std::string name;               ///< label in cell ids: the matrix's `name`, else "shell1"/"shell8", plus "-c<N>" for a fixed copies count
@@ -66,9 +86,8 @@ struct Workload {
   /// Guest hygiene (`drop_caches`, default false as in UnixBench): the agent also drops the
   /// page cache, dentries and inodes while settling before every pass.
   bool drop_caches = false;
-  /// `layout`: "shared" (UnixBench: every looper in one test directory) or "per-copy" (one
-  /// directory per looper; on XFS the copies' files then spread over allocation groups).
-  std::string layout = "shared";
+  /// `layout`: where the loopers work.
+  Layout layout = Layout::kShared;
   /// `input`: the file shipped to the guest as the input the scripts sort (at most
   /// protocol::kMaxInputBytes); nullopt: the agent's generated input.
   std::optional<std::filesystem::path> input_path;
@@ -81,11 +100,8 @@ struct Workload {
   /// `unixbench`: a UnixBench directory (holding src/looper.c, src/timeit.c, pgms/multi.sh,
   /// pgms/tst.sh, testdir/sort.src); runners "unixbench" and "bare" only.
   std::filesystem::path unixbench_dir;
-  /// `attribution`: where the time went, collected in the guest per pass (docs/attribution.md):
-  /// "off", "counts" (family totals: lock waits, off-CPU D/S, XFS AGI/AGF buffer waits, on-CPU
-  /// samples), "stacks" (those and the top `attribution_top` kernel stacks per family) or
-  /// "full" (stacks, and off-CPU time in interruptible sleep S too: about 0.5% of the loops more).
-  std::string attribution = "stacks";
+  /// `attribution`: where the time went, collected in the guest per pass (docs/attribution.md).
+  Attribution attribution = Attribution::kStacks;
   unsigned attribution_top = 20;  ///< `attribution_top`: stacks kept per family and pass, 1..200
   /// `sample_interval_s`: seconds between the agent's periodic samples during a pass (loops so
   /// far, counter deltas; the host's steal and vCPU share beside each), 0 or 0.1..600. Default

@@ -79,12 +79,12 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   e.passes = c.workload.passes;
   e.duration_s = c.workload.duration_s;
   e.locale = "en_US.utf8";  // the agent's LANG for the load, UnixBench's
-  e.layout = c.workload.layout;
+  e.layout = matrix::to_string(c.workload.layout);
   e.input = c.workload.input_id;
   e.drop_caches = c.workload.drop_caches;
   e.runner = matrix::to_string(c.workload.runner);
   e.disk = matrix::to_string(g.disk_backing);
-  e.attribution = c.workload.attribution;
+  e.attribution = matrix::to_string(c.workload.attribution);
   e.sample_interval_s = c.workload.sample_interval_s;
   return e;
 }
@@ -101,10 +101,10 @@ proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
   req.sample_interval_s = cell.workload.sample_interval_s;
   req.pause_s = 3.0;  // UnixBench's sync; sleep 1; sync; sleep 2
   req.drop_caches = cell.workload.drop_caches;
-  req.layout = cell.workload.layout;
+  req.layout = matrix::to_string(cell.workload.layout);
   req.runner = matrix::to_string(cell.workload.runner);
   req.unixbench_dir = image::kGuestUnixbenchDir;
-  req.attribution = cell.workload.attribution;
+  req.attribution = matrix::to_string(cell.workload.attribution);
   req.attribution_top = cell.workload.attribution_top;
   req.input = cell.workload.input;
   return req;

@@ -51,7 +51,7 @@ TEST_F(BareRunner, AcceptedWithUnixbenchsInputAndNoAttribution) {
   const auto& w = m.workload_axis[0];
   EXPECT_EQ(w.runner, rlab::matrix::Runner::kBare);
   EXPECT_EQ(w.name, "bare-shell1");
-  EXPECT_EQ(w.attribution, "off") << "no agent in the guest to collect anything";
+  EXPECT_EQ(w.attribution, rlab::matrix::Attribution::kOff) << "no agent in the guest to collect anything";
   EXPECT_EQ(w.unixbench_dir, dir_ / "ub");
   EXPECT_EQ(w.input_id.rfind("sha256:", 0), 0u) << "UnixBench's sort.src identifies the input";
 }

@@ -68,7 +68,7 @@ TEST(LoadMatrix, ReadsEverySection) {
   EXPECT_EQ(m.workload_axis[1].copies, 8u);
   EXPECT_DOUBLE_EQ(m.workload_axis[1].duration_s, 1.5);
   EXPECT_FALSE(m.workload_axis[0].drop_caches);  // the default: UnixBench drops none
-  EXPECT_EQ(m.workload_axis[0].layout, "shared");  // the default: UnixBench's one test directory
+  EXPECT_EQ(m.workload_axis[0].layout, rlab::matrix::Layout::kShared);  // the default: UnixBench's one test directory
   EXPECT_EQ(m.workload_axis[0].input_id, std::string("sha256:") + rlab::protocol::kGeneratedInputSha256);
   EXPECT_FALSE(m.workload_axis[1].drop_caches);
   EXPECT_EQ(m.repeats, 3u);

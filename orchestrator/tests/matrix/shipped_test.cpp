@@ -143,7 +143,7 @@ TEST(ShippedMatrix, AgHeadersIsTheReportsCaseAtTwoAgCounts) {
     EXPECT_EQ(c.filesystem.fs, "xfs");
     EXPECT_EQ(c.copies, 16u);
     EXPECT_EQ(c.vcpus, 2u);
-    EXPECT_EQ(c.workload.attribution, "stacks");
+    EXPECT_EQ(c.workload.attribution, rlab::matrix::Attribution::kStacks);
     EXPECT_GE(c.workload.duration_s, 45.0);
   }
   for (const char* id : {"6.12/xfs-agcount4/2vcpu/shell1-c16", "6.12/xfs-agcount20/2vcpu/shell1-c16",
