@@ -477,34 +477,31 @@ std::string planned_commit(const KernelSource& src, const fs::path& cache_root, 
 
 KernelPlan plan_kernel(const KernelSpec& spec) {
   const fs::path cache_root = util::cache_dir();
-  KernelPlan p;
   const auto& src = spec.source;
-  if (src.kind == KernelSource::Kind::kPrebuiltImage) {
-    p.prebuilt = true;
+  KernelPlan p;
+  p.prebuilt = src.kind == KernelSource::Kind::kPrebuiltImage;
+  if (p.prebuilt)
     p.source = "prebuilt Image " + src.image.string() +
                (src.image_config.empty() ? " (no .config: page size not checked)" : " + .config " + src.image_config.string());
-    try {
+  else
+    p.source = src.kind == KernelSource::Kind::kGitTree
+                   ? fmt::format("git {} {}", src.git_tree.string(), src.git_ref)
+                   : fmt::format("linux-source-{} ({})", src.debian_version, src.debian_suite);
+  if (!spec.base_config.empty()) p.source += " + .config " + spec.base_config.string();
+  if (!p.prebuilt) {
+    p.commit = planned_commit(src, cache_root, p.note);
+    if (p.commit.empty()) return p;
+  }
+  try {
+    if (p.prebuilt) {
       check_prebuilt(spec, images_dir());
       const std::string image_sha = util::sha256_hex(util::read_file(src.image));
       p.commit = "sha256:" + image_sha;
       p.key = prebuilt_kernel_key(image_sha, src.image_config.empty() ? "" : util::sha256_hex(util::read_file(src.image_config)),
                                   spec.page_size_kib);
-      p.origin = kernel_origin(spec, p.commit);
-    } catch (const std::exception& e) {
-      p.note = e.what();
-      return p;
+    } else {
+      p.key = kernel_key(key_inputs(spec, source_identity(src), p.commit));
     }
-    p.cached = entry_complete(entry_dir(cache_root, "kernel", p.key));
-    return p;
-  }
-  p.source = src.kind == KernelSource::Kind::kGitTree
-                 ? fmt::format("git {} {}", src.git_tree.string(), src.git_ref)
-                 : fmt::format("linux-source-{} ({})", src.debian_version, src.debian_suite);
-  if (!spec.base_config.empty()) p.source += " + .config " + spec.base_config.string();
-  p.commit = planned_commit(src, cache_root, p.note);
-  if (p.commit.empty()) return p;
-  try {
-    p.key = kernel_key(key_inputs(spec, source_identity(src), p.commit));
     p.origin = kernel_origin(spec, p.commit);
   } catch (const std::exception& e) {
     p.note = e.what();
