@@ -18,7 +18,8 @@
 # tree, its own ccache in <cache>/ccache-aarch64-rlab.
 #
 # Usage: scripts/build-aarch64-rlab.sh <out dir>
-# The mirror is RLAB_DEBIAN_MIRROR, else the first Debian URI apt uses here.
+# The mirror is RLAB_DEBIAN_MIRROR, else the first Debian URI apt uses here (an error names
+# the variable when there is none).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: scripts/build-aarch64-rlab.sh <out dir>}
@@ -31,7 +32,10 @@ fi
 if [ -z "$mirror" ]; then
   mirror=$(awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' /etc/apt/sources.list 2>/dev/null || true)
 fi
-mirror=${mirror:-http://deb.debian.org/debian}
+if [ -z "$mirror" ]; then
+  echo "build-aarch64-rlab: no Debian mirror in this machine's apt sources; set RLAB_DEBIAN_MIRROR=http://<a Debian mirror>/debian" >&2
+  exit 2
+fi
 
 packages=libc6-dev,libstdc++-12-dev,libvirt-dev,libboost-dev,libyaml-cpp-dev,prometheus-cpp-dev,libsqlite3-dev,libspdlog-dev,libfmt-dev,libxml2-dev,libssl-dev,libcurl4-openssl-dev,libcli11-dev,nlohmann-json3-dev,libbpf-dev,libelf-dev,zlib1g-dev
 key=$(printf '%s\n%s\n' "$packages" "$mirror" | sha256sum | cut -c1-16)
