@@ -33,7 +33,8 @@ sock=${RLAB_LIBVIRT_SOCK:-/run/libvirt/libvirt-sock}
 by_hand_config() {
   local conf=${RLAB_LIBVIRTD_CONF:-/run/rlab/libvirtd.conf}
   mkdir -p "$(dirname "$conf")"
-  cp "${RLAB_LIBVIRTD_CONF_IN:-/etc/libvirt/libvirtd.conf}" "$conf"
+  local given=${RLAB_LIBVIRTD_CONF_IN:-/etc/libvirt/libvirtd.conf}
+  if [ -f "$given" ]; then cp "$given" "$conf"; else : >"$conf"; fi  # libvirt-daemon alone ships none
   if [ ! -S "${RLAB_SYSTEM_BUS:-/run/dbus/system_bus_socket}" ] && getent group libvirt >/dev/null; then
     set_unless_given() { grep -Eq "^[[:space:]]*$1[[:space:]]*=" "$conf" || echo "$1 = $2" >>"$conf"; }
     set_unless_given unix_sock_group '"libvirt"'

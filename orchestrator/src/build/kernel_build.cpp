@@ -384,13 +384,12 @@ KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, 
   for (const auto& p : spec.patches)
     if (!fs::is_regular_file(p))
       throw std::runtime_error("kernel " + spec.name + ": patch " + p.string() + " does not exist");
-  // A Debian source is fetched first (its version is the archive's candidate); a git source
-  // needs only its commit to find the entry, and is checked out only on a miss.
+  // The entry is found from the revision alone (a git source's commit, a Debian source's
+  // candidate version); the tree is exported or downloaded only on a miss.
   const bool git = spec.source.kind == KernelSource::Kind::kGitTree;
-  std::optional<SourceTree> fetched;
-  if (!git) fetched = fetch_kernel_source(spec.source, cache_root, progress);
-  const KernelKeyInputs in = git ? key_inputs(spec, source_identity(spec.source), git_commit(spec.source))
-                                 : key_inputs(spec, fetched->identity, fetched->commit);
+  const std::string revision =
+      git ? git_commit(spec.source) : debian_candidate_version(spec.source, cache_root, progress);
+  const KernelKeyInputs in = key_inputs(spec, source_identity(spec.source), revision);
   const std::string key = kernel_key(in);
   bool built = false;
   auto [dir, hit] = ensure_entry(cache_root, "kernel", key, [&](const fs::path& staging) {
@@ -400,9 +399,10 @@ KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, 
     if (git) {
       d = git_dirs(spec, in, cache_root, key, progress);
     } else {
-      d.src = prepared_tree(*fetched, spec, cache_root / "kbuild" / key, progress);
+      auto fetched = fetch_kernel_source(spec.source, cache_root, progress, revision);
+      d.src = prepared_tree(fetched, spec, cache_root / "kbuild" / key, progress);
       d.obj = cache_root / "kbuild" / key / "obj";
-      fetched->in_use.reset();  // the build tree holds its own links to the files now
+      fetched.in_use.reset();  // the build tree holds its own links to the files now
     }
     const MakeSetup ms = make_setup(cache_root);
     if (d.configure) {
@@ -427,7 +427,6 @@ KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, 
                                           key.substr(0, 16)));
     return store_kernel(staging, d.obj, spec, in, key, made, changes);
   });
-  if (fetched) fetched->in_use.reset();
   if (hit) report(progress, "cache", "kernel cache hit " + key.substr(0, 16));
   else keep_within_budget(cache_root, progress);
   return from_manifest(dir, json::parse(util::read_file(dir / "manifest.json")), !built);

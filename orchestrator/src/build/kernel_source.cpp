@@ -21,19 +21,27 @@ std::shared_ptr<CacheLock> hold(const fs::path& cache_root, const std::string& n
   return std::make_shared<CacheLock>(cache_root, "source-" + name);
 }
 
-SourceTree fetch_debian(const KernelSource& src, const fs::path& cache_root,
-                        const Progress& progress) {
+PrivateApt private_apt(const KernelSource& src, const fs::path& cache_root) {
   if (src.debian_version.empty())
     throw std::runtime_error("kernel source: Debian source without a version (e.g. \"6.12\")");
   if (src.debian_suite.empty())
     throw std::runtime_error("kernel source linux-source-" + src.debian_version +
                              ": no Debian suite (e.g. \"trixie\")");
-  const std::string package = "linux-source-" + src.debian_version;
+  return PrivateApt(cache_root / "apt" / (src.debian_suite + "-arm64"), debian_mirror(), src.debian_suite, "arm64");
+}
+
+std::string resolve_debian(const KernelSource& src, const fs::path& cache_root, const Progress& progress) {
+  auto apt = private_apt(src, cache_root);
   report(progress, "fetch", "apt-get update (" + src.debian_suite + ", private state)");
-  PrivateApt apt(cache_root / "apt" / (src.debian_suite + "-arm64"), debian_mirror(),
-                 src.debian_suite, "arm64");
   apt.update();
-  std::string version = apt.candidate_version(package);
+  return apt.candidate_version("linux-source-" + src.debian_version);
+}
+
+SourceTree fetch_debian(const KernelSource& src, std::string version, const fs::path& cache_root,
+                        const Progress& progress) {
+  auto apt = private_apt(src, cache_root);
+  if (version.empty()) version = resolve_debian(src, cache_root, progress);
+  const std::string package = "linux-source-" + src.debian_version;
   SourceTree tree{cache_root / "sources" / (package + "_" + version), source_identity(src),
                   version, hold(cache_root, package + "_" + version)};
   if (fs::exists(tree.dir / "Makefile")) return tree;
@@ -107,13 +115,19 @@ std::string source_identity(const KernelSource& source) {
   return "git:" + fs::absolute(source.git_tree).lexically_normal().string();
 }
 
+std::string debian_candidate_version(const KernelSource& source, const fs::path& cache_root,
+                                    const Progress& progress) {
+  CacheLock lock(cache_root, "source-fetch");
+  return resolve_debian(source, cache_root, progress);
+}
+
 SourceTree fetch_kernel_source(const KernelSource& source, const fs::path& cache_root,
-                               const Progress& progress) {
+                               const Progress& progress, const std::string& debian_version) {
   // One fetch at a time per cache: the private apt state and unpacking are not concurrent-safe.
   if (source.kind == KernelSource::Kind::kPrebuiltImage)
     throw std::invalid_argument("kernel source: a prebuilt Image " + source.image.string() + " has no source to fetch");
   CacheLock lock(cache_root, "source-fetch");
-  SourceTree tree = source.kind == KernelSource::Kind::kDebianPackage ? fetch_debian(source, cache_root, progress)
+  SourceTree tree = source.kind == KernelSource::Kind::kDebianPackage ? fetch_debian(source, debian_version, cache_root, progress)
                                                                        : fetch_git(source, cache_root, progress);
   touch_used(tree.dir);
   return tree;

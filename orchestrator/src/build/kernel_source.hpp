@@ -28,13 +28,21 @@ struct SourceTree {
 };
 
 /// Resolves `source` to a revision and returns its unpacked tree, unpacking it under
-/// `cache_root`/sources when not there yet. Debian: refreshes the private apt lists (see
-/// PrivateApt) and takes the suite's candidate version. Git: `git rev-parse <ref>^{commit}`.
+/// `cache_root`/sources when not there yet. Debian: `debian_version` when given (from
+/// debian_candidate_version()), else the suite's candidate version after refreshing the
+/// private apt lists (see PrivateApt). Git: `git rev-parse <ref>^{commit}`.
 /// Throws std::runtime_error naming the source on: empty version/suite/tree/ref, unknown
 /// package or ref, download or unpack failures; std::invalid_argument for a prebuilt Image.
 SourceTree fetch_kernel_source(const KernelSource& source,
                                const std::filesystem::path& cache_root,
-                               const Progress& progress = {});
+                               const Progress& progress = {}, const std::string& debian_version = "");
+
+/// The version of `linux-source-<debian_version>` that the Debian source `source` stands for
+/// now (e.g. "6.12.57-1"): refreshes the private apt lists under `cache_root`/apt and takes the
+/// suite's candidate, downloading and unpacking nothing — enough for a kernel's cache key, so a
+/// cache hit never fetches the tree. Throws std::runtime_error as fetch_kernel_source().
+std::string debian_candidate_version(const KernelSource& source, const std::filesystem::path& cache_root,
+                                     const Progress& progress = {});
 
 /// The full SHA of a git source's ref (`git rev-parse <ref>^{commit}`), without exporting
 /// anything. Throws std::runtime_error naming the tree on an empty or missing tree or ref, or a

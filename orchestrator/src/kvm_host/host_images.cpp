@@ -21,7 +21,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kDiskRecipeVersion = 1;
+constexpr int kDiskRecipeVersion = 2;  // 2: etc/apt/sources.list names the mirror, signed-by the keyring
 constexpr const char* kDiskSize = "4G";  // sparse; the pool of uploaded kernels and scratch disks lives here
 
 fs::path recipe_dir() { return build::images_dir() / "kvm-host"; }
@@ -115,6 +115,10 @@ HostDisk ensure_host_disk(const build::Progress& progress) {
                               recipe.userland.packages.size(), mirror, recipe.userland.suite));
     image::extract_userland(recipe.userland, mirror, root);
     install_files(recipe, root);
+    // apt on the host reads the archive the disk came from, signed by the keyring it unpacked.
+    util::write_file_atomic(root / "etc/apt/sources.list",
+                            fmt::format("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] {} {} main\n",
+                                        mirror, recipe.userland.suite));
     const std::string host_key = keygen(root / "etc/ssh/ssh_host_ed25519_key", "rlab-kvm-host");
     const std::string client_key = keygen(staging / "id_ed25519", "rlab");
     fs::create_directories(root / "root/.ssh");

@@ -6,8 +6,10 @@
 //
 // RealKvmHost.* (the README's test command, ~5 min): two pinned 2-vCPU KVM boots, one per
 // kernel; then rlab itself, built for aarch64, runs inside the host as on an arm64 server:
-// the shipped matrix's dry run there and two KVM boots through the host's own libvirt. RealKvmMatrix.* (RLAB_LONG_TESTS=1, ~15 min): matrices/kvm-host.yaml as shipped, 16
-// boots at 1 and 2 vCPUs; the default-tier test covers every component it touches.
+// setup.sh's package logic, scripts/run.sh's dry run of the shipped matrix, and two KVM boots
+// through the host's own libvirt. RealKvmMatrix.* (RLAB_LONG_TESTS=1, ~15 min):
+// matrices/kvm-host.yaml as shipped, 16 boots at 1 and 2 vCPUs; the default-tier test covers
+// every component it touches.
 #include "build/kernel_build.hpp"
 #include "image/guest_images.hpp"
 #include "kvm_host_matrix.hpp"
@@ -32,6 +34,7 @@
 #include <set>
 
 namespace fs = std::filesystem;
+using rlab::testing::on_the_host;
 using rlab::testing::rlab_argv;
 
 namespace {
@@ -86,35 +89,47 @@ std::set<std::string> listeners(unsigned port) {
   return out;
 }
 
-/// `command` run as root on the emulated host over its ssh (the key and known_hosts rlab made
-/// for it in `state`), with `input` on its stdin.
-rlab::util::ProcessResult on_the_host(unsigned port, const fs::path& state, const std::string& command,
-                                      const std::string& input = "") {
-  rlab::util::ProcessOptions o;
-  o.timeout = std::chrono::minutes(20);
-  o.stdin_data = input;
-  return rlab::util::run({"ssh", "-i", (state / "kvm-host" / "id_ed25519").string(), "-o",
-                          "UserKnownHostsFile=" + (state / "kvm-host" / "known_hosts").string(), "-o",
-                          "BatchMode=yes", "-p", std::to_string(port), "root@127.0.0.1", command},
-                         o);
+/// setup.sh's package logic run natively in the clone at /root/rlab on the host (arm64 Debian
+/// 12): no foreign architecture, the list it resolves for itself is `packages.sh list arm64`
+/// here, none of it installed through dpkg, and apt there can install every name of it
+/// (`apt-get -s`, after `apt-get update` from the host's own sources).
+void check_setup_logic_inside(unsigned port, const fs::path& state) {
+  const auto arch = on_the_host(port, state, "dpkg --print-architecture");
+  EXPECT_EQ(rlab::util::trim_end(arch.output), "arm64");
+  const auto foreign = on_the_host(port, state, "cd /root/rlab && bash scripts/packages.sh foreign");
+  EXPECT_TRUE(foreign.ok()) << foreign.output;
+  EXPECT_EQ(rlab::util::trim_end(foreign.output), "") << "no foreign architecture on arm64";
+  const auto native = on_the_host(port, state, "cd /root/rlab && bash scripts/packages.sh list");
+  rlab::util::ProcessOptions here;
+  here.cwd = RLAB_SOURCE_DIR;
+  EXPECT_EQ(native.output, rlab::util::run_checked({"bash", "scripts/packages.sh", "list", "arm64"}, here).output);
+  const auto missing = on_the_host(port, state, "cd /root/rlab && bash scripts/packages.sh missing");
+  EXPECT_TRUE(missing.ok()) << missing.output;
+  EXPECT_EQ(missing.output, native.output) << "nothing of it is installed through dpkg on the host";
+  const auto sim = on_the_host(port, state,
+                               "cd /root/rlab && apt-get update -q >/dev/null && "
+                               "apt-get install -s -q --no-install-recommends $(bash scripts/packages.sh missing)");
+  EXPECT_EQ(sim.exit_code, 0) << rlab::util::tail(sim.output, 40);
+  for (const char* p : {"Inst build-essential ", "Inst libvirt-daemon-system ", "Inst qemu-system-arm ", "Inst libbpf-dev "})
+    EXPECT_NE(sim.output.find(p), std::string::npos) << p << "\n" << rlab::util::tail(sim.output, 40);
 }
 
-/// rlab at home on an arm64 server: the aarch64 rlab (scripts/build-aarch64-rlab.sh, the fixture
-/// rlab_aarch64_bundle) copied into the host with the default matrix's two kernels (handed in as
-/// prebuilt Images: the host has no compiler) and the agent's initramfs (it has no mmdebstrap),
-/// then run there natively against the host's own qemu:///system: the dry run chooses KVM and
-/// real time for the shipped default matrix, and a matrix of those kernels boots through the
-/// local libvirt (socket agent link, local paths) to scores.
+/// rlab at home on an arm64 server: a copy of this repository at /root/rlab with the aarch64
+/// rlab (scripts/build-aarch64-rlab.sh, the fixture rlab_aarch64_bundle) where setup.sh's native
+/// build puts it, the default matrix's two kernels as prebuilt Images (the bring-your-own-kernel
+/// path: the host's native gcc is not the cross gcc they were built with, docs/operations.md
+/// "What has run natively on arm64") and the agent's initramfs (the host has no mmdebstrap).
+/// Natively there: setup.sh's package logic (no foreign architecture, the native list, every
+/// name installable per `apt-get -s` against bookworm's arm64 lists the host fetches itself),
+/// the README's main command in its dry-run form (scripts/run.sh: libvirtd's start script and
+/// the shipped matrix, unedited, choosing KVM and real time), and a run of the two kernels
+/// through the host's own qemu:///system (socket agent link, local paths) to scores.
 void run_natively_inside(unsigned port, const fs::path& state, const fs::path& work) {
-  const fs::path bundle = fs::path(RLAB_BINARY_DIR) / "aarch64-rlab-bundle";
-  ASSERT_TRUE(fs::is_regular_file(bundle / "bin" / "rlab")) << bundle << ": the ctest fixture rlab_aarch64_bundle builds it";
   const fs::path stage = work / "native";
   fs::remove_all(stage);
-  fs::create_directories(stage / "opt");
-  fs::copy(bundle, stage / "opt" / "rlab", fs::copy_options::recursive | fs::copy_options::copy_symlinks);
-  ASSERT_TRUE(rlab::util::run({"aarch64-linux-gnu-strip", (stage / "opt/rlab/bin/rlab").string()}).ok());
-  fs::create_directories(stage / "opt/rlab/lib/rlab");
-  fs::copy_file(rlab::testing::agent_binary(), stage / "opt/rlab/lib/rlab/rlab-agent", fs::copy_options::overwrite_existing);
+  rlab::testing::copy_sources(stage / "root/rlab");
+  rlab::testing::stage_aarch64_rlab(stage / "root/rlab/build/host/orchestrator");
+  if (::testing::Test::HasFatalFailure()) return;
   const auto m = rlab::matrix::load_matrix(fs::path(RLAB_SOURCE_DIR) / "matrix.yaml");
   for (const auto& [name, dir] : {std::pair{"6.12", "k612"}, {"6.12+inline-inactivation", "kinl"}}) {
     const auto k = rlab::build::ensure_kernel(m.kernels.at(name));
@@ -137,22 +152,23 @@ axes:
 guest: {memory_mib: 1024, cpu: auto, accel: auto, clock: auto, disk_gib: 2}
 results: results/rlab.db
 )";
-  ASSERT_TRUE(rlab::util::run({"tar", "-C", stage.string(), "-cf", (work / "native.tar").string(), "."}).ok());
-  const auto copied = on_the_host(port, state, "tar -C / -xmf -", rlab::util::read_file(work / "native.tar"));
-  ASSERT_TRUE(copied.ok()) << copied.output;
+  rlab::testing::copy_to_the_host(port, state, stage);
+  if (::testing::Test::HasFatalFailure()) return;
+  const std::string rlab = "/root/rlab/build/host/orchestrator/rlab";
 
-  const auto version = on_the_host(port, state, "/opt/rlab/rlab --version; uname -m");
+  const auto version = on_the_host(port, state, rlab + " --version; uname -m");
   EXPECT_NE(version.output.find("aarch64"), std::string::npos) << version.output;
-  const auto dry = on_the_host(port, state, "/opt/rlab/rlab run --dry-run /opt/rlab/share/rlab/matrix.yaml");
+  check_setup_logic_inside(port, state);
+  const auto dry = on_the_host(port, state, "cd /root/rlab && bash scripts/run.sh matrix.yaml --dry-run");
   EXPECT_EQ(dry.exit_code, 0) << dry.output;
   EXPECT_NE(dry.output.find("clock: auto -> realtime"), std::string::npos) << "the shipped matrix, unedited\n" << dry.output;
   EXPECT_NE(dry.output.find("boots get KVM"), std::string::npos) << dry.output;
-  const auto r = on_the_host(port, state, "cd /root/lab && /opt/rlab/rlab run matrix.yaml");
+  const auto r = on_the_host(port, state, "cd /root/lab && " + rlab + " run matrix.yaml");
   std::cout << rlab::util::tail(r.output, 30) << "\n";
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("aarch64 host"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("run 1: 2 boots, 2 done, 0 failed"), std::string::npos) << r.output;
-  const auto results = on_the_host(port, state, "/opt/rlab/rlab results --db /root/lab/results/rlab.db --csv");
+  const auto results = on_the_host(port, state, rlab + " results --db /root/lab/results/rlab.db --csv");
   EXPECT_EQ(results.exit_code, 0) << results.output;
   EXPECT_NE(results.output.find("6.12+inline-inactivation"), std::string::npos) << results.output;
 }

@@ -103,6 +103,15 @@ TEST_F(StartLibvirtd, WithoutSystemdASettingOfEtcIsKept) {
   EXPECT_EQ(util::read_file(conf), util::read_file(conf_in) + "unix_sock_rw_perms = \"0770\"\n");
 }
 
+TEST_F(StartLibvirtd, WithoutSystemdAndWithoutAnEtcFileTheDaemonGetsTheGroupPolicyAlone) {
+  // libvirt-daemon without libvirt-daemon-system ships no /etc/libvirt/libvirtd.conf.
+  if (::access("/var/log", W_OK) != 0) GTEST_SKIP() << "needs to write /var/log/libvirt (root)";
+  fs::remove(conf_in);
+  EXPECT_EQ(start(false), 0) << output;
+  EXPECT_EQ(output.find("cannot stat"), std::string::npos) << output;
+  EXPECT_EQ(util::read_file(conf), "unix_sock_group = \"libvirt\"\nunix_sock_rw_perms = \"0770\"\nauth_unix_rw = \"none\"\n");
+}
+
 TEST_F(StartLibvirtd, WithoutSystemdButWithASystemBusPolkitDecides) {
   if (::access("/var/log", W_OK) != 0) GTEST_SKIP() << "needs to write /var/log/libvirt (root)";
   const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
