@@ -171,7 +171,7 @@ Batch VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std
   b.run = st.create_run(nr);
   for (std::size_t k = 0; k < requests.size(); ++k) {
     const auto first = b.cells.begin() + static_cast<std::ptrdiff_t>(k * b.sides);
-    st.add_cells(b.run, std::vector<matrix::Cell>(first, first + static_cast<std::ptrdiff_t>(b.sides)),
+    st.add_cells(b.run, matrix::cell_rows({first, first + static_cast<std::ptrdiff_t>(b.sides)}),
                  static_cast<unsigned>(requests[k].runs));
     db.add_batch(session.id, requests[k].commit, b.run, purpose);
   }

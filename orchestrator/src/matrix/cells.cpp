@@ -111,4 +111,27 @@ Cell select_cell(const Matrix& m, const std::string& selector) {
   return *std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.id == id; });
 }
 
+std::vector<store::CellRow> cell_rows(const std::vector<Cell>& cells) {
+  std::vector<store::CellRow> rows;
+  rows.reserve(cells.size());
+  for (const auto& c : cells)
+    rows.push_back({.id = c.id,
+                    .kernel = c.kernel.name,
+                    .patchset = c.kernel.patchset,
+                    .page_size = c.page_size,
+                    .fs = c.filesystem.fs,
+                    .mkfs_label = c.filesystem.label,
+                    .mkfs_options = c.filesystem.mkfs_options,
+                    .mount_options = c.filesystem.mount_options,
+                    .vcpus = c.vcpus,
+                    .workload = c.workload.name,
+                    .workload_kind = c.workload.kind,
+                    .scripts_per_loop = c.workload.scripts_per_loop,
+                    .copies = c.copies,
+                    .passes = c.workload.passes,
+                    .duration_s = c.workload.duration_s,
+                    .warmup_passes = c.workload.warmup_passes});
+  return rows;
+}
+
 }  // namespace rlab::matrix

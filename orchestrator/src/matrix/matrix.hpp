@@ -1,6 +1,7 @@
 #pragma once
 // matrix.yaml: the schema's in-memory form, loading with validation, and expansion into
 // cells. The schema is documented in docs/matrix.md.
+#include "store/cell_row.hpp"
 #include "build/kernel_spec.hpp"
 #include "util/usage_error.hpp"
 
@@ -381,6 +382,11 @@ std::filesystem::path store_path(const std::filesystem::path& db, const std::fil
 
 /// All cells, in axis order: kernel (outermost), filesystem variant, vcpus, workload.
 std::vector<Cell> expand_cells(const Matrix& m);
+
+/// `cells` as the store keeps them (store::CellRow), one row per cell in the same order: the
+/// kernel's name and patch set, the filesystem's type, label and options, the workload's name,
+/// kind and pass plan, vCPUs, copies and page size.
+std::vector<store::CellRow> cell_rows(const std::vector<Cell>& cells);
 
 /// The cell id among `ids` that `selector` names: the id itself, else the only id containing
 /// it (the selectors of `rlab bisect --cell`, `rlab noise`, `--control`, `control:`). Throws

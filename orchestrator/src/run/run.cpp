@@ -76,7 +76,7 @@ Plan plan_new(const RunOptions& o) {
   p.st = store::Store::open(o.db.empty() ? p.m.results : o.db);
   p.run = p.st->create_run({o.matrix.string(), p.m.text, p.m.seed, o.kind,
                             o.selection ? o.selection->note : ""});
-  p.st->add_cells(p.run, p.cells, o.selection ? o.selection->repeats : p.m.repeats);
+  p.st->add_cells(p.run, matrix::cell_rows(p.cells), o.selection ? o.selection->repeats : p.m.repeats);
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < p.cells.size(); ++i) index[p.cells[i].id] = i;
   std::vector<Job> jobs;

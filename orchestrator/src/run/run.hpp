@@ -3,6 +3,7 @@
 // the matrix's libvirt hosts -> results in the store.
 #include "run/progress.hpp"
 #include "run/run_dir.hpp"
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 #include "util/usage_error.hpp"
 

@@ -148,7 +148,7 @@ RunId Store::create_run(const NewRun& r) {
   return static_cast<RunId>(sqlite3_last_insert_rowid(db_));
 }
 
-void Store::add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigned repeats) {
+void Store::add_cells(RunId run, const std::vector<CellRow>& cells, unsigned repeats) {
   Lock l(mu_);
   Tx tx(db_);
   for (const auto& c : cells) {
@@ -156,18 +156,18 @@ void Store::add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigne
             "INSERT INTO cells (run_id, cell_key, kernel, patchset, page_size, fs, mkfs_label,"
             " mkfs_options, mount_options, vcpus, workload, workload_kind, scripts_per_loop,"
             " copies, passes, duration_s) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    st.bind(1, run).bind(2, c.id).bind(3, c.kernel.name).bind(4, c.kernel.patchset)
-        .bind(5, static_cast<std::int64_t>(c.page_size)).bind(6, c.filesystem.fs)
-        .bind(7, c.filesystem.label).bind(8, nlohmann::json(c.filesystem.mkfs_options).dump())
-        .bind(9, c.filesystem.mount_options).bind(10, static_cast<std::int64_t>(c.vcpus))
-        .bind(11, c.workload.name).bind(12, c.workload.kind)
-        .bind(13, static_cast<std::int64_t>(c.workload.scripts_per_loop))
+    st.bind(1, run).bind(2, c.id).bind(3, c.kernel).bind(4, c.patchset)
+        .bind(5, static_cast<std::int64_t>(c.page_size)).bind(6, c.fs)
+        .bind(7, c.mkfs_label).bind(8, nlohmann::json(c.mkfs_options).dump())
+        .bind(9, c.mount_options).bind(10, static_cast<std::int64_t>(c.vcpus))
+        .bind(11, c.workload).bind(12, c.workload_kind)
+        .bind(13, static_cast<std::int64_t>(c.scripts_per_loop))
         .bind(14, static_cast<std::int64_t>(c.copies))
-        .bind(15, static_cast<std::int64_t>(c.workload.passes)).bind(16, c.workload.duration_s);
+        .bind(15, static_cast<std::int64_t>(c.passes)).bind(16, c.duration_s);
     st.run();
     const std::int64_t cell_row = sqlite3_last_insert_rowid(db_);
     Stmt(db_, "INSERT INTO cell_methods (cell_id, warmup_passes) VALUES (?, ?)")
-        .bind(1, cell_row).bind(2, static_cast<std::int64_t>(c.workload.warmup_passes)).run();
+        .bind(1, cell_row).bind(2, static_cast<std::int64_t>(c.warmup_passes)).run();
     for (unsigned r = 0; r < repeats; ++r) {
       Stmt b(db_, "INSERT INTO boots (cell_id, repeat) VALUES (?, ?)");
       b.bind(1, cell_row).bind(2, static_cast<std::int64_t>(r)).run();

@@ -4,7 +4,7 @@
 // hello, passes, samples, the result with its environment, and failures. The schema is
 // documented in docs/store.md. Every write is one transaction: a failing write rolls back
 // only itself and never loses rows already stored.
-#include "matrix/matrix.hpp"
+#include "store/cell_row.hpp"
 #include "store/status.hpp"
 
 #include <array>
@@ -68,7 +68,7 @@ struct RunInfo {
 /// One boot of a run: a (cell, repeat) pair and its state.
 struct BootRef {
   BootId id = 0;
-  std::string cell_id;       ///< matrix::Cell::id
+  std::string cell_id;       ///< CellRow::id
   unsigned repeat = 0;       ///< 0-based
   BootStatus status = BootStatus::pending;
   int order_index = -1;      ///< position in the run's shuffled order, -1 if not set
@@ -268,7 +268,7 @@ struct BootPlatformRow {
 /// One boot as a noise report reads it (Store::boot_timings).
 struct BootTiming {
   BootId boot_id = 0;
-  std::string cell_id;          ///< matrix::Cell::id
+  std::string cell_id;          ///< CellRow::id
   unsigned repeat = 0;
   int order_index = -1;
   BootStatus status = BootStatus::pending;
@@ -341,7 +341,7 @@ class Store {
   RunId create_run(const NewRun& run);
   /// Adds `cells` to `run` and one pending boot per (cell, repeat), repeats 0..repeats-1,
   /// in one transaction. Throws StoreError on a duplicate cell id.
-  void add_cells(RunId run, const std::vector<matrix::Cell>& cells, unsigned repeats);
+  void add_cells(RunId run, const std::vector<CellRow>& cells, unsigned repeats);
   /// Records the position of a boot in the run's shuffled order.
   void set_boot_order(BootId boot, int order_index);
   /// Adds pending boots to cells of run `run`: `extra[i].second` more repeats of cell id

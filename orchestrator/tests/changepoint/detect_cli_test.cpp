@@ -3,6 +3,7 @@
 #include "changepoint/detect.hpp"
 #include "nightly_history.hpp"
 #include "stats/random.hpp"
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
 
@@ -142,7 +143,7 @@ TEST(DetectEnvironment, ChangeOfAccelIsNamed) {
     stats::Rng rng(5);
     for (std::size_t n = 0; n < 16; ++n) {
       const auto run = st->create_run({m.path.string(), matrix_text, n, "nightly", ""});
-      st->add_cells(run, cells, 1);
+      st->add_cells(run, matrix::cell_rows(cells), 1);
       const auto id = st->boot_id(run, kXfs, 0);
       st->start_boot(id, "qemu:///system", "d", "c");
       const double score = (n >= 8 ? 400.0 : 270.0) * (1 + 0.02 * rng.normal());

@@ -39,7 +39,7 @@ inline void fill_nightly_history(store::Store& st, const std::string& matrix_pat
   stats::Rng rng(77);
   for (std::size_t n = 0; n < kNights; ++n) {
     const auto run = st.create_run({m.path.string(), kHistoryMatrix, n, "nightly", ""});
-    st.add_cells(run, cells, m.repeats);
+    st.add_cells(run, matrix::cell_rows(cells), m.repeats);
     for (const auto& c : cells)
       for (unsigned r = 0; r < m.repeats; ++r) {
         const auto id = st.boot_id(run, c.id, r);
@@ -59,7 +59,7 @@ inline void fill_nightly_history(store::Store& st, const std::string& matrix_pat
   }
   // A matrix run of the same cell that is not part of the nightly history.
   const auto other = st.create_run({m.path.string(), kHistoryMatrix, 1, "matrix", ""});
-  st.add_cells(other, cells, 1);
+  st.add_cells(other, matrix::cell_rows(cells), 1);
 }
 
 }  // namespace rlab::testing

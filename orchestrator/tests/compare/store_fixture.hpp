@@ -2,6 +2,7 @@
 // Stores filled through the Store API with data shaped like real runs: a matrix of two
 // kernels x XFS (defaults, agcount=4) x 2 vCPUs, three passes per boot with the protocol's
 // counters (tracepoints, xfs_stats, cpu), results with a full environment.
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 
 #include <cmath>
@@ -66,7 +67,7 @@ inline store::RunId fill_run(
   auto m = matrix::parse_matrix(matrix_text, matrix_path, matrix::LoadOptions{.check_paths = false});
   const auto run = st.create_run({m.path.string(), matrix_text, 7, kind, ""});
   const auto cells = matrix::expand_cells(m);
-  st.add_cells(run, cells, m.repeats);
+  st.add_cells(run, matrix::cell_rows(cells), m.repeats);
   for (const auto& c : cells)
     for (unsigned r = 0; r < m.repeats; ++r) {
       const BootSpec b = spec(c.id, c.kernel.name, r);

@@ -7,6 +7,7 @@
 #include "kernel_bisect/session.hpp"
 #include "git_fixture.hpp"
 #include "stats/random.hpp"
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 
 #include <gtest/gtest.h>
@@ -51,7 +52,7 @@ class DetectBisect : public ::testing::Test {
     for (std::size_t n = 0; n < 16; ++n) {
       const std::string commit = n < 8 ? shas_[2] : shas_[6];
       const auto run = st->create_run({m.path.string(), kMatrix, n, "nightly", ""});
-      st->add_cells(run, cells, m.repeats);
+      st->add_cells(run, matrix::cell_rows(cells), m.repeats);
       for (unsigned r = 0; r < m.repeats; ++r) {
         const auto id = st->boot_id(run, kCell, r);
         st->start_boot(id, "qemu:///system", "d", "c");

@@ -42,7 +42,7 @@ class SessionTest : public ::testing::Test {
     auto run = st.create_run({"/m.yaml", "kernels: {}\n", 1, "bisect", "test"});
     auto m = matrix::load_matrix(fs::path(RLAB_TEST_DATA) / "matrix.yaml");
     auto cell = cell_at(matrix::expand_cells(m).front(), "/srv/linux", commit);
-    st.add_cells(run, {cell}, static_cast<unsigned>(scores.size()));
+    st.add_cells(run, matrix::cell_rows({cell}), static_cast<unsigned>(scores.size()));
     auto boots = st.boots(run);
     for (std::size_t i = 0; i < scores.size(); ++i) {
       if (std::isnan(scores[i])) {
@@ -122,7 +122,7 @@ TEST_F(SessionTest, AGapsStatisticPairsTheTwoCellsRoundByRound) {
   auto m = matrix::load_matrix(fs::path(RLAB_TEST_DATA) / "gap.yaml");
   const auto cells = matrix::expand_cells(m);
   ASSERT_EQ(cells.size(), 2u);
-  st.add_cells(run, {cell_at(cells[0], "/srv/linux", c), cell_at(cells[1], "/srv/linux", c)}, 3);
+  st.add_cells(run, matrix::cell_rows({cell_at(cells[0], "/srv/linux", c), cell_at(cells[1], "/srv/linux", c)}), 3);
   // xfs 100, 90, (failed); ext4 200, 100, 50
   const std::map<std::string, std::vector<double>> scores{{cells[0].id.substr(cells[0].id.find('/')), {100, 90, NAN}},
                                                           {cells[1].id.substr(cells[1].id.find('/')), {200, 100, 50}}};

@@ -270,7 +270,7 @@ TEST_F(StoreMetrics, RunningRunShowsItsProgressAndFinishedRunsShowZero) {
   live.cells = test::cells({"6.13"});
   store::NewRun nr{"m.yaml", "", 2, "matrix", ""};
   auto run = store_->create_run(nr);
-  store_->add_cells(run, live.cells, 2);
+  store_->add_cells(run, matrix::cell_rows(live.cells), 2);
   text = exposition();
   EXPECT_EQ(value(text, "rlab_runs_active" + l + "}"), 1);
   EXPECT_EQ(value(text, "rlab_run_boots" + l + ",state=\"planned\"}"), 8);
@@ -303,7 +303,7 @@ TEST_F(StoreMetrics, GuestBootSecondsAreOneHistogramPerCellOverEveryBootWithAHel
   test::RunShape shape;
   const auto cell0 = shape.cells.front();
   const auto later = store_->create_run({"m.yaml", "", 5, "matrix", ""});
-  store_->add_cells(later, {cell0}, 1);
+  store_->add_cells(later, matrix::cell_rows({cell0}), 1);
   const auto failed = store_->boot_id(later, cell0.id, 0);
   store_->start_boot(failed, "qemu:///system", "d", "/tmp/c");
   store_->record_boot_seconds(failed, 42.0);

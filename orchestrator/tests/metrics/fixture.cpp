@@ -155,7 +155,7 @@ store::RunId fill_run(store::Store& st, const RunShape& shape) {
   nr.seed = shape.seed;
   nr.kind = shape.kind;
   const auto run = st.create_run(nr);
-  st.add_cells(run, shape.cells, shape.repeats);
+  st.add_cells(run, matrix::cell_rows(shape.cells), shape.repeats);
   std::uint64_t seed = shape.seed * 1000;
   for (std::size_t i = 0; i < shape.cells.size(); ++i) {
     const auto& c = shape.cells[i];
@@ -191,7 +191,7 @@ store::RunId replay_run(store::Store& st, store::RunId from, const std::string& 
   const auto m = matrix::parse_matrix(info->matrix_text, RLAB_TEST_DATA "/replayed.yaml");
   const auto run = st.create_run({info->matrix_path, info->matrix_text, info->seed + 1, info->kind, "replay"});
   const auto cells = matrix::expand_cells(m);
-  st.add_cells(run, cells, 1);
+  st.add_cells(run, matrix::cell_rows(cells), 1);
   auto one = [&](const std::string& sql) {
     auto v = sql_column(db, sql);
     if (v.size() != 1) throw std::runtime_error("replay_run: " + sql + ": " + std::to_string(v.size()) + " rows");

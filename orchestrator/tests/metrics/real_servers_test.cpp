@@ -242,7 +242,7 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   ASSERT_EQ(success.size(), 1u);
   store::NewRun nr{"matrix.yaml", "", 11, "matrix", ""};
   const auto failed_run = store_->create_run(nr);
-  store_->add_cells(failed_run, {cell}, 1);
+  store_->add_cells(failed_run, matrix::cell_rows({cell}), 1);
   const auto boot = store_->boot_id(failed_run, cell.id, 0);
   store_->start_boot(boot, "qemu:///system", "rlab-x", "/tmp/console");
   store_->record_failure(boot, rlab::store::FailurePhase::boot, "guest did not boot", "");
@@ -401,7 +401,7 @@ TEST_F(RealMetricsServers, ARunStartedWhileServingShowsItsProgressLive) {
   auto cells = test::cells({"6.14"});
   store::NewRun nr{"live.yaml", "", 5, "live", ""};
   const auto run = store_->create_run(nr);
-  store_->add_cells(run, cells, 1);
+  store_->add_cells(run, matrix::cell_rows(cells), 1);
   EXPECT_EQ(scrape_value("rlab_runs_active" + sel + "}"), 1);
   EXPECT_EQ(scrape_value("rlab_run_boots" + sel + ",state=\"planned\"}"), 4);
   EXPECT_EQ(scrape_value("rlab_run_boots" + sel + ",state=\"done\"}"), 0);

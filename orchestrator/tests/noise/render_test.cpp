@@ -45,7 +45,7 @@ struct StoreFixture {
     auto m = matrix::parse_matrix(kMatrix, dir / "m.yaml", no_paths());
     cells = matrix::expand_cells(m);
     run = st->create_run({"m.yaml", kMatrix, 1, "noise", ""});
-    st->add_cells(run, cells, 3);
+    st->add_cells(run, matrix::cell_rows(cells), 3);
   }
   ~StoreFixture() { fs::remove_all(dir); }
   /// Boot `repeat` of cell `ci`: warm-up pass at 80% of `score`, counted passes at score +- 2.

@@ -59,7 +59,7 @@ axes:
     auto m = matrix::parse_matrix(text, dir_ / "matrix.yaml", matrix::LoadOptions{.check_paths = false});
     st_ = store::Store::open(dir_ / "rlab.db");
     const auto run = st_->create_run({m.path.string(), text, 5, "matrix", ""});
-    st_->add_cells(run, matrix::expand_cells(m), m.repeats);
+    st_->add_cells(run, matrix::cell_rows(matrix::expand_cells(m)), m.repeats);
     int i = 0;
     for (const auto& b : st_->boots(run)) {
       st_->start_boot(b.id, "qemu:///system", "d", "c");

@@ -1,4 +1,5 @@
 // `rlab results` end to end: the real binary reading a real store.
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
 
@@ -40,7 +41,7 @@ axes:
     auto m = matrix::parse_matrix(text, dir_ / "matrix.yaml");
     auto st = store::Store::open(db_);
     run_ = st->create_run({m.path.string(), text, 5, "matrix", ""});
-    st->add_cells(run_, matrix::expand_cells(m), m.repeats);
+    st->add_cells(run_, matrix::cell_rows(matrix::expand_cells(m)), m.repeats);
     const double scores[] = {140.0, 150.0, 120.0};
     int i = 0;
     for (const auto& b : st->boots(run_)) {
@@ -177,7 +178,7 @@ axes:
   {
     auto st = store::Store::open(db);
     run = st->create_run({m.path.string(), text, 5, "matrix", ""});
-    st->add_cells(run, matrix::expand_cells(m), m.repeats);
+    st->add_cells(run, matrix::cell_rows(matrix::expand_cells(m)), m.repeats);
     // a: median 210, mean 214; b: median 190, mean 193.
     const std::map<std::string, std::vector<double>> scores{{"a", {200, 205, 210, 216, 239}},
                                                             {"b", {180, 185, 190, 195, 215}}};

@@ -3,6 +3,7 @@
 // "kernel" is not one, so no kernel build is needed; successful boots are in real_run_test.
 #include "run/boot.hpp"
 #include "run/run_dir.hpp"
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
 #include "vm/domain_xml.hpp"
@@ -34,7 +35,7 @@ TEST(RealBoot, GuestWithoutHelloIsDestroyedAndRecordedFailed) {
 
   auto st = rlab::store::Store::open(root / "rlab.db");
   auto run = st->create_run({"fake.yaml", "fake", 1, "matrix", ""});
-  st->add_cells(run, {cell}, 1);
+  st->add_cells(run, rlab::matrix::cell_rows({cell}), 1);
   auto boot = st->boots(run).at(0).id;
 
   rlab::vm::Connection conn("qemu:///system");

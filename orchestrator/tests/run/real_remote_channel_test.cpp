@@ -8,6 +8,7 @@
 #include "private_libvirtd.hpp"
 #include "run/boot.hpp"
 #include "run/run_dir.hpp"
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 #include "util/process.hpp"
 #include "vm/domain_xml.hpp"
@@ -171,7 +172,7 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
   const rlab::matrix::Cell cell = fake_cell();
   auto st = rlab::store::Store::open(f.dir / "rlab.db");
   auto run = st->create_run({"fake.yaml", "fake", 1, "matrix", ""});
-  st->add_cells(run, {cell}, 2);
+  st->add_cells(run, rlab::matrix::cell_rows({cell}), 2);
 
   rlab::vm::Connection conn(host.uri());
   rlab::run::RunDir dir(f.dir / "rlab.db", run, conn.qemu_owner());

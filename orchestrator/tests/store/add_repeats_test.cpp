@@ -1,5 +1,6 @@
 // More boots for cells of a stored run (a night re-measuring): numbered after each cell's last
 // repeat, ordered after the run's boots, interleaved, pending; a cell the run lacks is refused.
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 
 #include <gtest/gtest.h>
@@ -29,7 +30,7 @@ TEST(StoreAddRepeats, NewBootsFollowEachCellsLastRepeatInterleavedAndPending) {
   fs::create_directories(dir);
   auto st = store::Store::open(dir / "rlab.db");
   const auto run = st->create_run({"m.yaml", "kernels: {}", 1, "nightly", ""});
-  st->add_cells(run, {cell("a"), cell("b"), cell("k")}, 2);
+  st->add_cells(run, matrix::cell_rows({cell("a"), cell("b"), cell("k")}), 2);
   int order = 0;
   for (const auto& b : st->boots(run)) st->set_boot_order(b.id, order++);
 

@@ -1,4 +1,5 @@
 // Store round trips against a real SQLite file: schema, records, resume, transactions.
+#include "matrix/matrix.hpp"
 #include "store/store.hpp"
 
 #include "store/schema.hpp"
@@ -48,7 +49,7 @@ class StoreTest : public ::testing::Test {
     r.matrix_text = m_.text;
     r.seed = m_.seed;
     auto id = st.create_run(r);
-    st.add_cells(id, cells_, m_.repeats);
+    st.add_cells(id, matrix::cell_rows(cells_), m_.repeats);
     return id;
   }
 
@@ -222,7 +223,7 @@ TEST_F(StoreTest, AFailedWriteLosesNothingAlreadyStored) {
   // A batch whose second cell duplicates an existing id: the whole batch rolls back.
   std::vector<matrix::Cell> batch = {cells_[0], cells_[0]};
   batch[0].id = "brand/new/1vcpu/shell1";
-  EXPECT_THROW(st->add_cells(run, batch, 1), store::StoreError);
+  EXPECT_THROW(st->add_cells(run, matrix::cell_rows(batch), 1), store::StoreError);
   EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM cells"), cells_before);
   EXPECT_EQ(pragma(db_, "SELECT COUNT(*) FROM cells WHERE cell_key = 'brand/new/1vcpu/shell1'"), "0");
   // Writes for a boot that does not exist fail (foreign keys) and change nothing.
@@ -366,7 +367,7 @@ axes:
   auto m = matrix::parse_matrix(text, dir / "matrix.yaml");
   auto st = store::Store::open(dir / "rlab.db");
   auto run = st->create_run({m.path.string(), text, 1, "matrix", ""});
-  st->add_cells(run, matrix::expand_cells(m), m.repeats);
+  st->add_cells(run, matrix::cell_rows(matrix::expand_cells(m)), m.repeats);
   auto rows = st->boot_results(run);
   ASSERT_EQ(rows.size(), 8u);
   EXPECT_EQ(rows.front().kernel, "zeta");
