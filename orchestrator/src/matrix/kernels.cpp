@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <functional>
 #include <set>
 
 namespace rlab::matrix::detail {
@@ -153,22 +152,23 @@ bool valid_kernel_name(const std::string& name) {
   return true;
 }
 
-std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const YAML::Node& node,
-                                                       const fs::path& base_dir,
-                                                       bool check_paths) {
+namespace {
+
+/// The entries of `kernels:` by name, checked for shape (a mapping, known keys, a `source` or
+/// an `extends`) but not yet resolved.
+std::map<std::string, Entry> read_entries(const Checker& ck, const YAML::Node& node) {
   if (!node.IsMap()) ck.fail(node, "kernels: expected a mapping of kernel names to entries");
   if (node.size() == 0) ck.fail(node, "kernels: must not be empty");
   std::map<std::string, Entry> entries;
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string name = ck.string(it->first, "kernels");
     if (!valid_kernel_name(name))
-      ck.fail(it->first, "kernels: '" + name +
-                             "' is not a valid kernel name (letters, digits, . _ + -)");
+      ck.fail(it->first, "kernels: '" + name + "' is not a valid kernel name (letters, digits, . _ + -)");
     if (entries.count(name)) ck.fail(it->first, "kernels: duplicate key '" + name + "'");
     const std::string what = "kernels." + name;
     const YAML::Node e = it->second;
-    if (!e.IsMap()) ck.fail(e.IsNull() ? it->first.Mark() : e.Mark(),
-                            what + ": expected a mapping (source, page_size, ...)");
+    if (!e.IsMap())
+      ck.fail(e.IsNull() ? it->first.Mark() : e.Mark(), what + ": expected a mapping (source, page_size, ...)");
     ck.check_map(e, what, {"extends", "source", "page_size", "fragments", "patches", "patchset", "config"});
     Entry en{e, it->first.Mark(), false, "", {}};
     if (e["extends"]) {
@@ -180,66 +180,83 @@ std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const 
     }
     entries.emplace(name, std::move(en));
   }
+  return entries;
+}
 
+/// Resolves entries into KernelSpecs, each after the kernel it extends (memoized in `done`).
+struct Resolver {
+  const Checker& ck;
+  const std::map<std::string, Entry>& entries;
+  const fs::path& base_dir;
+  bool check_paths;
   std::map<std::string, build::KernelSpec> done;
-  // Resolves one entry after its base; `chain` detects cycles.
-  std::function<const build::KernelSpec&(const std::string&, std::set<std::string>&)> resolve =
-      [&](const std::string& name, std::set<std::string>& chain) -> const build::KernelSpec& {
+
+  /// The spec of `name`; `chain` holds the kernels being resolved below it (a cycle fails).
+  const build::KernelSpec& resolve(const std::string& name, std::set<std::string>& chain) {
     if (auto d = done.find(name); d != done.end()) return d->second;
     const Entry& en = entries.at(name);
     const std::string what = "kernels." + name;
     build::KernelSpec spec;
-    std::string base_patchset;
     if (en.has_extends) {
-      if (!entries.count(en.extends))
-        ck.fail(en.extends_node, what + ".extends: unknown kernel '" + en.extends + "'");
+      if (!entries.count(en.extends)) ck.fail(en.extends_node, what + ".extends: unknown kernel '" + en.extends + "'");
       if (!chain.insert(name).second || en.extends == name)
         ck.fail(en.extends_node, what + ".extends: cycle through '" + en.extends + "'");
-
       spec = resolve(en.extends, chain);
-      base_patchset = spec.patchset;
     }
     spec.name = name;
+    apply_fields(en, what, spec);
+    chain.erase(name);
+    return done.emplace(name, std::move(spec)).first->second;
+  }
+
+  /// The paths listed at `l` (`what` names it), resolved against the matrix's directory.
+  std::vector<fs::path> paths(const YAML::Node& l, const std::string& what) const {
+    ck.strings(l, what);
+    std::vector<fs::path> out;
+    for (std::size_t i = 0; i < l.size(); ++i)
+      out.push_back(resolve_path(ck, l[i], what + "[" + std::to_string(i) + "]", base_dir, check_paths, false));
+    return out;
+  }
+
+  /// The entry's own keys over what it inherited: source, page size, fragments, patches (and
+  /// the patch set named after them), full config, and the prebuilt Image's checks.
+  void apply_fields(const Entry& en, const std::string& what, build::KernelSpec& spec) const {
     const YAML::Node& e = en.node;
+    const std::string base_patchset = spec.patchset;
     if (e["source"]) spec.source = parse_source(ck, e["source"], what + ".source", base_dir, check_paths);
     if (e["page_size"]) spec.page_size_kib = page_size_kib(ck, e["page_size"], what + ".page_size");
-    if (e["fragments"]) {
-      const YAML::Node& l = e["fragments"];
-      ck.strings(l, what + ".fragments");
-      for (std::size_t i = 0; i < l.size(); ++i)
-        spec.fragments.push_back(resolve_path(ck, l[i], what + ".fragments[" + std::to_string(i) + "]",
-                                              base_dir, check_paths, false));
-    }
+    if (e["fragments"])
+      for (auto& f : paths(e["fragments"], what + ".fragments")) spec.fragments.push_back(std::move(f));
     bool own_patches = false;
     if (e["patches"]) {
-      const YAML::Node& l = e["patches"];
-      ck.strings(l, what + ".patches");
-      for (std::size_t i = 0; i < l.size(); ++i)
-        spec.patches.push_back(resolve_path(ck, l[i], what + ".patches[" + std::to_string(i) + "]",
-                                            base_dir, check_paths, false));
-      own_patches = l.size() > 0;
+      auto own = paths(e["patches"], what + ".patches");
+      own_patches = !own.empty();
+      for (auto& p : own) spec.patches.push_back(std::move(p));
     }
     if (e["patchset"]) {
       spec.patchset = ck.string(e["patchset"], what + ".patchset");
     } else if (own_patches) {
       // "6.12+inline-inactivation" extending "6.12" -> "inline-inactivation".
-      std::string own = name;
-      if (!en.extends.empty() && name.rfind(en.extends + "+", 0) == 0)
-        own = name.substr(en.extends.size() + 1);
+      std::string own = spec.name;
+      if (!en.extends.empty() && own.rfind(en.extends + "+", 0) == 0) own = own.substr(en.extends.size() + 1);
       spec.patchset = base_patchset.empty() ? own : base_patchset + "+" + own;
     }
-    if (e["config"])
-      spec.base_config = parse_full_config(ck, e["config"], what + ".config", base_dir, check_paths);
-    if (spec.source.kind == build::KernelSource::Kind::kPrebuiltImage)
-      check_prebuilt_entry(ck, e, what, spec, check_paths);
-    chain.erase(name);
-    return done.emplace(name, std::move(spec)).first->second;
-  };
+    if (e["config"]) spec.base_config = parse_full_config(ck, e["config"], what + ".config", base_dir, check_paths);
+    if (spec.source.kind == build::KernelSource::Kind::kPrebuiltImage) check_prebuilt_entry(ck, e, what, spec, check_paths);
+  }
+};
+
+}  // namespace
+
+std::map<std::string, build::KernelSpec> parse_kernels(const Checker& ck, const YAML::Node& node,
+                                                       const fs::path& base_dir, bool check_paths) {
+  const auto entries = read_entries(ck, node);
+  Resolver r{ck, entries, base_dir, check_paths, {}};
   for (const auto& [name, en] : entries) {
     std::set<std::string> chain;
-    resolve(name, chain);
+    r.resolve(name, chain);
   }
-  return done;
+  return std::move(r.done);
 }
 
 }  // namespace rlab::matrix::detail
