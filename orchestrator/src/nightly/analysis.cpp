@@ -4,6 +4,7 @@
 #include "rlab/protocol/score.hpp"
 
 #include "changepoint/e_divisive.hpp"
+#include "results/results_table.hpp"
 #include "store/readers.hpp"
 #include "stats/descriptive.hpp"
 #include "util/usage_error.hpp"
@@ -478,99 +479,103 @@ std::optional<store::RunInfo> first_night(const store::Store& st, const store::R
   return nights.front();
 }
 
-NightAnalysis analyse(const std::filesystem::path& db_path, store::RunId run_id,
-                      const AnalyseOptions& opt) {
-  // A report of a store that is not there, or an empty file, must not create one.
+namespace {
+
+/// The store at `db_path`, opened only when it is a non-empty file (a report must not create
+/// one). Throws UsageError.
+std::unique_ptr<store::Store> open_night_store(const std::filesystem::path& db_path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(db_path, ec) || std::filesystem::file_size(db_path, ec) == 0)
     throw UsageError(fmt::format("{}: no results store to report on", db_path.string()));
-  auto st = store::Store::open(db_path);
-  NightAnalysis r;
-  r.db = db_path;
-  auto info = st->run(run_id);
+  return store::Store::open(db_path);
+}
+
+/// The night `run_id`, the night before it and its baseline (`--baseline`, else the matrix's
+/// first night). Throws UsageError for an unknown run or baseline.
+void pick_nights(const store::Store& st, const std::filesystem::path& db_path, store::RunId run_id,
+                 const AnalyseOptions& opt, NightAnalysis& r) {
+  auto info = st.run(run_id);
   if (!info) throw UsageError(fmt::format("{}: no run {}", db_path.string(), run_id));
   r.run = *info;
-  r.previous = previous_night(*st, r.run);
+  r.previous = previous_night(st, r.run);
   if (opt.baseline) {
-    auto b = st->run(*opt.baseline);
+    auto b = st.run(*opt.baseline);
     if (!b)
       throw UsageError(
           fmt::format("{}: no baseline run {} (see `rlab results --list`)", db_path.string(), *opt.baseline));
     if (b->id != run_id) r.baseline = b;
     r.baseline_source = "--baseline";
   } else {
-    auto b = first_night(*st, r.run);
+    auto b = first_night(st, r.run);
     if (b && b->id < run_id) r.baseline = b;
     r.baseline_source = "first night of the matrix";
   }
-  const store::Store& db = *st;
+}
+
+/// Tonight against the previous night and the baseline, drift-corrected when a control is named
+/// (resolved against tonight's cells into r.control). A side without a scored control boot
+/// (e.g. a night before the control joined the matrix) is compared uncorrected, and says why.
+void compare_nights(const store::Store& st, const AnalyseOptions& opt, NightAnalysis& r) {
   compare::CompareOptions copt = opt.compare;
   if (!copt.control.empty()) {
     std::vector<std::string> ids;
-    for (const auto& b : st->boot_results(run_id)) ids.push_back(b.cell_id);
+    for (const auto& b : st.boot_results(r.run.id)) ids.push_back(b.cell_id);
     r.control = copt.control = resolve_night_control(ids, copt.control);
   }
-  // Drift-corrected when a control is named; a side without a scored control boot (e.g. a
-  // night before the control joined the matrix) is compared uncorrected, and says why.
   auto compare_with = [&](store::RunId base, std::string& uncorrected) {
-    if (copt.control.empty()) return compare::compare_runs(db, base, run_id, copt);
+    if (copt.control.empty()) return compare::compare_runs(st, base, r.run.id, copt);
     try {
-      return compare::compare_runs(db, base, run_id, copt);
+      return compare::compare_runs(st, base, r.run.id, copt);
     } catch (const UsageError& e) {
       uncorrected = e.what();
       auto plain = copt;
       plain.control.clear();
-      return compare::compare_runs(db, base, run_id, plain);
+      return compare::compare_runs(st, base, r.run.id, plain);
     }
   };
   if (r.previous) r.vs_previous = compare_with(r.previous->id, r.vs_previous_uncorrected);
   if (r.baseline) r.vs_baseline = compare_with(r.baseline->id, r.vs_baseline_uncorrected);
+}
+
+/// Tonight's cells in the store's cell order, grouped and scored by results::summarize (boots,
+/// done, failed, scores, median, relative stddev, index), with the first failure's message.
+std::vector<CellOutcome> night_cells(const store::Store& st, const store::RunInfo& run) {
+  const auto boots = st.boot_results(run.id);
+  std::map<std::string, results::CellSummary> summaries;
+  for (auto& c : results::summarize(run, boots).cells) summaries.emplace(c.cell_id, std::move(c));
+  std::vector<CellOutcome> cells;
+  for (const auto& b : boots) {
+    if (!cells.empty() && cells.back().cell_id == b.cell_id) {
+      if (cells.back().failure.empty() && b.status == store::BootStatus::failed) cells.back().failure = b.failure;
+      continue;
+    }
+    const auto& s = summaries.at(b.cell_id);
+    CellOutcome c{.cell_id = s.cell_id, .kernel = s.kernel, .patchset = b.patchset, .fs = s.fs,
+                  .mkfs_label = s.mkfs_label, .vcpus = s.vcpus, .workload = s.workload, .copies = s.copies,
+                  .boots = s.boots, .done = s.done, .failed = s.failed, .scores = s.scores, .median = s.median,
+                  .rel_stddev = s.rel_stddev, .index = s.index};
+    if (b.status == store::BootStatus::failed) c.failure = b.failure;
+    c.kernel_release = b.kernel_release;
+    c.started_at = run.created_at;
+    cells.push_back(std::move(c));
+  }
+  return cells;
+}
+
+/// Each cell's kernel identity (from its first of tonight's `scored` boots), its rows of
+/// tonight's two comparisons, and its nightly history with the change points found in it.
+void annotate_cells(const store::Store& st, const std::vector<compare::BootData>& scored, NightAnalysis& r) {
+  std::map<std::string, changepoint::CellDetection> detections;
+  for (auto& d : changepoint::detect(st, r.detect)) detections[d.history.cell_id] = std::move(d);
+  std::map<std::string, const compare::BootData*> identity;
+  for (const auto& b : scored) identity.emplace(b.cell_id, &b);
   const auto prev_rows = r.vs_previous ? rows_by_cell(*r.vs_previous) : decltype(rows_by_cell({})){};
   const auto base_rows = r.vs_baseline ? rows_by_cell(*r.vs_baseline) : decltype(rows_by_cell({})){};
-
-  r.detect = opt.detect;
-  r.detect.kind = kNightlyKind;
-  r.detect.selector.clear();
-  std::map<std::string, changepoint::CellDetection> detections;
-  for (auto& d : changepoint::detect(db, r.detect)) detections[d.history.cell_id] = std::move(d);
-
-  std::map<std::string, const compare::BootData*> identity;
-  const auto scored = store::scored_boots(db, run_id);
-  for (const auto& b : scored) identity.emplace(b.cell_id, &b);
-
-  for (const auto& b : st->boot_results(run_id)) {
-    if (r.cells.empty() || r.cells.back().cell_id != b.cell_id) {
-      CellOutcome c;
-      c.cell_id = b.cell_id;
-      c.kernel = b.kernel;
-      c.patchset = b.patchset;
-      c.fs = b.fs;
-      c.mkfs_label = b.mkfs_label;
-      c.vcpus = b.vcpus;
-      c.workload = b.workload;
-      c.copies = b.copies;
-      c.started_at = r.run.created_at;
-      c.kernel_release = b.kernel_release;
-      r.cells.push_back(std::move(c));
-    }
-    auto& c = r.cells.back();
-    ++c.boots;
-    if (b.status == store::BootStatus::done && b.score) {
-      ++c.done;
-      c.scores.push_back(*b.score);
-    } else if (b.status == store::BootStatus::failed) {
-      ++c.failed;
-      if (c.failure.empty()) c.failure = b.failure;
-    }
-  }
   for (auto& c : r.cells) {
-    if (!c.scores.empty()) c.median = stats::median(c.scores);
-    if (c.scores.size() >= 2 && stats::mean(c.scores) > 0) c.rel_stddev = stats::relative_stddev(c.scores);
     if (auto it = identity.find(c.cell_id); it != identity.end()) {
       c.source_commit = it->second->source_commit;
       c.kernel_release = it->second->env.kernel_release;
       c.config_sha256 = it->second->env.config_sha256;
-      if (c.median) c.index = protocol::unixbench_index(it->second->env.workload, *c.median);
     }
     if (auto it = prev_rows.find(c.cell_id); it != prev_rows.end()) c.vs_previous = it->second;
     if (auto it = base_rows.find(c.cell_id); it != base_rows.end()) c.vs_baseline = it->second;
@@ -582,7 +587,24 @@ NightAnalysis analyse(const std::filesystem::path& db_path, store::RunId run_id,
       c.history_note = "no scored nightly run yet";
     }
   }
-  analyse_gaps(r, db, opt.gaps, copt.verdict, scored);
+}
+
+}  // namespace
+
+NightAnalysis analyse(const std::filesystem::path& db_path, store::RunId run_id,
+                      const AnalyseOptions& opt) {
+  const auto st = open_night_store(db_path);
+  NightAnalysis r;
+  r.db = db_path;
+  pick_nights(*st, db_path, run_id, opt, r);
+  compare_nights(*st, opt, r);
+  r.detect = opt.detect;
+  r.detect.kind = kNightlyKind;
+  r.detect.selector.clear();
+  r.cells = night_cells(*st, r.run);
+  const auto scored = store::scored_boots(*st, run_id);
+  annotate_cells(*st, scored, r);
+  analyse_gaps(r, *st, opt.gaps, opt.compare.verdict, scored);
   plan_bisects(r);
   return r;
 }
