@@ -1,6 +1,7 @@
 // The JSON form of `rlab compare` (docs/compare.md).
 #include "compare/render.hpp"
 
+#include "attribution/ag_table_render.hpp"
 #include "attribution/render.hpp"
 
 #include <cmath>

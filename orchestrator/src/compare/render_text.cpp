@@ -1,5 +1,6 @@
 // The text table of `rlab compare`, laid out like LKP's comparison tables.
 #include "compare/render.hpp"
+#include "attribution/ag_table_render.hpp"
 #include "compare/multi.hpp"
 #include "compare/text_parts.hpp"
 

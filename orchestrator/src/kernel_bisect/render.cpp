@@ -2,7 +2,7 @@
 
 #include "kernel_bisect/lab.hpp"
 
-#include "attribution/ag_table.hpp"
+#include "attribution/ag_table_render.hpp"
 #include "attribution/flame.hpp"
 #include "attribution/render.hpp"
 #include "kernel_bisect/culprit.hpp"

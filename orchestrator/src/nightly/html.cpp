@@ -3,6 +3,7 @@
 // XFS / ext4 ratio per vCPU count with each gap's ratio history beside it (`gaps:`), the gaps,
 // and every cell's nightly history with change points.
 #include "nightly/report_dirs.hpp"
+#include "attribution/ag_table_render.hpp"
 #include "nightly/svg.hpp"
 
 #include "attribution/flame.hpp"

@@ -2,6 +2,7 @@
 // vocabulary.hpp): the first kernel is the base column (median ± %stddev); every other kernel
 // adds a group "%change  median ± %stddev  p  verdict" against it; the row's name is on the right.
 #include "results/results_table.hpp"
+#include "attribution/ag_table_render.hpp"
 #include "results/vocabulary.hpp"
 
 #include <fmt/format.h>

@@ -1,5 +1,6 @@
 // Aggregation of a run's boots into per-cell summaries, and the JSON form.
 #include "results/results_table.hpp"
+#include "attribution/ag_table_render.hpp"
 #include "stats/descriptive.hpp"
 #include "store/readers.hpp"
 

@@ -1,6 +1,6 @@
 // XFS AG headers from stored passes: the agheader family's keys, its ranking and flame graph,
 // and the per-AG table (per 1,000 loops, waiter kinds, holders), one- and two-sided.
-#include "attribution/ag_table.hpp"
+#include "attribution/ag_table_render.hpp"
 #include "attribution/flame.hpp"
 #include "attribution/profile.hpp"
 #include "attribution/rank.hpp"
