@@ -38,16 +38,34 @@ std::string prebuilt_kernel_key(const std::string& image_sha256, const std::stri
   return h.hex();
 }
 
-namespace {
-constexpr std::pair<const char*, const char*> kKinds[] = {
-    {"kernel", "kernels"},     {"image", "images"},           {"image-with", "images-with"},
-    {"unixbench", "unixbench"}, {"host-disk", "host-disks"}};
+std::string_view to_string(CacheKind kind) {
+  switch (kind) {
+    case CacheKind::kernel: return "kernel";
+    case CacheKind::image: return "image";
+    case CacheKind::image_with: return "image-with";
+    case CacheKind::unixbench: return "unixbench";
+    case CacheKind::host_disk: return "host-disk";
+    case CacheKind::build_tree: return "build-tree";
+    case CacheKind::source: return "source";
+  }
+  return "?";
 }
 
-fs::path entry_dir(const fs::path& cache_root, const std::string& kind, const std::string& key) {
-  for (auto [k, sub] : kKinds)
-    if (kind == k) return cache_root / sub / key;
-  throw std::invalid_argument("unknown cache entry kind '" + kind + "'");
+std::string_view folder(CacheKind kind) {
+  switch (kind) {
+    case CacheKind::kernel: return "kernels";
+    case CacheKind::image: return "images";
+    case CacheKind::image_with: return "images-with";
+    case CacheKind::unixbench: return "unixbench";
+    case CacheKind::host_disk: return "host-disks";
+    case CacheKind::build_tree: return "kbuild";
+    case CacheKind::source: return "sources";
+  }
+  return "?";
+}
+
+fs::path entry_dir(const fs::path& cache_root, CacheKind kind, const std::string& key) {
+  return cache_root / folder(kind) / key;
 }
 
 void sweep_dead_partials(const fs::path& parent, const std::string& name_prefix) {
@@ -76,7 +94,7 @@ fs::path fresh_staging(const fs::path& final_dir) {
   return staging;
 }
 
-std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, const std::string& kind,
+std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, CacheKind kind,
                                        const std::string& key,
                                        const std::function<nlohmann::json(const fs::path&)>& make) {
   const fs::path dir = entry_dir(cache_root, kind, key);
@@ -85,7 +103,7 @@ std::pair<fs::path, bool> ensure_entry(const fs::path& cache_root, const std::st
   // user may read but not lock (shared, read-only) still serves its hits.
   std::optional<CacheLock> lock;
   try {
-    lock.emplace(cache_root, kind + "-" + key);
+    lock.emplace(cache_root, std::string(to_string(kind)) + "-" + key);
   } catch (const std::runtime_error&) {
     if (!entry_complete(dir)) throw;
     return {dir, true};
@@ -112,10 +130,10 @@ bool entry_complete(const fs::path& dir) { return fs::is_regular_file(dir / "man
 
 std::vector<CacheEntry> list_cache(const fs::path& cache_root) {
   std::vector<CacheEntry> out;
-  for (auto [kind, sub] : kKinds) {
+  for (const CacheKind kind : kEntryKinds) {
     std::vector<CacheEntry> part;
-    if (!fs::is_directory(cache_root / sub)) continue;
-    for (const auto& e : fs::directory_iterator(cache_root / sub)) {
+    if (!fs::is_directory(cache_root / folder(kind))) continue;
+    for (const auto& e : fs::directory_iterator(cache_root / folder(kind))) {
       if (!e.is_directory() || !entry_complete(e.path())) continue;
       CacheEntry c{kind, e.path().filename().string(), e.path(), 0, nullptr};
       for (const auto& f : fs::recursive_directory_iterator(e.path()))

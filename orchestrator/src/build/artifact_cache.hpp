@@ -9,6 +9,7 @@
 //   kbuild/tree-<key>/{src,obj}                              (a git tree's work tree, work_tree.hpp)
 // A key is the SHA-256 of everything that determines the artifact, so a repeat request with
 // the same inputs is a hit and any change to an input is a miss.
+#include "build/cache_kind.hpp"
 #include "util/file_lock.hpp"
 
 #include <nlohmann/json.hpp>
@@ -52,24 +53,21 @@ std::string prebuilt_kernel_key(const std::string& image_sha256, const std::stri
 
 /// An entry in the cache.
 struct CacheEntry {
-  std::string kind;                 ///< "kernel", "image", "image-with", "unixbench" or "host-disk"
+  CacheKind kind = CacheKind::kernel;  ///< one of kEntryKinds
   std::string key;                  ///< directory name
   std::filesystem::path dir;
   std::uintmax_t bytes = 0;         ///< total size of the entry's files
   nlohmann::json manifest;          ///< manifest.json (null when missing or unreadable)
 };
 
-/// The entry directory for (`kind`, `key`) under `cache_root`: "kernels/<key>" for
-/// "kernel", "images/<key>" for "image", "images-with/<key>" for "image-with" (an initramfs with
-/// UnixBench's programs), "unixbench/<key>" for "unixbench", "host-disks/<key>" for
-/// "host-disk". Throws std::invalid_argument for any other kind.
-std::filesystem::path entry_dir(const std::filesystem::path& cache_root, const std::string& kind,
-                                const std::string& key);
+/// The entry directory for (`kind`, `key`) under `cache_root`: `<folder(kind)>/<key>`, e.g.
+/// "kernels/<key>".
+std::filesystem::path entry_dir(const std::filesystem::path& cache_root, CacheKind kind, const std::string& key);
 
 /// Whether a complete entry exists (its manifest.json is written last).
 bool entry_complete(const std::filesystem::path& dir);
 
-/// Every complete entry under `cache_root`, kind by kind in the order above, by key.
+/// Every complete entry under `cache_root`, kind by kind in kEntryKinds' order, by key.
 std::vector<CacheEntry> list_cache(const std::filesystem::path& cache_root);
 
 /// An exclusive advisory lock (flock) on `<cache_root>/locks/<name>.lock`, held for the
@@ -117,7 +115,7 @@ class Staging {
 /// the folder is then renamed into place. When `make` throws, the partial folder is removed
 /// and the exception goes on. Returns the entry's directory and whether it was already there.
 std::pair<std::filesystem::path, bool> ensure_entry(
-    const std::filesystem::path& cache_root, const std::string& kind, const std::string& key,
+    const std::filesystem::path& cache_root, CacheKind kind, const std::string& key,
     const std::function<nlohmann::json(const std::filesystem::path& staging)>& make);
 
 }  // namespace rlab::build

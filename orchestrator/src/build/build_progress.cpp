@@ -80,7 +80,7 @@ std::string format_duration(double s) {
 
 std::size_t entry_build_steps(const CacheEntry& e) {
   const auto& m = e.manifest;
-  if (e.kind != "kernel" || !m.is_object()) return 0;
+  if (e.kind != CacheKind::kernel || !m.is_object()) return 0;
   if (!m.value("build_from_scratch", true)) return 0;
   if (auto it = m.find("build_steps"); it != m.end() && it->is_number_unsigned())
     return it->get<std::size_t>();
@@ -115,7 +115,7 @@ BuildTime expected_build_time(const std::vector<CacheEntry>& entries, const std:
   const CacheEntry* any = nullptr;
   auto secs = [](const CacheEntry* e) { return e->manifest.value("build_seconds", 0.0); };
   for (const auto& e : entries) {
-    if (e.kind != "kernel" || !e.manifest.is_object() || !e.manifest.value("build_from_scratch", true) ||
+    if (e.kind != CacheKind::kernel || !e.manifest.is_object() || !e.manifest.value("build_from_scratch", true) ||
         secs(&e) <= 0)
       continue;
     if (!any || secs(&e) > secs(any)) any = &e;

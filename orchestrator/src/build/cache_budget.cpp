@@ -28,7 +28,13 @@ std::optional<double> g_matrix_gib;
 std::string g_matrix_path;
 
 // The folders under the cache root whose subfolders are items (artifact_cache.hpp's layout).
-const std::set<std::string> kItemDirs{"sources", "kbuild", "kernels", "images", "images-with", "unixbench", "host-disks"};
+// Every kind whose folder holds items (the rest of the cache's top level is "other").
+constexpr CacheKind kItemKinds[] = {CacheKind::source,     CacheKind::build_tree, CacheKind::kernel,   CacheKind::image,
+                                    CacheKind::image_with, CacheKind::unixbench,  CacheKind::host_disk};
+
+bool is_item_folder(std::string_view name) {
+  return std::any_of(std::begin(kItemKinds), std::end(kItemKinds), [&](CacheKind k) { return folder(k) == name; });
+}
 
 bool is_partial(const std::string& name) { return name.find(".partial-") != std::string::npos; }
 
@@ -65,26 +71,19 @@ std::vector<fs::path> folders(const fs::path& sub) {
 }
 
 // The file whose mtime is the item's last use (touch_used sets it).
-fs::path use_stamp(const std::string& kind, const fs::path& dir) {
-  return kind == "build-tree" || kind == "source" ? dir : dir / "manifest.json";
-}
+fs::path use_stamp(CacheKind kind, const fs::path& dir) { return is_entry(kind) ? dir / "manifest.json" : dir; }
 
 // Whether an item of `kind` may be read without its lock held, and so needs kInUseGrace: all
 // but build trees (only a build, holding the tree's lock, opens one) and sources (read under
 // their own lock, SourceTree::in_use).
-bool read_unlocked(const std::string& kind) { return kind != "build-tree" && kind != "source"; }
+bool read_unlocked(CacheKind kind) { return is_entry(kind); }
 
-int kind_rank(const std::string& kind) {
-  if (kind == "build-tree") return 0;
-  if (kind == "source") return 1;
-  return 2;
-}
+int kind_rank(CacheKind kind) { return kind == CacheKind::build_tree ? 0 : kind == CacheKind::source ? 1 : 2; }
 
 // The lock a process holds while it writes the item (artifact_cache.cpp, kernel_source.cpp).
 std::string lock_name(const CacheItem& i) {
-  if (i.kind == "build-tree") return "kernel-" + i.key;
-  if (i.kind == "source") return "source-" + i.key;
-  return i.kind + "-" + i.key;
+  if (i.kind == CacheKind::build_tree) return "kernel-" + i.key;
+  return std::string(to_string(i.kind)) + "-" + i.key;
 }
 
 }  // namespace
@@ -166,23 +165,23 @@ constexpr std::chrono::seconds kOtherSizeMaxAge{600};
 CacheUsage cache_usage(const fs::path& cache_root) {
   CacheUsage u;
   SizeMemo memo(cache_root);
-  const auto add = [&](const std::string& kind, const fs::path& dir) {
+  const auto add = [&](CacheKind kind, const fs::path& dir) {
     const auto stamp = mtime_or_epoch(use_stamp(kind, dir));
     memo.keep(dir);
     // Sources and entries never change once made; a build tree is rebuilt in place.
-    const auto changes_with = kind == "build-tree" ? stamp : fs::file_time_type{};
+    const auto changes_with = kind == CacheKind::build_tree ? stamp : fs::file_time_type{};
     u.items.push_back({kind, dir.filename().string(), dir,
                        memo.bytes(dir, changes_with, kItemSizeMaxAge), stamp});
   };
-  for (auto [kind, sub] : {std::pair{"source", "sources"}, std::pair{"build-tree", "kbuild"}})
-    for (const auto& d : folders(cache_root / sub)) add(kind, d);
+  for (const CacheKind kind : {CacheKind::source, CacheKind::build_tree})
+    for (const auto& d : folders(cache_root / folder(kind))) add(kind, d);
   for (const auto& e : list_cache(cache_root)) add(e.kind, e.dir);
   // The rest, top level: ccache, apt lists, locks, partial folders, files.
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(cache_root, ec)) {
     const std::string name = e.path().filename().string();
     const bool is_dir = e.is_directory(ec);
-    if (kItemDirs.count(name)) {
+    if (is_item_folder(name)) {
       for (const auto& p : fs::directory_iterator(e.path(), ec))  // partial folders
         if (is_partial(p.path().filename().string())) u.other += walk_bytes(p.path());
       continue;
@@ -257,7 +256,7 @@ FreedReport enforce_budget(const fs::path& cache_root, std::uintmax_t budget, bo
   r.budget = budget;
   r.dry_run = dry_run;
   if (!fs::is_directory(cache_root)) return r;
-  for (const auto& sub : kItemDirs) sweep_dead_partials(cache_root / sub);
+  for (const CacheKind k : kItemKinds) sweep_dead_partials(cache_root / folder(k));
   CacheUsage usage = cache_usage(cache_root);
   r.before = usage.total();
   // ccache, apt lists, locks and the rest stay; the items share what is left of the budget.

@@ -14,6 +14,7 @@
 // read under their locks, so a bisection's trees and exports do not pile up within the grace),
 // and ccache (bounded by ccache itself at
 // ccache_max_bytes()).
+#include "build/cache_kind.hpp"
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -30,9 +31,8 @@ inline constexpr std::chrono::minutes kInUseGrace{15};
 
 /// One thing the cache holds that is freed as a whole.
 struct CacheItem {
-  /// "build-tree" (kbuild/<key>), "source" (sources/<tree>), or an entry kind of
-  /// artifact_cache.hpp: "kernel", "image", "image-with", "unixbench", "host-disk".
-  std::string kind;
+  /// A build tree (kbuild/<key>), a source (sources/<tree>), or an entry of artifact_cache.hpp.
+  CacheKind kind = CacheKind::kernel;
   std::string key;                 ///< its directory's name
   std::filesystem::path dir;
   /// Disk bytes (allocated blocks) of its regular files, a file with n hard links counting

@@ -319,7 +319,7 @@ KernelArtifact ensure_prebuilt(const KernelSpec& spec, const fs::path& cache_roo
   const std::string image_sha = util::sha256_hex(util::read_file(src.image));
   const std::string config_sha = src.image_config.empty() ? "" : util::sha256_hex(util::read_file(src.image_config));
   const std::string key = prebuilt_kernel_key(image_sha, config_sha, spec.page_size_kib);
-  auto [dir, hit] = ensure_entry(cache_root, "kernel", key, [&](const fs::path& staging) {
+  auto [dir, hit] = ensure_entry(cache_root, CacheKind::kernel, key, [&](const fs::path& staging) {
     report(progress, "cache", "copying the prebuilt Image " + src.image.string());
     fs::copy_file(src.image, staging / "Image");
     if (!src.image_config.empty()) fs::copy_file(src.image_config, staging / "config");
@@ -392,7 +392,7 @@ KernelArtifact build_or_hit(const KernelSpec& spec, const fs::path& cache_root, 
   const KernelKeyInputs in = key_inputs(spec, source_identity(spec.source), revision);
   const std::string key = kernel_key(in);
   bool built = false;
-  auto [dir, hit] = ensure_entry(cache_root, "kernel", key, [&](const fs::path& staging) {
+  auto [dir, hit] = ensure_entry(cache_root, CacheKind::kernel, key, [&](const fs::path& staging) {
     keep_within_budget(cache_root, progress);  // room for the build tree first
     touch_used(cache_root / "kbuild" / key);
     BuildDirs d;
@@ -506,7 +506,7 @@ KernelPlan plan_kernel(const KernelSpec& spec) {
     p.note = e.what();
     return p;
   }
-  p.cached = entry_complete(entry_dir(cache_root, "kernel", p.key));
+  p.cached = entry_complete(entry_dir(cache_root, CacheKind::kernel, p.key));
   return p;
 }
 

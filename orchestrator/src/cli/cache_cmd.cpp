@@ -55,7 +55,7 @@ int show(bool as_json) {
   const auto usage = build::cache_usage(root);
   std::map<std::string, KindTotal> kinds;
   for (const auto& i : usage.items) {
-    auto& k = kinds[i.kind];
+    auto& k = kinds[std::string(build::to_string(i.kind))];
     ++k.items;
     k.bytes += i.bytes;
     k.oldest = std::min(k.oldest, i.last_used);
@@ -94,9 +94,9 @@ int free_cache(std::optional<double> to_gib, bool dry_run) {
   const auto r = build::enforce_budget(root, target, dry_run);
   for (const auto& i : r.freed)
     std::cout << fmt::format("{} {:<10} {:<16} {:>7.2f} GiB  last used {}\n", dry_run ? "would free" : "freed",
-                             i.kind, i.key.substr(0, 16), gib(i.bytes), when(i.last_used));
+                             build::to_string(i.kind), i.key.substr(0, 16), gib(i.bytes), when(i.last_used));
   for (const auto& i : r.busy)
-    std::cout << fmt::format("busy       {:<10} {:<16} {:>7.2f} GiB  (a live process holds its lock)\n", i.kind,
+    std::cout << fmt::format("busy       {:<10} {:<16} {:>7.2f} GiB  (a live process holds its lock)\n", build::to_string(i.kind),
                              i.key.substr(0, 16), gib(i.bytes));
   std::cout << fmt::format("{:.1f} GiB -> {:.1f} GiB{} (target {:.1f} GiB: {}); items used in the last {} min are kept\n",
                            gib(r.before), gib(r.after), dry_run ? " (dry run: nothing removed)" : "", gib(target),

@@ -123,16 +123,16 @@ int list_images(bool as_json) {
   for (const auto& e : entries) {
     std::string what;
     const auto& m = e.manifest;
-    if (m.is_object() && e.kind == "kernel")
+    if (m.is_object() && e.kind == build::CacheKind::kernel)
       what = fmt::format("{} {} ({}, {}K pages{})", m.value("name", "?"), m.value("kernel_release", "?"),
                          kernel_source_summary(m), m.value("page_size_kib", 0u),
                          m.value("patchset", "").empty() ? "" : ", " + m.value("patchset", ""));
     else if (m.is_object() && m.contains("what"))
       what = m.value("what", "");
     else if (m.is_object())
-      what = fmt::format("{} {} ({} packages)", e.kind == "host-disk" ? "KVM host root filesystem" : "initramfs",
+      what = fmt::format("{} {} ({} packages)", e.kind == build::CacheKind::host_disk ? "KVM host root filesystem" : "initramfs",
                          m.value("suite", "?"), m.contains("packages") ? m["packages"].size() : 0);
-    std::cout << fmt::format("{:<10} {:<16} {:>10}  {}\n", e.kind, e.key.substr(0, 16),
+    std::cout << fmt::format("{:<10} {:<16} {:>10}  {}\n", build::to_string(e.kind), e.key.substr(0, 16),
                              human_bytes(e.bytes), what);
   }
   std::cout << fmt::format("cache: {}\n", util::cache_dir().string());

@@ -27,7 +27,7 @@ struct InitramfsArtifact {
 InitramfsArtifact ensure_initramfs(const fs::path& agent_binary, const Progress& progress) {
   auto recipe = load_rootfs_recipe(build::images_dir() / "rootfs");
   const std::string key = image_key(recipe, agent_binary);
-  auto [dir, hit] = build::ensure_entry(util::cache_dir(), "image", key, [&](const fs::path& staging) {
+  auto [dir, hit] = build::ensure_entry(util::cache_dir(), build::CacheKind::image, key, [&](const fs::path& staging) {
     auto start = std::chrono::steady_clock::now();
     std::string mirror = build::debian_mirror();
     build::report(progress, "initramfs",

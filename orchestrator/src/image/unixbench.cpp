@@ -38,7 +38,7 @@ fs::path unixbench_archive(const fs::path& dir) {
                                            util::sha256_hex(timeit_c) + util::sha256_hex(multi) +
                                            util::sha256_hex(tst) + util::sha256_hex(sort_src) +
                                            util::sha256_hex(bare_init));
-  const auto entry = build::ensure_entry(util::cache_dir(), "unixbench", key, [&](const fs::path& staging) {
+  const auto entry = build::ensure_entry(util::cache_dir(), build::CacheKind::unixbench, key, [&](const fs::path& staging) {
     // looper.c #includes "timeit.c": compile in a copy of both, so the user's tree stays as it is.
     const fs::path work = staging / "src";
     fs::create_directories(work);
@@ -70,7 +70,7 @@ GuestImages with_archive(const GuestImages& img, const fs::path& archive) {
   GuestImages out = img;
   out.image_key = util::sha256_hex(img.image_key + "+" + util::sha256_hex(extra));
   const auto name = img.initramfs.filename();
-  const auto entry = build::ensure_entry(util::cache_dir(), "image-with", out.image_key, [&](const fs::path& staging) {
+  const auto entry = build::ensure_entry(util::cache_dir(), build::CacheKind::image_with, out.image_key, [&](const fs::path& staging) {
     util::write_file_atomic(staging / name, extra + util::read_file(img.initramfs));
     return nlohmann::json{{"kind", "image-with"}, {"key", out.image_key},
                           {"what", "initramfs " + img.image_key.substr(0, 16) + " + " + archive.filename().string()}};

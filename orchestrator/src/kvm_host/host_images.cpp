@@ -106,7 +106,7 @@ std::string disk_key(const DiskRecipe& r) {
 HostDisk ensure_host_disk(const build::Progress& progress) {
   const DiskRecipe recipe = load_disk_recipe(recipe_dir());
   const std::string key = disk_key(recipe);
-  auto [dir, hit] = build::ensure_entry(util::cache_dir(), "host-disk", key, [&](const fs::path& staging) {
+  auto [dir, hit] = build::ensure_entry(util::cache_dir(), build::CacheKind::host_disk, key, [&](const fs::path& staging) {
     const auto start = std::chrono::steady_clock::now();
     const std::string mirror = build::debian_mirror();
     const fs::path root = staging / "root";

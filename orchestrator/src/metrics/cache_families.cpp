@@ -24,7 +24,7 @@ Scan scan(const std::filesystem::path& root) {
   Scan s{root, std::chrono::steady_clock::now(), {}, 0};
   const auto usage = build::cache_usage(root);
   for (const auto& i : usage.items) {
-    auto& [bytes, items] = s.kinds[i.kind];
+    auto& [bytes, items] = s.kinds[std::string(build::to_string(i.kind))];
     bytes += static_cast<double>(i.bytes);
     items += 1;
   }

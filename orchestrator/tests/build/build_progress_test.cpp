@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 /// A fake kernel cache entry (no files unless the test writes them).
 CacheEntry kernel_entry(const std::string& key, nlohmann::json manifest, fs::path dir = {}) {
   CacheEntry e;
-  e.kind = "kernel";
+  e.kind = rlab::build::CacheKind::kernel;
   e.key = key;
   e.dir = std::move(dir);
   e.manifest = std::move(manifest);
@@ -91,7 +91,7 @@ TEST(BuildProgress, BasisSkipsIncrementalBuildsAndImagesAndFallsBackToTheTypical
   auto partial = manifest("6.12", k612, "cfg1", 900, 40);
   partial["build_from_scratch"] = false;  // resumed an interrupted build: 40 lines say nothing
   CacheEntry image;
-  image.kind = "image";
+  image.kind = rlab::build::CacheKind::image;
   image.manifest = manifest("initramfs", k612, "cfg1", 999, 12);
   std::vector<CacheEntry> cache{kernel_entry("aaaa", manifest("6.12", k612, "cfg1", 100, 2000)),
                                 kernel_entry("bbbb", partial), image};

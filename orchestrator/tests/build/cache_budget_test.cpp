@@ -38,10 +38,10 @@ struct TempCache {
   TempCache() { fs::remove_all(root); }
   ~TempCache() { fs::remove_all(root); }
   // A complete entry of `kind` holding `mib` MiB, last used `hours` ago.
-  fs::path entry(const std::string& kind, const std::string& key, std::uintmax_t mib, int hours) {
+  fs::path entry(CacheKind kind, const std::string& key, std::uintmax_t mib, int hours) {
     auto [dir, hit] = ensure_entry(root, kind, key, [&](const fs::path& staging) {
       file_of(staging / "blob", mib);
-      return nlohmann::json{{"kind", kind}};
+      return nlohmann::json{{"kind", to_string(kind)}};
     });
     age(dir / "manifest.json", std::chrono::hours(hours));
     return dir;
@@ -54,8 +54,8 @@ struct TempCache {
   }
 };
 
-CacheItem item(std::string kind, std::string key, std::uintmax_t mib, int hours_ago) {
-  return {std::move(kind), key, "/c/" + key, mib * kMiB, fs::file_time_type::clock::now() - std::chrono::hours(hours_ago)};
+CacheItem item(CacheKind kind, std::string key, std::uintmax_t mib, int hours_ago) {
+  return {kind, key, "/c/" + key, mib * kMiB, fs::file_time_type::clock::now() - std::chrono::hours(hours_ago)};
 }
 
 std::vector<std::string> keys(const std::vector<CacheItem>& v) {
@@ -68,9 +68,9 @@ std::vector<std::string> keys(const std::vector<CacheItem>& v) {
 
 TEST(EvictionPlan, BuildTreesThenSourcesThenEntriesEachLeastRecentlyUsedFirst) {
   const auto protect_after = fs::file_time_type::clock::now() - kInUseGrace;
-  std::vector<CacheItem> items{item("kernel", "k-old", 100, 90), item("build-tree", "t-new", 100, 2),
-                               item("source", "s", 100, 50), item("build-tree", "t-old", 100, 5),
-                               item("host-disk", "h", 100, 10)};
+  std::vector<CacheItem> items{item(CacheKind::kernel, "k-old", 100, 90), item(CacheKind::build_tree, "t-new", 100, 2),
+                               item(CacheKind::source, "s", 100, 50), item(CacheKind::build_tree, "t-old", 100, 5),
+                               item(CacheKind::host_disk, "h", 100, 10)};
   EXPECT_EQ(keys(eviction_plan(items, 500 * kMiB, protect_after)), std::vector<std::string>{}) << "within budget";
   EXPECT_EQ(keys(eviction_plan(items, 250 * kMiB, protect_after)), (std::vector<std::string>{"t-old", "t-new", "s"}));
   EXPECT_EQ(keys(eviction_plan(items, 0, protect_after)),
@@ -79,8 +79,8 @@ TEST(EvictionPlan, BuildTreesThenSourcesThenEntriesEachLeastRecentlyUsedFirst) {
 
 TEST(EvictionPlan, AnEntryUsedWithinTheGraceIsNeverPlannedButABuildTreeIs) {
   const auto now = fs::file_time_type::clock::now();
-  std::vector<CacheItem> items{item("image", "busy", 100, 0), item("kernel", "k", 100, 3),
-                               item("build-tree", "just-built", 100, 0)};
+  std::vector<CacheItem> items{item(CacheKind::image, "busy", 100, 0), item(CacheKind::kernel, "k", 100, 3),
+                               item(CacheKind::build_tree, "just-built", 100, 0)};
   items[0].last_used = now - 1min;
   items[2].last_used = now - 1min;
   const auto plan = eviction_plan(items, 0, now - kInUseGrace);
@@ -90,8 +90,8 @@ TEST(EvictionPlan, AnEntryUsedWithinTheGraceIsNeverPlannedButABuildTreeIs) {
 
 TEST(CacheBudget, InGraceBytesAreTheRecentlyUsedEntries) {
   CacheUsage u;
-  u.items = {item("kernel", "new", 3, 0), item("kernel", "old", 5, 2), item("build-tree", "t", 7, 0),
-             item("source", "s", 11, 0)};
+  u.items = {item(CacheKind::kernel, "new", 3, 0), item(CacheKind::kernel, "old", 5, 2), item(CacheKind::build_tree, "t", 7, 0),
+             item(CacheKind::source, "s", 11, 0)};
   u.ccache = 13 * kMiB;
   EXPECT_EQ(in_grace_bytes(u), 3 * kMiB) << "the new kernel; not the tree, the source (both read under their locks), the old kernel or ccache";
 }
@@ -101,8 +101,8 @@ TEST(CacheBudget, FreesOnDiskLeastRecentlyUsedAndKeepsWhatIsLockedOrJustUsed) {
   const fs::path old_tree = c.folder("kbuild", "aaa", 8, 48);
   const fs::path locked_tree = c.folder("kbuild", "bbb", 8, 40);
   const fs::path fresh_tree = c.folder("kbuild", "ccc", 8, 0);
-  const fs::path old_kernel = c.entry("kernel", "k1", 8, 30);
-  const fs::path new_kernel = c.entry("kernel", "k2", 8, 2);
+  const fs::path old_kernel = c.entry(CacheKind::kernel, "k1", 8, 30);
+  const fs::path new_kernel = c.entry(CacheKind::kernel, "k2", 8, 2);
   rlab::util::FileLock building(c.root / "locks" / "kernel-bbb.lock");  // a build of bbb runs
 
   const auto dry = enforce_budget(c.root, 20 * kMiB, true);
@@ -136,9 +136,9 @@ TEST(CacheBudget, ASourceBeingReadIsNeverFreedAndOneNotBeingReadIsEvenIfJustFetc
 
 TEST(CacheBudget, AHitMarksTheEntryUsedSoItOutlivesOlderOnes) {
   TempCache c;
-  c.entry("kernel", "k1", 4, 30);
-  c.entry("kernel", "k2", 4, 20);
-  auto [dir, hit] = ensure_entry(c.root, "kernel", "k1", [](const fs::path&) -> nlohmann::json {
+  c.entry(CacheKind::kernel, "k1", 4, 30);
+  c.entry(CacheKind::kernel, "k2", 4, 20);
+  auto [dir, hit] = ensure_entry(c.root, CacheKind::kernel, "k1", [](const fs::path&) -> nlohmann::json {
     throw std::logic_error("a hit does not build");
   });
   EXPECT_TRUE(hit);
@@ -157,9 +157,9 @@ TEST(CacheBudget, HardLinksBetweenASourceAndItsBuildTreeAreSharedAndCountOnce) {
   const auto usage = cache_usage(c.root);
   const auto& items = usage.items;
   ASSERT_EQ(items.size(), 2u);
-  EXPECT_EQ(items[0].kind, "source");
+  EXPECT_EQ(items[0].kind, CacheKind::source);
   EXPECT_EQ(items[0].bytes, 5 * kMiB) << "the linked file is shared";
-  EXPECT_EQ(items[1].kind, "build-tree");
+  EXPECT_EQ(items[1].kind, CacheKind::build_tree);
   EXPECT_EQ(items[1].bytes, 7 * kMiB);
   EXPECT_LT(usage.total(), 12 * kMiB + 64 * 1024) << "what the disk holds, once";
   EXPECT_TRUE(fs::exists(c.root / "sizes.json")) << "sizes are kept for the next scan";
@@ -196,7 +196,7 @@ TEST(CacheBudget, TheBudgetComesFromTheEnvironmentThenTheMatrixThenTheDisk) {
 TEST(CacheCli, ShowsKindsAndFreesOnRequestDryRunFirst) {
   TempCache c;
   c.folder("kbuild", "aaaa", 3, 48);
-  c.entry("kernel", "k1", 1, 30);
+  c.entry(CacheKind::kernel, "k1", 1, 30);
   auto rlab = [&](std::vector<std::string> args) {
     args.insert(args.begin(), std::string(RLAB_BINARY_DIR) + "/orchestrator/rlab");
     rlab::util::ProcessOptions o;
@@ -236,15 +236,15 @@ TEST(CacheBudget, SizesAreRememberedUntilABuildTreeIsUsedAgain) {
 
 TEST(CacheBudget, ACacheThatCannotBeLockedStillServesItsHits) {
   TempCache c;
-  c.entry("kernel", "k1", 1, 2);
+  c.entry(CacheKind::kernel, "k1", 1, 2);
   fs::remove_all(c.root / "locks");
   std::ofstream(c.root / "locks") << "not a directory";  // no lock file can be made
-  auto [dir, hit] = ensure_entry(c.root, "kernel", "k1", [](const fs::path&) -> nlohmann::json {
+  auto [dir, hit] = ensure_entry(c.root, CacheKind::kernel, "k1", [](const fs::path&) -> nlohmann::json {
     throw std::logic_error("a hit does not build");
   });
   EXPECT_TRUE(hit);
   EXPECT_TRUE(entry_complete(dir));
-  EXPECT_THROW(ensure_entry(c.root, "kernel", "k2", [](const fs::path&) { return nlohmann::json::object(); }),
+  EXPECT_THROW(ensure_entry(c.root, CacheKind::kernel, "k2", [](const fs::path&) { return nlohmann::json::object(); }),
                std::runtime_error)
       << "a miss needs the lock";
 }

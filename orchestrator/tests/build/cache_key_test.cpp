@@ -59,9 +59,9 @@ TEST(CacheKey, EveryInputChangesTheKey) {
 TEST(Cache, ListsOnlyCompleteEntriesWithSizes) {
   auto root = std::filesystem::temp_directory_path() / ("rlab-cache-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(root);
-  auto k = entry_dir(root, "kernel", "aaaa");
-  auto partial = entry_dir(root, "kernel", "bbbb");
-  auto i = entry_dir(root, "image", "cccc");
+  auto k = entry_dir(root, CacheKind::kernel, "aaaa");
+  auto partial = entry_dir(root, CacheKind::kernel, "bbbb");
+  auto i = entry_dir(root, CacheKind::image, "cccc");
   for (const auto& d : {k, partial, i}) std::filesystem::create_directories(d);
   util::write_file_atomic(k / "Image", std::string(1000, 'x'));
   util::write_file_atomic(k / "manifest.json", R"({"kind":"kernel","name":"6.12"})");
@@ -69,11 +69,13 @@ TEST(Cache, ListsOnlyCompleteEntriesWithSizes) {
   util::write_file_atomic(i / "manifest.json", "not json");
   auto entries = list_cache(root);
   ASSERT_EQ(entries.size(), 2u);
-  EXPECT_EQ(entries[0].kind, "kernel");
+  EXPECT_EQ(entries[0].kind, CacheKind::kernel);
+  EXPECT_EQ(k, root / "kernels/aaaa");
   EXPECT_EQ(entries[0].key, "aaaa");
   EXPECT_EQ(entries[0].manifest["name"], "6.12");
   EXPECT_GE(entries[0].bytes, 1000u);
-  EXPECT_EQ(entries[1].kind, "image");
+  EXPECT_EQ(entries[1].kind, CacheKind::image);
+  EXPECT_EQ(i, root / "images/cccc");
   EXPECT_TRUE(entries[1].manifest.is_null());
   { CacheLock lock(root, "kernel-aaaa"); }
   EXPECT_TRUE(std::filesystem::exists(root / "locks/kernel-aaaa.lock"));

@@ -35,7 +35,7 @@ TEST(DiskFull, ACacheEntryThatDoesNotFitLeavesNoPartialAndTheNextOneIsMade) {
         throw std::runtime_error("writing " + f.string() + ": " + std::strerror(errno));
   };
   try {
-    rlab::build::ensure_entry(root, "kernel", "big", [&](const fs::path& staging) {
+    rlab::build::ensure_entry(root, rlab::build::CacheKind::kernel, "big", [&](const fs::path& staging) {
       write_mib(staging / "Image", 16);  // twice the disk
       return nlohmann::json{{"kind", "kernel"}};
     });
@@ -45,7 +45,7 @@ TEST(DiskFull, ACacheEntryThatDoesNotFitLeavesNoPartialAndTheNextOneIsMade) {
   }
   for (const auto& e : fs::directory_iterator(root / "kernels"))
     ADD_FAILURE() << "left behind: " << e.path();
-  auto [dir, hit] = rlab::build::ensure_entry(root, "kernel", "small", [&](const fs::path& staging) {
+  auto [dir, hit] = rlab::build::ensure_entry(root, rlab::build::CacheKind::kernel, "small", [&](const fs::path& staging) {
     write_mib(staging / "Image", 2);
     return nlohmann::json{{"kind", "kernel"}};
   });

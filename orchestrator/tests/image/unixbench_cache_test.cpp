@@ -42,7 +42,7 @@ TEST(UnixbenchCache, ArchiveAndInitramfsAreEntriesWrittenOnceAndListed) {
   EXPECT_EQ(bytes.substr(bytes.size() - 14), "base-initramfs");
 
   std::set<std::string> kinds;
-  for (const auto& e : build::list_cache(cache)) kinds.insert(e.kind);
+  for (const auto& e : build::list_cache(cache)) kinds.insert(std::string(build::to_string(e.kind)));
   EXPECT_TRUE(kinds.count("unixbench"));
   EXPECT_TRUE(kinds.count("image-with"));
   ::unsetenv("RLAB_CACHE_DIR");
