@@ -84,24 +84,19 @@ struct Batch {
   }
 };
 
-/// The interleaved boot order of `requests`: round r boots every commit that still needs one,
-/// starting from request r mod n (A B, B A, ...; G X B, X B G, B G X, ...); a gap session boots
-/// both cells of a commit next to each other, the first of them alternating by round.
+/// The boots of `requests` in run::interleaved_order: round r boots every commit that still
+/// needs one, starting from request r mod n (A B, B A, ...; G X B, X B G, B G X, ...); a gap
+/// session's two cells of a commit are one group, booted next to each other, the first of them
+/// alternating by round.
 std::vector<run::Job> interleaved_jobs(const std::vector<LabRequest>& requests, const Batch& batch) {
-  std::size_t rounds = 0;
-  for (const auto& r : requests) rounds = std::max(rounds, r.runs);
   std::vector<run::Job> jobs;
-  const std::size_t n = requests.size();
-  for (unsigned r = 0; r < rounds; ++r)
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::size_t k = (j + r) % n;
-      if (r >= requests[k].runs) continue;
+  for (std::size_t k = 0; k < requests.size(); ++k)
+    for (unsigned r = 0; r < requests[k].runs; ++r)
       for (std::size_t i = 0; i < batch.sides; ++i) {
-        const std::size_t c = k * batch.sides + (i + r) % batch.sides;
+        const std::size_t c = k * batch.sides + i;
         jobs.push_back({batch.boot(c, r).id, c, r, batch.cells[c].vcpus, 0});
       }
-    }
-  return jobs;
+  return run::interleaved_order(std::move(jobs), batch.sides);
 }
 
 /// The samples of one request from its cells' scores by repeat: the cell's lpm, or for a gap

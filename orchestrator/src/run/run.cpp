@@ -57,16 +57,6 @@ std::vector<matrix::Cell> select_cells(const std::vector<matrix::Cell>& all, con
   return out;
 }
 
-/// Repeat-major, cells in selection order on even repeats and reversed on odd ones.
-std::vector<Job> interleaved_order(const std::vector<Job>& jobs, std::size_t ncells) {
-  std::vector<Job> out = jobs;
-  std::stable_sort(out.begin(), out.end(), [&](const Job& a, const Job& b) {
-    auto key = [&](const Job& j) { return j.repeat % 2 ? ncells - 1 - j.cell : j.cell; };
-    return a.repeat != b.repeat ? a.repeat < b.repeat : key(a) < key(b);
-  });
-  return out;
-}
-
 Plan plan_new(const RunOptions& o) {
   Plan p;
   p.m = matrix::load_matrix(o.matrix);
@@ -84,7 +74,7 @@ Plan plan_new(const RunOptions& o) {
     std::size_t ci = index.at(b.cell_id);
     jobs.push_back({b.id, ci, b.repeat, p.cells[ci].vcpus});
   }
-  p.order = o.selection ? interleaved_order(jobs, p.cells.size())
+  p.order = o.selection ? interleaved_order(std::move(jobs))
                         : shuffled_order(std::move(jobs), p.m.seed);
   for (std::size_t i = 0; i < p.order.size(); ++i)
     p.st->set_boot_order(p.order[i].boot, static_cast<int>(i));

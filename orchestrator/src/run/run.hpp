@@ -17,9 +17,8 @@
 namespace rlab::run {
 
 /// Some cells of a matrix measured in a fixed, interleaved order, one boot at a time on the
-/// matrix's first host (`rlab noise`). Repeat r boots the cells in the given order for even r
-/// and in reverse for odd r (A B, B A, A B, ...), so a linear drift of the host affects every
-/// cell alike.
+/// matrix's first host (`rlab noise`): run::interleaved_order over the cells in the given order
+/// (A B, B A, A B, ...), so a linear drift of the host affects every cell alike.
 struct Selection {
   std::vector<std::string> cell_ids;  ///< ids of the matrix's cells, each once
   unsigned repeats = 1;               ///< boots per cell

@@ -13,6 +13,22 @@
 
 namespace rlab::run {
 
+std::vector<Job> interleaved_order(std::vector<Job> jobs, std::size_t group_size) {
+  if (group_size == 0) throw std::invalid_argument("interleaved_order: group size 0");
+  std::size_t groups = 0;
+  for (const auto& j : jobs) groups = std::max(groups, j.cell / group_size + 1);
+  // A job's place in its round: its group's distance from the round's first group, then its
+  // member's from the round's first member.
+  const auto place = [&](const Job& j) {
+    const std::size_t g = j.cell / group_size, m = j.cell % group_size;
+    return std::pair{(g + groups - j.repeat % groups) % groups, (m + group_size - j.repeat % group_size) % group_size};
+  };
+  std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
+    return a.repeat != b.repeat ? a.repeat < b.repeat : place(a) < place(b);
+  });
+  return jobs;
+}
+
 std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed) {
   std::stable_sort(jobs.begin(), jobs.end(),
                    [](const Job& a, const Job& b) { return a.repeat < b.repeat; });

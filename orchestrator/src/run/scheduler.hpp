@@ -62,6 +62,15 @@ using Release = std::function<void()>;
 /// the same order on every machine).
 std::vector<Job> shuffled_order(std::vector<Job> jobs, std::uint64_t seed);
 
+/// The interleaved order, the one rule for boots measured side by side (`rlab noise`'s cells,
+/// a bisection batch's commits): repeat by repeat (round r: every job of repeat r); the cells
+/// form groups of `group_size` consecutive indexes (a gap bisection's two cells of one commit;
+/// 1 otherwise), round r starts from group r mod n and within each group from member
+/// r mod group_size, so two groups go A B, B A, A B, ... and three G X B, X B G, B G X, and a
+/// linear drift of the host weighs on every cell alike. Jobs whose cell has no repeat r simply
+/// are not there. `group_size` >= 1; O(J log J).
+std::vector<Job> interleaved_order(std::vector<Job> jobs, std::size_t group_size = 1);
+
 /// Runs `work(job, host index, release)` for every job, each in its own thread; the job holds
 /// its vCPUs of the host's budget until it calls `release` or returns. The next job started is
 /// the first one in `order` whose vCPUs fit the free budget of some host that is not drained

@@ -54,6 +54,34 @@ TEST(ShuffledOrder, SeededDeterministicPerRepeatPermutation) {
   EXPECT_NE(r0, r1);
 }
 
+// The cells of `order`, round by round: "01 10 01".
+std::string rounds_of(const std::vector<Job>& order) {
+  std::string out;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i > 0 && order[i].repeat != order[i - 1].repeat) out += ' ';
+    out += std::to_string(order[i].cell);
+  }
+  return out;
+}
+
+TEST(InterleavedOrder, TwoCellsAlternateAndThreeRotate) {
+  EXPECT_EQ(rounds_of(interleaved_order(jobs(2, 4))), "01 10 01 10");
+  EXPECT_EQ(rounds_of(interleaved_order(jobs(3, 4))), "012 120 201 012");
+  // The input's order does not matter.
+  auto shuffled = shuffled_order(jobs(3, 3), 5);
+  EXPECT_EQ(rounds_of(interleaved_order(shuffled)), "012 120 201");
+}
+
+TEST(InterleavedOrder, GroupsStayTogetherAndTheirMembersAlternate) {
+  // Three commits x two cells (a gap bisection's batch): cells 2k and 2k+1 are commit k.
+  EXPECT_EQ(rounds_of(interleaved_order(jobs(6, 3), 2)), "012345 325410 450123");
+  // A commit with fewer repeats leaves its later rounds.
+  auto few = jobs(4, 3);
+  few.erase(std::remove_if(few.begin(), few.end(), [](const Job& j) { return j.cell >= 2 && j.repeat == 2; }), few.end());
+  EXPECT_EQ(rounds_of(interleaved_order(few, 2)), "0123 3210 01");
+  EXPECT_THROW(interleaved_order(jobs(2, 1), 0), std::invalid_argument);
+}
+
 TEST(Schedule, RunsEveryJobOnceWithinBudgetAndConcurrently) {
   auto order = jobs(4, 1, 1);
   auto two = jobs(3, 1, 2);
