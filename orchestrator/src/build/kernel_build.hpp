@@ -60,7 +60,9 @@ std::string kernel_origin(const KernelSpec& spec, const std::string& commit);
 
 /// Returns the Image for `spec`. A prebuilt Image (KernelSource::kPrebuiltImage) is checked
 /// (check_prebuilt()) and copied with its .config into the cache, keyed by their SHA-256s;
-/// nothing is built. Otherwise it is built on a cache miss: fetch the source, copy and
+/// nothing is built. Otherwise the key comes from the revision alone (a git ref's commit, or
+/// the Debian suite's candidate version after refreshing the private apt lists), and the kernel
+/// is built on a cache miss only: fetch the source, copy and
 /// patch it when there are patches, configure (allnoconfig + fragments, or the entry's full
 /// .config + required.config + page size + fragments, checked; with a full .config every
 /// option rlab changed is reported ("config" phase) and kept in config-changes.txt), then

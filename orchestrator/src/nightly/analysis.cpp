@@ -1,7 +1,4 @@
 #include "nightly/analysis.hpp"
-#include <cmath>
-
-#include "rlab/protocol/score.hpp"
 
 #include "changepoint/e_divisive.hpp"
 #include "results/results_table.hpp"
@@ -12,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>

@@ -93,20 +93,16 @@ void render_hosts(const DryRun& d, std::ostream& out) {
 void probe_hosts(DryRun& d) {
   std::vector<bool> runnable(d.cells.size(), false);
   bool accel_set = false;
-  std::vector<std::string> uuids;  // by host index; "" for a host that did not answer
+  std::vector<LabHost> opened;  // the hosts that answered, kept open to compare them
   unsigned answered_budget = 0;
   for (const auto& h : d.m.hosts) {
     PlannedHost p;
     p.host = h;
     try {
-      const LabHost lh = open_lab_host(h, d.m.guest);
+      const LabHost& lh = opened.emplace_back(open_lab_host(h, d.m.guest));
       p.caps = vm::describe(lh.caps);
       if (lh.files) p.files = lh.files->describe();
       p.files_error = lh.files_error;
-      for (std::size_t j = 0; j < uuids.size(); ++j)
-        if (!lh.caps.uuid.empty() && uuids[j] == lh.caps.uuid) d.same_machine.emplace_back(d.hosts[j].host.uri, h.uri);
-      uuids.resize(d.hosts.size());
-      uuids.push_back(lh.caps.uuid);
       answered_budget += h.vcpu_budget;
       p.refusal = lh.refusal;
       if (lh.guest) p.accel = lh.guest->accel;
@@ -121,6 +117,9 @@ void probe_hosts(DryRun& d) {
     }
     d.hosts.push_back(std::move(p));
   }
+  std::vector<const LabHost*> answering;
+  for (const auto& lh : opened) answering.push_back(&lh);
+  d.same_machine = same_machines(answering);
   const bool answered = std::any_of(d.hosts.begin(), d.hosts.end(), [](const PlannedHost& p) { return p.unreachable.empty(); });
   if (answered) d.vcpu_budget = answered_budget;  // a run schedules over the hosts that answer
   for (std::size_t i = 0; answered && i < d.cells.size(); ++i)

@@ -68,6 +68,15 @@ void refuse_unrunnable(const std::vector<matrix::Cell>& cells, const std::vector
                                bad, cells.size(), msg));
 }
 
+std::vector<std::pair<std::string, std::string>> same_machines(const std::vector<const LabHost*>& hosts) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t j = 0; j < hosts.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (!hosts[j]->caps.uuid.empty() && hosts[i]->caps.uuid == hosts[j]->caps.uuid)
+        out.emplace_back(hosts[i]->uri(), hosts[j]->uri());
+  return out;
+}
+
 std::optional<std::size_t> first_fitting_host(const std::vector<const LabHost*>& hosts,
                                               const std::vector<matrix::Cell>& cells) {
   for (std::size_t i = 0; i < hosts.size(); ++i) {

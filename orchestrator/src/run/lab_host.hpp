@@ -56,6 +56,11 @@ struct UnreachableHost {
 void refuse_unrunnable(const std::vector<matrix::Cell>& cells, const std::vector<const LabHost*>& hosts,
                        const std::vector<UnreachableHost>& unreachable);
 
+/// The pairs of `hosts` that are one machine (the same non-empty host UUID in their libvirt
+/// capabilities), as (earlier URI, later URI) in `hosts`' order: a run warns that such a
+/// machine's CPUs are budgeted twice, the dry run says so.
+std::vector<std::pair<std::string, std::string>> same_machines(const std::vector<const LabHost*>& hosts);
+
 /// The index into `hosts` of the first that can take boot files and run every cell of `cells`
 /// (where a boot-one-at-a-time run — a bisection, `rlab noise` — boots); nullopt when none can.
 std::optional<std::size_t> first_fitting_host(const std::vector<const LabHost*>& hosts,

@@ -220,13 +220,9 @@ Hosts connect_hosts(const Plan& p, const RunOptions& o, RunSummary& sum) {
     sum.vcpu_budget = 1;
   }
   std::vector<const LabHost*> answering;
-  for (const auto& host : h.hosts) {
-    for (const auto* other : answering)
-      if (!host.caps.uuid.empty() && other->caps.uuid == host.caps.uuid)
-        spdlog::warn("hosts {} and {} are the same machine (host UUID {}): its CPUs are budgeted twice",
-                     other->uri(), host.uri(), host.caps.uuid);
-    answering.push_back(&host);
-  }
+  for (const auto& host : h.hosts) answering.push_back(&host);
+  for (const auto& [a, b] : same_machines(answering))
+    spdlog::warn("hosts {} and {} are the same machine (one host UUID): its CPUs are budgeted twice", a, b);
   refuse_unrunnable(p.cells, answering, unreachable);
   for (const auto& c : p.cells) {
     h.runs.emplace_back();

@@ -208,3 +208,27 @@ TEST(HostFit, AHostOfAnotherPageSizeThanTheMatrixAsksForIsRefused) {
   host.page_kib = {4};
   EXPECT_EQ(run::cell_refusal(cell(2), settings(matrix::Guest{}, host), host), "");
 }
+
+namespace rlab {
+namespace {
+
+// Two URIs of one machine (e.g. qemu:///system and qemu+ssh://itself/system) report the same
+// host UUID; a host without one (some remote drivers) is never paired.
+TEST(SameMachines, HostsWithOneUuidArePairedInMatrixOrder) {
+  std::vector<run::LabHost> hosts(4);
+  const char* uris[] = {"qemu:///system", "qemu+ssh://arm-01/system", "qemu+ssh://self/system", "qemu+ssh://x/system"};
+  const char* uuids[] = {"11111111-aaaa", "22222222-bbbb", "11111111-aaaa", ""};
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    hosts[i].config.uri = uris[i];
+    hosts[i].caps.uuid = uuids[i];
+  }
+  const std::vector<const run::LabHost*> all{&hosts[0], &hosts[1], &hosts[2], &hosts[3]};
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(run::same_machines(all), (Pairs{{"qemu:///system", "qemu+ssh://self/system"}}));
+  hosts[1].caps.uuid = "";
+  hosts[3].caps.uuid = "";
+  EXPECT_EQ(run::same_machines({&hosts[1], &hosts[3]}), Pairs{}) << "no UUID, no pair";
+}
+
+}  // namespace
+}  // namespace rlab
