@@ -20,7 +20,7 @@ MatrixError::MatrixError(std::filesystem::path f, int l, int c, const std::strin
       file(std::move(f)), line(l), col(c), message(msg) {}
 
 std::string Filesystem::id() const {
-  std::string out = fs + "-";
+  std::string out = std::string(to_string(fs)) + "-";
   for (char ch : label)
     if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '+' || ch == '_' ||
         ch == '-')
@@ -119,7 +119,7 @@ std::vector<store::CellRow> cell_rows(const std::vector<Cell>& cells) {
                     .kernel = c.kernel.name,
                     .patchset = c.kernel.patchset,
                     .page_size = c.page_size,
-                    .fs = c.filesystem.fs,
+                    .fs = std::string(to_string(c.filesystem.fs)),
                     .mkfs_label = c.filesystem.label,
                     .mkfs_options = c.filesystem.mkfs_options,
                     .mount_options = c.filesystem.mount_options,

@@ -50,9 +50,10 @@ std::vector<Filesystem> parse_filesystems(const Checker& ck, const YAML::Node& n
     ck.check_map(e, what, {"fs", "mkfs", "mount"});
     Filesystem base;
     const YAML::Node fsn = ck.required(e, what, "fs");
-    base.fs = ck.string(fsn, what + ".fs");
-    if (base.fs != "xfs" && base.fs != "ext4")
-      ck.fail(fsn, what + ".fs: '" + base.fs + "' is not supported (xfs, ext4)");
+    const std::string word = ck.string(fsn, what + ".fs");
+    const auto fs = parse_fs(word);
+    if (!fs) ck.fail(fsn, what + ".fs: '" + word + "' is not supported (xfs, ext4)");
+    base.fs = *fs;
     if (e["mount"]) base.mount_options = ck.string(e["mount"], what + ".mount");
     std::vector<std::pair<Filesystem, YAML::Node>> variants;
     if (!e["mkfs"]) {
@@ -411,6 +412,14 @@ std::string_view to_string(Attribution a) {
     case Attribution::kStacks: break;
   }
   return "stacks";
+}
+
+std::string_view to_string(Fs fs) { return fs == Fs::kExt4 ? "ext4" : "xfs"; }
+
+std::optional<Fs> parse_fs(std::string_view word) {
+  if (word == "xfs") return Fs::kXfs;
+  if (word == "ext4") return Fs::kExt4;
+  return std::nullopt;
 }
 
 std::string_view to_string(Runner r) {

@@ -26,9 +26,18 @@ struct MatrixError : std::runtime_error {
   std::string message;  ///< the message without the file:line:col prefix
 };
 
+/// The filesystems a cell can make on its scratch disk.
+enum class Fs { kXfs, kExt4 };
+
+/// "xfs" or "ext4": the matrix's word, the agent's `prepare.fs`, the store's `cells.fs`.
+std::string_view to_string(Fs fs);
+
+/// The filesystem named `word` ("xfs", "ext4"); nullopt for any other word.
+std::optional<Fs> parse_fs(std::string_view word);
+
 /// One filesystem variant of the `filesystem` axis: a filesystem and one mkfs option set.
 struct Filesystem {
-  std::string fs;                          ///< "xfs" or "ext4"
+  Fs fs = Fs::kXfs;
   std::vector<std::string> mkfs_options;   ///< argv words after the program, e.g. {"-d", "agcount=4"}
   std::string mount_options;               ///< `mount -o` value; "" for none
   /// Short human label of the option set: "defaults" when there are no options, else the

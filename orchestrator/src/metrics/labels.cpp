@@ -44,7 +44,7 @@ std::string host_label(std::string_view uri, std::string_view local) {
 }
 
 CellLabels cell_labels(const matrix::Cell& c, std::string_view uri) {
-  return {c.kernel.name, c.kernel.patchset, c.page_size, c.filesystem.fs, c.filesystem.label,
+  return {c.kernel.name, c.kernel.patchset, c.page_size, std::string(matrix::to_string(c.filesystem.fs)), c.filesystem.label,
           c.vcpus, c.copies, c.workload.name, host_label(uri, local_hostname())};
 }
 

@@ -75,7 +75,7 @@ std::string bare_cmdline(const matrix::Cell& cell, const BareDisk& disk) {
     throw std::invalid_argument("bare guest: cell " + cell.id + ": mount options with blanks or quotes");
   if (w.duration_s < 1 || w.duration_s != static_cast<double>(static_cast<long>(w.duration_s)))
     throw std::invalid_argument("bare guest: cell " + cell.id + ": UnixBench's looper takes whole seconds");
-  std::string s = fmt::format(" rdinit={} rlab.bare.fs={}", image::kBareInit, f.fs);
+  std::string s = fmt::format(" rdinit={} rlab.bare.fs={}", image::kBareInit, matrix::to_string(f.fs));
   s += disk.device.empty() ? " rlab.bare.serial=" + disk.serial : " rlab.bare.device=" + disk.device;
   if (!f.mount_options.empty()) s += " rlab.bare.mount=" + f.mount_options;
   s += fmt::format(" rlab.bare.copies={} rlab.bare.passes={} rlab.bare.seconds={} rlab.bare.scripts={}"

@@ -70,7 +70,7 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   e.page_size = static_cast<unsigned>(hello.page_size);
   e.kernel_release = hello.kernel_release;
   e.config_sha256 = job.images->config_sha256;
-  e.fs = c.filesystem.fs;
+  e.fs = matrix::to_string(c.filesystem.fs);
   e.mkfs_options = json(c.filesystem.mkfs_options).dump();
   e.mount_options = c.filesystem.mount_options;
   e.agent_version = hello.agent_version;
@@ -348,7 +348,7 @@ void BootRun::prepare_filesystem() {
   proto::Prepare prep;
   if (spec_.disk.empty()) prep.device = "/dev/ram0";  // brd's first RAM disk
   else prep.serial = spec_.disk_serial;
-  prep.fs = cell_.filesystem.fs;
+  prep.fs = matrix::to_string(cell_.filesystem.fs);
   prep.mkfs_options = cell_.filesystem.mkfs_options;
   prep.mount_options = cell_.filesystem.mount_options;
   prep.mountpoint = "/mnt/rlab";

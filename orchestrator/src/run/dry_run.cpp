@@ -52,7 +52,7 @@ void render_cells(const DryRun& d, std::ostream& out) {
     const auto& w = c.workload;
     const unsigned passes = w.warmup_passes + w.passes;
     out << fmt::format("  {:<{}}  {} vCPU{}, {} {}, {} -c {}, {} {} x {:g} s, ~{} a boot\n", c.id, width,
-                       c.vcpus, c.vcpus == 1 ? "" : "s", c.filesystem.fs, c.filesystem.label, w.kind,
+                       c.vcpus, c.vcpus == 1 ? "" : "s", matrix::to_string(c.filesystem.fs), c.filesystem.label, w.kind,
                        c.copies, passes, plural(passes, "pass", "passes"), w.duration_s,
                        format_duration(boot_estimate_s(c, d.accel)));
   }

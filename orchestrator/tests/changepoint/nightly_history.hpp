@@ -49,7 +49,7 @@ inline void fill_nightly_history(store::Store& st, const std::string& matrix_pat
         st.record_images(id, k, "img");
         st.record_hello(id, {65536, 2, k.kernel_release, "0.1.0", 1000000, "[]"});
         double score = 270 * (1 + 0.03 * rng.normal());
-        if (c.filesystem.fs == "xfs" && n >= kBadNight) score *= 0.88;  // -12%
+        if (c.filesystem.fs == matrix::Fs::kXfs && n >= kBadNight) score *= 0.88;  // -12%
         st.record_pass(id, {0, static_cast<std::uint64_t>(score / 3), 0, 20, score, "{}", "{}"});
         store::Environment env;
         env.accel = "tcg";

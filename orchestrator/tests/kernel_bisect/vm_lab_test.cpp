@@ -27,7 +27,7 @@ TEST(VmLab, CellAtACommitKeepsEverythingButTheSource) {
   EXPECT_EQ(c.kernel.fragments, cell.kernel.fragments);
   EXPECT_EQ(c.kernel.patches, cell.kernel.patches);
   EXPECT_EQ(c.vcpus, 1u);
-  EXPECT_EQ(c.filesystem.fs, "xfs");
+  EXPECT_EQ(c.filesystem.fs, matrix::Fs::kXfs);
   EXPECT_EQ(c.workload.duration_s, 10);
 }
 

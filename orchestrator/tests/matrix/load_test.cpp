@@ -56,7 +56,8 @@ TEST(LoadMatrix, ReadsEverySection) {
   EXPECT_EQ(m.filesystem_axis[1].id(), "xfs-agcount4");
   EXPECT_EQ(m.filesystem_axis[2].label, "ag20");
   EXPECT_EQ(m.filesystem_axis[2].mkfs_options, (std::vector<std::string>{"-d", "agcount=20"}));
-  EXPECT_EQ(m.filesystem_axis[3].fs, "ext4");
+  EXPECT_EQ(m.filesystem_axis[3].fs, Fs::kExt4);
+  EXPECT_EQ(to_string(m.filesystem_axis[0].fs), "xfs");
   EXPECT_EQ(m.filesystem_axis[3].mount_options, "noatime");
   ASSERT_EQ(m.workload_axis.size(), 2u);
   EXPECT_EQ(m.workload_axis[0].name, "shell1");

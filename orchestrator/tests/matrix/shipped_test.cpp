@@ -113,7 +113,7 @@ TEST(ShippedMatrix, KvmHostScalesTheNightlyCellsDown) {
   std::set<std::string> fs;
   for (const auto& c : cells) {
     vcpus.insert(c.vcpus);
-    fs.insert(c.filesystem.fs);
+    fs.insert(std::string(to_string(c.filesystem.fs)));
     EXPECT_EQ(c.page_size, 65536u);
     EXPECT_EQ(c.copies, c.vcpus);
   }
@@ -140,7 +140,7 @@ TEST(ShippedMatrix, AgHeadersIsTheReportsCaseAtTwoAgCounts) {
   std::set<std::string> ids;
   for (const auto& c : cells) {
     ids.insert(c.id);
-    EXPECT_EQ(c.filesystem.fs, "xfs");
+    EXPECT_EQ(c.filesystem.fs, Fs::kXfs);
     EXPECT_EQ(c.copies, 16u);
     EXPECT_EQ(c.vcpus, 2u);
     EXPECT_EQ(c.workload.attribution, rlab::matrix::Attribution::kStacks);

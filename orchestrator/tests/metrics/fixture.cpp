@@ -23,8 +23,8 @@ std::vector<matrix::Cell> cells(const std::vector<std::string>& kernels) {
     spec.source.debian_suite = "trixie";
     spec.page_size_kib = 64;
     if (auto plus = k.find('+'); plus != std::string::npos) spec.patchset = k.substr(plus + 1);
-    matrix::Filesystem xfs{"xfs", {"-d", "agcount=4"}, "", "agcount=4"};
-    matrix::Filesystem ext4{"ext4", {}, "", "defaults"};
+    matrix::Filesystem xfs{matrix::Fs::kXfs, {"-d", "agcount=4"}, "", "agcount=4"};
+    matrix::Filesystem ext4{matrix::Fs::kExt4, {}, "", "defaults"};
     for (const auto& fs : {xfs, ext4}) {
       for (unsigned v : {1u, 2u}) {
         matrix::Cell c;
@@ -71,7 +71,7 @@ double fill_boot(store::Store& st, store::BootId boot, const matrix::Cell& cell,
   st.record_boot_seconds(boot, 3.5 + 0.8 * cell.vcpus + std::uniform_real_distribution<double>(0, 1.5)(rng));
 
   const double per_vcpu = cell.vcpus == 1 ? 145.0 : 135.0;
-  const bool xfs = cell.filesystem.fs == "xfs";
+  const bool xfs = cell.filesystem.fs == matrix::Fs::kXfs;
   std::vector<double> lpms;
   for (unsigned p = 0; p < cell.workload.passes; ++p) {
     const double lpm = per_vcpu * cell.vcpus * noise(rng);
@@ -137,7 +137,7 @@ double fill_boot(store::Store& st, store::BootId boot, const matrix::Cell& cell,
   env.page_size = 65536;
   env.kernel_release = k.kernel_release;
   env.config_sha256 = k.config_sha256;
-  env.fs = cell.filesystem.fs;
+  env.fs = matrix::to_string(cell.filesystem.fs);
   env.mkfs_options = nlohmann::json(cell.filesystem.mkfs_options).dump();
   env.agent_version = "0.1.0";
   env.workload = cell.workload.kind;
@@ -251,7 +251,7 @@ store::RunId replay_run(store::Store& st, store::RunId from, const std::string& 
     env.host = replay_uri;
     env.vcpus = c.vcpus;
     env.page_size = h.page_size;
-    env.fs = c.filesystem.fs;
+    env.fs = matrix::to_string(c.filesystem.fs);
     st.record_result(boot, r, env);
   }
   st.finish_run(run, rlab::store::RunStatus::done);

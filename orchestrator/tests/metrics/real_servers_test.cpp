@@ -153,7 +153,7 @@ TEST_F(RealMetricsServers, PrometheusScrapesServeAndSeesTheStoresLatestResults) 
   for (const auto& c : cells) {  // every cell's score is its newest stored result
     const double stored = sql_num("SELECT score FROM latest_cell_results WHERE cell_key = '" + c.id + "'");
     r = prom_->query(fmt::format("rlab_cell_score_lpm{{job=\"rlab-serve\", kernel=\"{}\", fs=\"{}\", vcpus=\"{}\"}}",
-                                 c.kernel.name, c.filesystem.fs, c.vcpus))["result"];
+                                 c.kernel.name, matrix::to_string(c.filesystem.fs), c.vcpus))["result"];
     ASSERT_EQ(r.size(), 1u) << c.id;
     EXPECT_NEAR(num(r[0]), stored, 1e-6) << c.id;
   }

@@ -14,7 +14,7 @@ using namespace rlab;
 matrix::Cell bare_cell(unsigned copies) {
   matrix::Cell c;
   c.id = "6.12/xfs-defaults/2vcpu/bare-shell1";
-  c.filesystem.fs = "xfs";
+  c.filesystem.fs = rlab::matrix::Fs::kXfs;
   c.vcpus = copies;
   c.copies = copies;
   c.workload.runner = rlab::matrix::Runner::kBare;

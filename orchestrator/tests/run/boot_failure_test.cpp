@@ -26,7 +26,7 @@ TEST(RealBoot, GuestWithoutHelloIsDestroyedAndRecordedFailed) {
   rlab::matrix::Cell cell;
   cell.id = "fake/xfs-defaults/1vcpu/shell1";
   cell.kernel.name = "fake";
-  cell.filesystem.fs = "xfs";
+  cell.filesystem.fs = rlab::matrix::Fs::kXfs;
   cell.filesystem.label = "defaults";
   cell.vcpus = 1;
   cell.workload.name = "shell1";

@@ -83,7 +83,7 @@ rlab::matrix::Cell fake_cell() {
   rlab::matrix::Cell cell;
   cell.id = "fake/xfs-defaults/1vcpu/shell1";
   cell.kernel.name = "fake";
-  cell.filesystem.fs = "xfs";
+  cell.filesystem.fs = rlab::matrix::Fs::kXfs;
   cell.filesystem.label = "defaults";
   cell.vcpus = 1;
   cell.workload.name = "shell1";

@@ -14,7 +14,7 @@ using namespace rlab;
 matrix::Cell cell(const std::string& id) {
   matrix::Cell c;
   c.kernel.name = "6.12";
-  c.filesystem = {"xfs", {}, "", "defaults"};
+  c.filesystem = {matrix::Fs::kXfs, {}, "", "defaults"};
   c.vcpus = c.copies = 1;
   c.page_size = 65536;
   c.workload = {"shell1", "shell1", 1, std::nullopt, 1, 10.0};

@@ -21,7 +21,7 @@ using namespace rlab;
 matrix::Cell cell(const std::string& fs, unsigned vcpus) {
   matrix::Cell c;
   c.kernel.name = "6.12";
-  c.filesystem = {fs, {}, "", "defaults"};
+  c.filesystem = {*matrix::parse_fs(fs), {}, "", "defaults"};
   c.vcpus = vcpus;
   c.copies = vcpus;
   c.page_size = 65536;
