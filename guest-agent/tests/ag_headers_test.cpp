@@ -216,7 +216,7 @@ TEST(Attribution, WatchesThePassFilesystemsAgHeadersOnTheRealKernel) {
   EXPECT_EQ(fs::canonical(*device), fs::canonical(disk.device));
   EXPECT_FALSE(ra::xfs_device_of(xfs.dir.path).has_value()) << "the test's own directory is not on that XFS";
 
-  auto a = ra::Attribution::open("stacks", 20, device);
+  auto a = ra::Attribution::open(rlab::protocol::AttributionLevel::stacks, 20, device);
   a->begin_pass();
   churn(mnt, 1000);
   ::syncfs(::open(mnt.c_str(), O_RDONLY | O_CLOEXEC));
@@ -252,7 +252,7 @@ TEST(Attribution, APassWithoutAnyAgHeaderHeldSaysSo) {
   ASSERT_FALSE(::testing::Test::HasFailure());
   const auto device = ra::xfs_device_of(xfs.mnt);
   ASSERT_TRUE(device);
-  auto a = ra::Attribution::open("counts", 20, device);
+  auto a = ra::Attribution::open(rlab::protocol::AttributionLevel::counts, 20, device);
   // Frozen, the filesystem is truly quiet: freezing flushes it and stops its background
   // workers (the log worker, blockgc, inodegc), which a fresh mount may otherwise run
   // while the pass is open and hold an AG header in.

@@ -79,7 +79,7 @@ TEST(Attribution, KallsymsNamesAnAddressByTheSymbolBelowIt) {
 TEST(Attribution, OnAnyKernelEveryFamilyIsCollectedOrNamedAndOnCpuIsCounted) {
   // The host kernel of the test machine may or may not have BPF raw tracepoints or the lock
   // events; either way open() never throws and every family is either collected or named.
-  auto a = ra::Attribution::open("stacks", 5);
+  auto a = ra::Attribution::open(rlab::protocol::AttributionLevel::stacks, 5);
   ASSERT_NE(a, nullptr);
   a->begin_pass();
   volatile double x = 0;

@@ -101,7 +101,7 @@ TEST(Prepare, XfsWithAgcountThenShell1CountsInodegc) {
 // Where the load's inodes land on a real XFS with 4 allocation groups: UnixBench's one test
 // directory keeps every inode in one AG; one directory per copy spreads them over the AGs.
 TEST(Prepare, XfsPlacementSharedOneAgPerCopyOneAgPerCopy) {
-  for (const std::string layout : {"shared", "per-copy"}) {
+  for (const rp::Layout layout : {rp::Layout::shared, rp::Layout::per_copy}) {
     Served s;
     ASSERT_TRUE(s.client.next_of<rp::Hello>().has_value());
     const fs::path mnt = s.dir.path / "mnt";
@@ -123,8 +123,8 @@ TEST(Prepare, XfsPlacementSharedOneAgPerCopyOneAgPerCopy) {
     ASSERT_TRUE(res->passes.at(0).placement.has_value()) << "XFS: the pass says where its inodes went";
     const auto& pl = *res->passes[0].placement;
     EXPECT_EQ(pl.agcount, 4u);
-    EXPECT_GT(pl.inodes, 4u) << layout;
-    EXPECT_EQ(pl.ags, layout == "shared" ? 1u : 4u) << layout << ": " << pl.inodes << " inodes";
+    EXPECT_GT(pl.inodes, 4u) << rp::to_string(layout);
+    EXPECT_EQ(pl.ags, layout == rp::Layout::shared ? 1u : 4u) << rp::to_string(layout) << ": " << pl.inodes << " inodes";
   }
 }
 

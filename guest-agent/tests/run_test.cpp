@@ -153,7 +153,7 @@ TEST(Run, PerCopyLayoutGivesEachLooperItsDirectory) {
   r.duration_s = 2;
   r.workdir = (dir.path / "work").string();
   r.pause_s = 0;
-  r.layout = "per-copy";
+  r.layout = rlab::protocol::Layout::per_copy;
   r.input = std::string("zeta the\nalpha\n");
   c.send(r);
   auto out = collect(c, 60s);
@@ -280,7 +280,7 @@ RunOutcome run_unixbench(const TempDir& dir, const std::filesystem::path& packed
   r.duration_s = 2;
   r.workdir = (dir.path / "work").string();
   r.pause_s = 0;
-  r.runner = "unixbench";
+  r.runner = rlab::protocol::Runner::unixbench;
   r.unixbench_dir = packed.string();
   c.send(r);
   return collect(c, 90s);

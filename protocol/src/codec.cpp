@@ -69,6 +69,19 @@ std::string finish(const json& j) {
 
 const char* to_string(ErrorCode code) { return kCodes.at(static_cast<std::size_t>(code)); }
 
+const char* to_string(Layout layout) { return layout == Layout::per_copy ? "per-copy" : "shared"; }
+
+const char* to_string(Runner runner) { return runner == Runner::unixbench ? "unixbench" : "rlab"; }
+
+const char* to_string(AttributionLevel level) {
+  switch (level) {
+    case AttributionLevel::counts: return "counts";
+    case AttributionLevel::stacks: return "stacks";
+    case AttributionLevel::full: return "full";
+    default: return "off";
+  }
+}
+
 std::optional<ErrorCode> error_code_from_string(std::string_view name) {
   for (std::size_t i = 0; i < kCodes.size(); ++i)
     if (name == kCodes[i]) return static_cast<ErrorCode>(i);

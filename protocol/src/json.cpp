@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <initializer_list>
 #include <limits>
+#include <optional>
 
 namespace rlab::protocol {
 namespace {
@@ -135,6 +137,26 @@ class Fields {
   const json& j_;
   std::string where_;
 };
+
+/// An enum field sent as its word (to_string): absent or null leaves `out` as is; any other
+/// word is a bad_field naming the allowed ones ("expected \"a\", \"b\" or \"c\", got \"d\"").
+template <class E>
+void read_word(const Fields& f, const char* key, E& out, std::initializer_list<E> all) {
+  std::optional<std::string> word;
+  f.opt(key, word);
+  if (!word) return;
+  std::string expected;
+  std::size_t i = 0;
+  for (E e : all) {
+    if (*word == to_string(e)) {
+      out = e;
+      return;
+    }
+    expected += std::string(i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + "\"" + to_string(e) + "\"";
+    ++i;
+  }
+  bad(f.at(key), "expected " + expected + ", got \"" + *word + "\"");
+}
 
 void read(const json& v, const std::string& w, Counters& m) {
   Fields f(v, w);
@@ -270,8 +292,8 @@ void to_json(json& j, const Run& m) {
   j = {{"type", "run"}, {"id", m.id}, {"workload", m.workload}, {"copies", m.copies},
        {"passes", m.passes}, {"duration_s", m.duration_s}, {"scripts_per_loop", m.scripts_per_loop},
        {"workdir", m.workdir}, {"sample_interval_s", m.sample_interval_s}, {"pause_s", m.pause_s},
-       {"drop_caches", m.drop_caches}, {"layout", m.layout}, {"runner", m.runner},
-       {"unixbench_dir", m.unixbench_dir}, {"attribution", m.attribution},
+       {"drop_caches", m.drop_caches}, {"layout", to_string(m.layout)}, {"runner", to_string(m.runner)},
+       {"unixbench_dir", m.unixbench_dir}, {"attribution", to_string(m.attribution)},
        {"attribution_top", m.attribution_top}};
   if (m.input) j["input_base64"] = base64_encode(*m.input);
 }
@@ -391,20 +413,15 @@ void from_json(const json& j, Run& m) {
   if (!(m.pause_s >= 0 && m.pause_s <= kMaxSpanS))
     bad(f.at("pause_s"), "must be 0..86400, got " + shortest(m.pause_s));
   f.opt("drop_caches", m.drop_caches);
-  f.opt("layout", m.layout);
-  if (m.layout != "shared" && m.layout != "per-copy")
-    bad(f.at("layout"), "expected \"shared\" or \"per-copy\", got \"" + m.layout + "\"");
-  f.opt("runner", m.runner);
-  if (m.runner != "rlab" && m.runner != "unixbench")
-    bad(f.at("runner"), "expected \"rlab\" or \"unixbench\", got \"" + m.runner + "\"");
+  read_word(f, "layout", m.layout, {Layout::shared, Layout::per_copy});
+  read_word(f, "runner", m.runner, {Runner::rlab, Runner::unixbench});
   f.opt("unixbench_dir", m.unixbench_dir);
   if (m.unixbench_dir.empty() || m.unixbench_dir.front() != '/')
     bad(f.at("unixbench_dir"), "expected an absolute path, got \"" + m.unixbench_dir + "\"");
-  if (m.runner == "unixbench" && (m.duration_s < 1 || m.duration_s != static_cast<double>(static_cast<long>(m.duration_s))))
+  if (m.runner == Runner::unixbench && (m.duration_s < 1 || m.duration_s != static_cast<double>(static_cast<long>(m.duration_s))))
     bad(f.at("duration_s"), "UnixBench's looper takes whole seconds >= 1, got " + shortest(m.duration_s));
-  f.opt("attribution", m.attribution);
-  if (m.attribution != "off" && m.attribution != "counts" && m.attribution != "stacks" && m.attribution != "full")
-    bad(f.at("attribution"), "expected \"off\", \"counts\", \"stacks\" or \"full\", got \"" + m.attribution + "\"");
+  read_word(f, "attribution", m.attribution,
+            {AttributionLevel::off, AttributionLevel::counts, AttributionLevel::stacks, AttributionLevel::full});
   f.opt("attribution_top", m.attribution_top);
   if (m.attribution_top < 1 || m.attribution_top > 200)
     bad(f.at("attribution_top"), "must be 1..200, got " + std::to_string(m.attribution_top));

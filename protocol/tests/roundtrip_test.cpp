@@ -191,8 +191,8 @@ TEST(RoundTrip, RunLoadOptionsAndBinaryInput) {
   rp::Run r;
   r.id = 3;
   r.workdir = "/mnt/w";
-  r.layout = "per-copy";
-  r.runner = "unixbench";
+  r.layout = rlab::protocol::Layout::per_copy;
+  r.runner = rlab::protocol::Runner::unixbench;
   r.unixbench_dir = "/opt/ub";
   r.duration_s = 20;
   for (const std::string& in : {std::string(), std::string("a"), std::string("ab"), std::string("abc"),
@@ -200,8 +200,8 @@ TEST(RoundTrip, RunLoadOptionsAndBinaryInput) {
     r.input = in;
     const auto back = round_trip<rp::Run, rp::HostMessage>(r);
     EXPECT_EQ(back.input, r.input);
-    EXPECT_EQ(back.layout, "per-copy");
-    EXPECT_EQ(back.runner, "unixbench");
+    EXPECT_EQ(back.layout, rp::Layout::per_copy);
+    EXPECT_EQ(back.runner, rp::Runner::unixbench);
     EXPECT_EQ(back.unixbench_dir, "/opt/ub");
   }
   r.input.reset();
@@ -209,8 +209,9 @@ TEST(RoundTrip, RunLoadOptionsAndBinaryInput) {
   // Defaults are UnixBench's: one shared directory, its settling, no cache drop.
   const auto parsed = rp::parse_host_message(R"({"type":"run","id":1,"workload":"shell1","copies":1,"duration_s":3,"workdir":"/w"})");
   const auto d = std::get<rp::Run>(std::get<rp::HostMessage>(parsed));
-  EXPECT_EQ(d.layout, "shared");
-  EXPECT_EQ(d.runner, "rlab");
+  EXPECT_EQ(d.layout, rp::Layout::shared);
+  EXPECT_EQ(d.runner, rp::Runner::rlab);
+  EXPECT_EQ(d.attribution, rp::AttributionLevel::off);
   EXPECT_EQ(d.pause_s, 3.0);
   EXPECT_FALSE(d.drop_caches);
 }

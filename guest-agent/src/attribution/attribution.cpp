@@ -136,11 +136,11 @@ void ag_header_attribution(const std::vector<AgHeaderRow>& waits, const std::vec
   for (const auto& r : holds) add(r, true);
 }
 
-std::unique_ptr<Attribution> Attribution::open(const std::string& level, std::uint32_t top,
+std::unique_ptr<Attribution> Attribution::open(protocol::AttributionLevel level, std::uint32_t top,
                                                const std::optional<std::filesystem::path>& xfs_device) {
   std::unique_ptr<Attribution> a(new Attribution);
-  a->keep_stacks_ = level == "stacks" || level == "full";
-  a->full_ = level == "full";
+  a->keep_stacks_ = level == protocol::AttributionLevel::stacks || level == protocol::AttributionLevel::full;
+  a->full_ = level == protocol::AttributionLevel::full;
   a->top_ = top;
   std::vector<std::string> why;
   try {

@@ -72,12 +72,12 @@ inline constexpr std::uint32_t kMaxAgs = 64;
 /// end_pass() (after they ended), removed by the destructor.
 class Attribution {
  public:
-  /// `level` "counts", "stacks" or "full" (stacks, and off-CPU in S too); `xfs_device`: the
+  /// `level` counts, stacks or full (stacks, and off-CPU in S too; not off); `xfs_device`: the
   /// block device of the pass's XFS filesystem, whose AG headers are watched (nullopt: not
   /// XFS). Never throws: what cannot be collected (no BPF raw tracepoints, a kernel without
   /// the lock or xfs_buf events, no perf events, no /proc/kallsyms) is named in the pass's
   /// `unavailable`, and the rest is collected.
-  static std::unique_ptr<Attribution> open(const std::string& level, std::uint32_t top,
+  static std::unique_ptr<Attribution> open(protocol::AttributionLevel level, std::uint32_t top,
                                            const std::optional<std::filesystem::path>& xfs_device = std::nullopt);
   ~Attribution();
   Attribution(const Attribution&) = delete;

@@ -131,10 +131,10 @@ void ShellRun::write_files() {
   std::vector<fs::path> load_dirs;
   for (std::uint32_t i = 0; i < p_.copies; ++i) {
     auto l = std::make_unique<Looper>(i);
-    l->dir = p_.layout == "per-copy" ? testdir_ / ("copy" + std::to_string(i)) : testdir_;
+    l->dir = p_.layout == protocol::Layout::per_copy ? testdir_ / ("copy" + std::to_string(i)) : testdir_;
     if (fs::create_directories(l->dir, ec); ec)
       throw std::runtime_error("run.workdir: cannot create " + l->dir.string() + ": " + ec.message());
-    if (i == 0 || p_.layout == "per-copy") {
+    if (i == 0 || p_.layout == protocol::Layout::per_copy) {
       write_or_throw(l->dir / "sort.src", input);
       load_dirs.push_back(l->dir);
     }
@@ -149,7 +149,7 @@ void ShellRun::start() {
   env_ = {kLang, "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=" + p_.workdir,
           "RLAB_PGMS=" + pgms_.string(), "UB_BINDIR=" + pgms_.string()};
   sampler_ = std::make_unique<Sampler>(testdir_);
-  if (p_.attribution != "off") attribution_ = Attribution::open(p_.attribution, p_.attribution_top, xfs_device_of(testdir_));
+  if (p_.attribution != protocol::AttributionLevel::off) attribution_ = Attribution::open(p_.attribution, p_.attribution_top, xfs_device_of(testdir_));
   settle(0);
 }
 

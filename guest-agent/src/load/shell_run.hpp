@@ -80,7 +80,7 @@ class ShellRun {
   static std::string drop_caches();
   void finish_run();
   double since(Clock::time_point t) const;
-  bool unixbench() const { return p_.runner == "unixbench"; }
+  bool unixbench() const { return p_.runner == protocol::Runner::unixbench; }
   /// Whether a process of some looper's process group still runs (UnixBench's looper exits
   /// at its alarm and leaves the loop it was running to finish on its own).
   bool groups_alive() const;

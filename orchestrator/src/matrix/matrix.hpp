@@ -78,7 +78,7 @@ enum class Attribution {
   kStacks,  ///< "stacks": those and the top `attribution_top` kernel stacks per family (the default)
   kFull,    ///< "full": stacks, and off-CPU time in interruptible sleep S too (about 0.5% of the loops more)
 };
-/// "off", "counts", "stacks" or "full": the matrix's word, also the protocol's and the stored
+/// "off", "counts", "stacks" or "full": the matrix's word, also the protocol's (protocol::AttributionLevel) and the stored
 /// environment's.
 std::string_view to_string(Attribution a);
 

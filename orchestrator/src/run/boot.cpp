@@ -89,6 +89,16 @@ store::Environment environment(const BootJob& job, const GuestSettings& g, const
   return e;
 }
 
+/// The agent's attribution level for the matrix's.
+proto::AttributionLevel agent_attribution(matrix::Attribution a) {
+  switch (a) {
+    case matrix::Attribution::kCounts: return proto::AttributionLevel::counts;
+    case matrix::Attribution::kStacks: return proto::AttributionLevel::stacks;
+    case matrix::Attribution::kFull: return proto::AttributionLevel::full;
+    default: return proto::AttributionLevel::off;
+  }
+}
+
 /// The `run` request of a boot of `cell` with `warmup` extra passes.
 proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
   proto::Run req;
@@ -101,10 +111,11 @@ proto::Run run_request(const matrix::Cell& cell, unsigned warmup) {
   req.sample_interval_s = cell.workload.sample_interval_s;
   req.pause_s = 3.0;  // UnixBench's sync; sleep 1; sync; sleep 2
   req.drop_caches = cell.workload.drop_caches;
-  req.layout = matrix::to_string(cell.workload.layout);
-  req.runner = matrix::to_string(cell.workload.runner);
+  req.layout = cell.workload.layout == matrix::Layout::kPerCopy ? proto::Layout::per_copy : proto::Layout::shared;
+  // A bare guest has no agent to ask; rlab's and UnixBench's runners are the agent's.
+  req.runner = cell.workload.runner == matrix::Runner::kUnixbench ? proto::Runner::unixbench : proto::Runner::rlab;
   req.unixbench_dir = image::kGuestUnixbenchDir;
-  req.attribution = matrix::to_string(cell.workload.attribution);
+  req.attribution = agent_attribution(cell.workload.attribution);
   req.attribution_top = cell.workload.attribution_top;
   req.input = cell.workload.input;
   return req;

@@ -56,6 +56,35 @@ inline constexpr std::size_t kMaxInputBytes = 512 * 1024;
 /// Most concurrent loopers of one `run` (UnixBench -c).
 inline constexpr std::uint32_t kMaxCopies = 4096;
 
+/// `run.layout`: where the loopers work. JSON: the word in quotes.
+enum class Layout {
+  shared,    ///< "shared" (UnixBench): every looper's cwd is <workdir>/testdir
+  per_copy,  ///< "per-copy": looper i in <workdir>/testdir/copy<i>, each with its own input; on
+             ///< XFS the copies' files then spread over the allocation groups
+};
+
+/// `run.runner`: whose scripts run. JSON: the word in quotes.
+enum class Runner {
+  rlab,       ///< "rlab": rlab's loop.sh/copy.sh, written by the agent into <workdir>/pgms
+  unixbench,  ///< "unixbench": UnixBench's own looper, multi.sh and tst.sh, copied from
+              ///< <unixbench_dir>/pgms into <workdir>/pgms; `copies` loopers of duration_s whole seconds
+};
+
+/// `run.attribution`: where the load's time goes, per pass (docs/attribution.md). JSON: the
+/// word in quotes.
+enum class AttributionLevel {
+  off,     ///< "off": nothing beyond the load's own counters
+  counts,  ///< "counts": totals per family (contended lock waits, off-CPU waits in D, XFS AGI/AGF
+           ///< buffer-lock waits, on-CPU samples)
+  stacks,  ///< "stacks": those plus the top `attribution_top` kernel stacks of each family
+  full,    ///< "full": stacks, and off-CPU waits in S too
+};
+
+/// The words of the enums above, as on the wire ("per-copy", "unixbench", "stacks", ...).
+const char* to_string(Layout layout);
+const char* to_string(Runner runner);
+const char* to_string(AttributionLevel level);
+
 /// `run`: the shell1/shell8 load. Defaults follow UnixBench except duration_s
 /// (docs/agent.md "shell1 as UnixBench runs it").
 struct Run {
@@ -73,24 +102,14 @@ struct Run {
   /// Guest hygiene before every pass (not UnixBench's; off by default): after the settling's
   /// first sync, write 3 to /proc/sys/vm/drop_caches (page cache, dentries and inodes).
   bool drop_caches = false;
-  /// Where the loopers work: "shared" (UnixBench: every looper's cwd is <workdir>/testdir) or
-  /// "per-copy" (looper i in <workdir>/testdir/copy<i>, each with its own input; on XFS the
-  /// copies' files then spread over the allocation groups).
-  std::string layout = "shared";
-  /// Whose scripts run: "rlab" (rlab's loop.sh/copy.sh, written by the agent into
-  /// <workdir>/pgms) or "unixbench" (UnixBench's own looper, multi.sh and tst.sh, copied from
-  /// <unixbench_dir>/pgms into <workdir>/pgms; `copies` loopers of duration_s whole seconds).
-  std::string runner = "rlab";
+  Layout layout = Layout::shared;        ///< where the loopers work
+  Runner runner = Runner::rlab;          ///< whose scripts run
   std::string unixbench_dir = "/opt/unixbench";  ///< guest directory holding pgms/ (runner "unixbench")
   /// The bytes of the input the scripts sort (sort.src), at most kMaxInputBytes; nullopt:
   /// rlab's generated input (runner "rlab") or <unixbench_dir>/testdir/sort.src ("unixbench").
   /// JSON: `input_base64`.
   std::optional<std::string> input;
-  /// Where the load's time goes, per pass (docs/attribution.md): "off"; "counts" (totals per
-  /// family: contended lock waits, off-CPU waits in D, XFS AGI/AGF buffer-lock waits, on-CPU
-  /// samples); "stacks" (those plus the top `attribution_top` kernel stacks of each family);
-  /// "full" (stacks, and off-CPU waits in S too).
-  std::string attribution = "off";
+  AttributionLevel attribution = AttributionLevel::off;  ///< where the load's time goes, per pass
   std::uint32_t attribution_top = 20;    ///< stacks kept per family and pass, [1, 200]; the rest is one "other" row
 };
 
