@@ -52,6 +52,9 @@ bisection::StepPlan step_plan(const bisection::Options& opt, const Session& s, L
                                lab.stored(s.spec.bad_commit, kEndsPurpose));
 }
 
+/// A session's step options once worked out (step_options), or not yet.
+using StepOptions = std::optional<bisection::Options>;
+
 /// The options of a session's steps, its matrix read once: session_options with the gap's
 /// resolution and the boots a step starts with.
 bisection::Options step_options(const SessionDb& db, const Session& s, Lab& lab) {
@@ -200,7 +203,7 @@ bisection::Step test_against_ends(const bisection::Options& opt, const Session& 
 
 /// The revert check of `culprit` (culprit.hpp): the bad end with it reverted, tested as a step.
 RevertCheck check_revert(const SessionDb& db, const GitTree& git, const Session& s, Lab& lab,
-                         const std::string& culprit, const Say& say) {
+                         const std::string& culprit, StepOptions& opt, const Say& say) {
   RevertCheck r;
   std::string why;
   const auto revert = git.revert_onto(culprit, s.spec.bad_commit, why);
@@ -211,16 +214,17 @@ RevertCheck check_revert(const SessionDb& db, const GitTree& git, const Session&
   r.commit = *revert;
   tell(say, fmt::format("revert check: testing {} (bad end {} with {} reverted)", short_sha(r.commit),
                         short_sha(s.spec.bad_commit), short_sha(culprit)));
-  const auto step = test_against_ends(step_options(db, s, lab), s, lab, r.commit, "revert " + r.commit);
+  if (!opt) opt = step_options(db, s, lab);
+  const auto step = test_against_ends(*opt, s, lab, r.commit, "revert " + r.commit);
   r.result = step.result;
   r.reason = step.reason;
   r.change_vs_good = step.change_vs_good;
   return r;
 }
 
-}  // namespace
-
-StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit) {
+/// answer_commit, with the session's step options worked out once (`opt`, on the first
+/// commit that needs them) and kept for the next commits.
+StepRow answer(SessionDb& db, const Session& s, Lab& lab, const std::string& commit, StepOptions& step_opt) {
   if (auto done = db.step(s.id, commit)) return *done;
   const auto& good = s.spec.good_commit;
   const auto& bad = s.spec.bad_commit;
@@ -237,7 +241,8 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   if (s.status == SessionState::ends || lab.stored(good, kEndsPurpose).empty() || lab.stored(bad, kEndsPurpose).empty())
     throw std::runtime_error(fmt::format("bisect session {}: the ends are not measured yet "
                                          "(run `rlab bisect --resume {}`)", s.id, s.id));
-  const auto opt = step_options(db, s, lab);
+  if (!step_opt) step_opt = step_options(db, s, lab);
+  const auto& opt = *step_opt;
   const auto step = test_against_ends(opt, s, lab, commit, commit);
   row.result = step.result;
   row.ends_differ = step.references_differ;
@@ -253,6 +258,13 @@ StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::stri
   row.reference_samples = opt.deterministic ? 0 : step.good.size() + step.bad.size();
   row.seq = db.record_step(s.id, row);
   return row;
+}
+
+}  // namespace
+
+StepRow answer_commit(SessionDb& db, const Session& s, Lab& lab, const std::string& commit) {
+  StepOptions opt;
+  return answer(db, s, lab, commit, opt);
 }
 
 namespace {
@@ -299,10 +311,10 @@ void replay_steps(GitBisecter& bisecter, const SessionDb& db, SessionId id, cons
 
 /// The search's answer for one commit: answer_commit, said before and after.
 bisection::StepAnswer answer_and_say(SessionDb& db, const Session& s, Lab& lab, const GitTree& git,
-                                     const std::string& commit, const Say& say) {
+                                     const std::string& commit, StepOptions& opt, const Say& say) {
   tell(say, fmt::format("testing {} {}", short_sha(commit), git.subject(commit)));
   const auto ts = std::chrono::steady_clock::now();
-  const auto row = answer_commit(db, s, lab, commit);
+  const auto row = answer(db, s, lab, commit, opt);
   tell(say, fmt::format("{} is {} ({} {}, {} of the ends alongside; {:.0f} s): {}", short_sha(commit),
                         bisection::step_result_name(row.result), row.samples, s.spec.gap() ? "rounds" : "boots",
                         row.reference_samples, seconds_since(ts), row.reason));
@@ -312,11 +324,11 @@ bisection::StepAnswer answer_and_say(SessionDb& db, const Session& s, Lab& lab, 
 /// The culprit's checks (culprit.hpp), stored with the session as they come; a failure here
 /// loses no answer (an interrupt is passed on).
 void check_and_store_culprit(SessionDb& db, const GitTree& git, const Session& s, Lab& lab,
-                             const std::string& culprit, const Say& say) {
+                             const std::string& culprit, StepOptions& opt, const Say& say) {
   try {
     auto checks = check_culprit(git, lab, culprit);
     db.set_checks(s.id, checks_json(checks).dump());  // kept if the revert's boots are cut short
-    checks.revert = check_revert(db, git, s, lab, culprit, say);
+    checks.revert = check_revert(db, git, s, lab, culprit, opt, say);
     db.set_checks(s.id, checks_json(checks).dump());
     tell(say, "checks of the culprit:\n" + render_checks(checks));
   } catch (const std::exception& e) {
@@ -328,7 +340,7 @@ void check_and_store_culprit(SessionDb& db, const GitTree& git, const Session& s
 /// Stores how the search ended: the culprit (then checked), the candidates skips hide, or that
 /// the change did not reproduce.
 void conclude(SessionDb& db, const GitTree& git, const Session& s, Lab& lab, const bisection::SearchEnd& end,
-              const Say& say) {
+              StepOptions& opt, const Say& say) {
   switch (end.status) {
     case bisection::Status::inconclusive_endpoints:
       db.set_status(s.id, finished_state(end.status),
@@ -340,7 +352,7 @@ void conclude(SessionDb& db, const GitTree& git, const Session& s, Lab& lab, con
       db.set_status(s.id, SessionState::found,
                     fmt::format("first bad commit {} {}", short_sha(end.first_bad), git.subject(end.first_bad)),
                     end.first_bad);
-      check_and_store_culprit(db, git, s, lab, end.first_bad, say);
+      check_and_store_culprit(db, git, s, lab, end.first_bad, opt, say);
       return;
     default:
       db.set_status(s.id, SessionState::hidden_by_skips,
@@ -375,16 +387,17 @@ Session drive(SessionDb& db, SessionId id, Lab& lab, bool resume, const Say& say
   GitBisecter bisecter(git, git.start(s->spec.bad_commit, s->spec.good_commit));
   git.mark_owner(id);
   replay_steps(bisecter, db, id, say);
+  StepOptions opt;  // the session's step options, worked out once for every step and the revert check
   // The one bisection loop (bisect/search.hpp), as the simulator runs it over a list.
   const auto end = bisection::search(
-      bisecter, [&](const std::string& c) { return answer_and_say(db, *s, lab, git, c, say); },
+      bisecter, [&](const std::string& c) { return answer_and_say(db, *s, lab, git, c, opt, say); },
       s->spec.commit_count + 1, [&](const std::string& c) { return !db.step(id, c) && out_of_time(); });
   if (end.stopped) return *db.get(id);
   git.reset();
   if (end.status != bisection::Status::inconclusive_endpoints)
     tell(say, fmt::format("bisection took {:.1f} min in this process ({} commits tested)", seconds_since(t0) / 60,
                           end.answered));
-  conclude(db, git, *s, lab, end, say);
+  conclude(db, git, *s, lab, end, opt, say);
   return *db.get(id);
 }
 
