@@ -1,31 +1,18 @@
 #include "kernel_bisect/vm_lab.hpp"
 
-#include "run/clock.hpp"
-
-#include "build/cache_budget.hpp"
-#include "run/boot_job.hpp"
 #include "build/kernel_build.hpp"
-
-#include "image/guest_images.hpp"
-#include "run/boot.hpp"
-#include "run/interrupts.hpp"
+#include "run/batch.hpp"
+#include "run/clock.hpp"
 #include "run/owner.hpp"
-#include "run/run.hpp"
-#include "run/run_dir.hpp"
-#include "run/scheduler.hpp"
-#include "vm/libvirt.hpp"
+#include "util/paths.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "util/paths.hpp"
-#include "util/usage_error.hpp"
-
-#include <algorithm>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <chrono>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -70,50 +57,105 @@ namespace {
 
 /// One batch of a measure() call: its store run, its cells (`sides` per request: the session's
 /// cell, and for a gap session the cell it is measured against, at the request's commit) and
-/// their boots.
-struct Batch {
+/// their boots in run::interleaved_order.
+struct StepRun {
   store::RunId run = 0;
   std::size_t sides = 1;
   std::vector<matrix::Cell> cells;  ///< request k's side s at k * sides + s
-  std::vector<store::BootRef> boots;
-  /// The stored boot of cell `c`'s repeat `r`.
-  const store::BootRef& boot(std::size_t c, unsigned r) const {
-    for (const auto& b : boots)
-      if (b.cell_id == cells[c].id && b.repeat == r) return b;
-    throw std::logic_error("bisect lab: no boot " + cells[c].id + " r" + std::to_string(r));
-  }
+  std::vector<run::Job> order;
 };
 
 /// The boots of `requests` in run::interleaved_order: round r boots every commit that still
 /// needs one, starting from request r mod n (A B, B A, ...; G X B, X B G, B G X, ...); a gap
 /// session's two cells of a commit are one group, booted next to each other, the first of them
 /// alternating by round.
-std::vector<run::Job> interleaved_jobs(const std::vector<LabRequest>& requests, const Batch& batch) {
+std::vector<run::Job> interleaved_jobs(const std::vector<LabRequest>& requests, const StepRun& batch,
+                                       const std::vector<store::BootRef>& boots) {
+  const auto boot = [&](std::size_t c, unsigned r) {
+    for (const auto& b : boots)
+      if (b.cell_id == batch.cells[c].id && b.repeat == r) return b.id;
+    throw std::logic_error("bisect lab: no boot " + batch.cells[c].id + " r" + std::to_string(r));
+  };
   std::vector<run::Job> jobs;
   for (std::size_t k = 0; k < requests.size(); ++k)
     for (unsigned r = 0; r < requests[k].runs; ++r)
       for (std::size_t i = 0; i < batch.sides; ++i) {
         const std::size_t c = k * batch.sides + i;
-        jobs.push_back({batch.boot(c, r).id, c, r, batch.cells[c].vcpus, 0});
+        jobs.push_back({boot(c, r), c, r, batch.cells[c].vcpus, 0});
       }
   return run::interleaved_order(std::move(jobs), batch.sides);
 }
 
-/// The samples of one request from its cells' scores by repeat: the cell's lpm, or for a gap
-/// the first cell's over the second's for every repeat both finished; in repeat order.
-std::vector<double> request_samples(const std::vector<std::map<unsigned, double>>& scores, std::size_t k,
-                                    std::size_t sides) {
-  std::vector<double> out;
-  const auto& a = scores[k * sides];
-  for (const auto& [repeat, score] : a) {
-    if (sides == 1) {
-      out.push_back(score);
-    } else if (auto b = scores[k * sides + 1].find(repeat); b != scores[k * sides + 1].end() && b->second > 0) {
-      out.push_back(score / b->second);
+/// Where a bisection batch's events go besides the store: progress lines, and per request its
+/// cells' scores by repeat and its last failure (build or boot).
+class StepSink : public run::BatchSink {
+ public:
+  StepSink(const std::vector<LabRequest>& requests, const StepRun& batch, const std::function<void(const std::string&)>& say)
+      : requests_(requests), batch_(batch), say_(say), scores_(batch.cells.size()), failure_(requests.size()), not_built_(requests.size()) {}
+
+  void building(const std::string& kernel, std::string_view phase, std::string_view detail) override {
+    say_(fmt::format("{}: {} {}", kernel, phase, detail));
+  }
+  void built(const std::string& kernel, double seconds) override {
+    say_(fmt::format("{}: kernel ready in {:.0f} s", kernel, seconds));
+  }
+  void not_built(const std::string& kernel, const std::string& why) override {
+    for (std::size_t k = 0; k < requests_.size(); ++k)
+      if (batch_.cells[k * batch_.sides].kernel.name == kernel) {
+        failure_[k] = "build: " + brief_build_failure(why);
+        not_built_[k] = 1;
+      }
+    spdlog::warn("{}: kernel build failed", kernel);
+  }
+  void finished(const run::Job& j, const run::BootOutcome& o) override {
+    const std::size_t k = j.cell / batch_.sides;
+    // "3f2a1b7c9d0e" alone, or with the cell for a gap ("3f2a1b7c9d0e/xfs-defaults/2vcpu/shell1").
+    const std::string who = batch_.sides == 1 ? requests_[k].commit.substr(0, 12) : batch_.cells[j.cell].id;
+    ++finished_;
+    if (o.ok) {
+      scores_[j.cell][j.repeat] = o.score;
+      say_(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", who, j.repeat + 1,
+                       requests_[k].runs, finished_, batch_.order.size(), o.score, o.wall_s));
+    } else {
+      failure_[k] = fmt::format("boot: {}: {}", store::to_string(o.phase), o.message);
+      say_(fmt::format("{}: boot {}/{} failed in {}: {}", who, j.repeat + 1, requests_[k].runs,
+                       store::to_string(o.phase), o.message));
     }
   }
-  return out;
-}
+
+  /// One Measurement per request: its samples (the cell's lpm, or for a gap the first cell's
+  /// over the second's for every repeat both finished; in repeat order), and when it has fewer
+  /// than its runs, its last failure. `kernels_failed`: nothing booted, so a request without a
+  /// build failure of its own was not measured.
+  std::vector<bisection::Measurement> measurements(bool kernels_failed) const {
+    std::vector<bisection::Measurement> out(requests_.size());
+    for (std::size_t k = 0; k < requests_.size(); ++k) {
+      const auto& a = scores_[k * batch_.sides];
+      for (const auto& [repeat, score] : a) {
+        if (batch_.sides == 1) {
+          out[k].samples.push_back(score);
+        } else if (auto b = scores_[k * batch_.sides + 1].find(repeat); b != scores_[k * batch_.sides + 1].end() && b->second > 0) {
+          out[k].samples.push_back(score / b->second);
+        }
+      }
+      if (out[k].samples.size() >= requests_[k].runs) continue;
+      out[k].failure = failure_[k];
+      out[k].kind = not_built_[k]    ? bisection::Failure::build
+                    : kernels_failed ? bisection::Failure::not_measured
+                                     : bisection::Failure::boot;
+    }
+    return out;
+  }
+
+ private:
+  const std::vector<LabRequest>& requests_;
+  const StepRun& batch_;
+  const std::function<void(const std::string&)>& say_;
+  std::size_t finished_ = 0;
+  std::vector<std::map<unsigned, double>> scores_;  ///< cell -> repeat -> lpm
+  std::vector<std::string> failure_;                ///< request -> its last failure
+  std::vector<char> not_built_;                     ///< request -> its kernel did not build
+};
 
 }  // namespace
 
@@ -125,7 +167,6 @@ struct VmLab::Impl {
   matrix::Matrix m;
   matrix::Cell cell;
   std::optional<matrix::Cell> against;  ///< a gap session's second cell
-  std::unique_ptr<run::LabHost> host;  ///< the first host that can run the cell, once a boot needs it
 
   std::mutex say_mu;  ///< progress lines come from concurrent boots
 
@@ -133,25 +174,14 @@ struct VmLab::Impl {
     std::lock_guard lock(say_mu);
     if (progress_line) progress_line(line);
   }
-  /// A store run (kind "bisect") with one cell per request, its boots made.
-  Batch open_batch(const std::vector<LabRequest>& requests, const std::string& purpose);
-  /// The guest images of every request's commit, built when not cached; empty (and the
-  /// failures in `out` and the store) when one does not build.
-  std::vector<image::GuestImages> build_kernels(const std::vector<LabRequest>& requests, const Batch& batch,
-                                                std::vector<bisection::Measurement>& out);
-  /// The matrix's first host that can run the batch's cells, opened (and swept of dead runs)
-  /// on first use.
-  run::LabHost& lab_host(const std::vector<matrix::Cell>& cells);
-  /// Boots every request's runs, interleaved, as many at once as the host's vCPU budget holds
-  /// (run::schedule, pinned as the matrix says); samples and the last failure into `out`.
-  /// Throws Interrupted after a stop signal (the run stored as interrupted).
-  void boot_all(const std::vector<LabRequest>& requests, const Batch& batch,
-                const std::vector<image::GuestImages>& images, std::vector<bisection::Measurement>& out);
+  /// A store run (kind "bisect") with one cell per request (two for a gap), its boots made and
+  /// ordered.
+  StepRun open_batch(const std::vector<LabRequest>& requests, const std::string& purpose);
 };
 
-Batch VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std::string& purpose) {
+StepRun VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std::string& purpose) {
   auto& st = db.store();
-  Batch b;
+  StepRun b;
   b.sides = against ? 2 : 1;
   std::string names;
   for (const auto& r : requests) {
@@ -170,118 +200,13 @@ Batch VmLab::Impl::open_batch(const std::vector<LabRequest>& requests, const std
                  static_cast<unsigned>(requests[k].runs));
     db.add_batch(session.id, requests[k].commit, b.run, purpose);
   }
-  b.boots = st.boots(b.run);
+  b.order = interleaved_jobs(requests, b, st.boots(b.run));
+  for (std::size_t i = 0; i < b.order.size(); ++i) st.set_boot_order(b.order[i].boot, static_cast<int>(i));
   return b;
 }
 
-std::vector<image::GuestImages> VmLab::Impl::build_kernels(const std::vector<LabRequest>& requests,
-                                                           const Batch& batch,
-                                                           std::vector<bisection::Measurement>& out) {
-  auto& st = db.store();
-  const fs::path agent_binary = agent.empty() ? image::default_agent_binary() : agent;
-  std::vector<image::GuestImages> images(requests.size());
-  bool built = true;
-  build::apply_matrix_budget(m.cache_max_gib, m.path.string(),
-                             [&](std::string_view, std::string_view d) { say("cache: " + std::string(d)); });
-  for (std::size_t k = 0; k < requests.size(); ++k) {
-    const std::string sha = requests[k].commit.substr(0, 12);
-    try {
-      const auto t0 = std::chrono::steady_clock::now();
-      images[k] = run::guest_images(m, batch.cells[k * batch.sides].kernel, agent_binary,
-                                    [&](std::string_view ph, std::string_view d) { say(fmt::format("{}: {} {}", sha, ph, d)); });
-      say(fmt::format("{}: kernel ready in {:.0f} s", sha,
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
-    } catch (const DiskFullError&) {
-      throw;  // the lab's fault, not the commit's: the bisection stops unfinished, to be resumed
-    } catch (const std::exception& e) {
-      out[k].failure = "build: " + brief_build_failure(e.what());
-      out[k].kind = bisection::Failure::build;
-      for (std::size_t c = k * batch.sides; c < (k + 1) * batch.sides; ++c)
-        for (unsigned r = 0; r < requests[k].runs; ++r)
-          st.record_failure(batch.boot(c, r).id, store::FailurePhase::build, e.what(), "");
-      spdlog::warn("{}: kernel build failed", sha);
-      built = false;
-    }
-  }
-  if (!built) images.clear();
-  return images;
-}
-
-run::LabHost& VmLab::Impl::lab_host(const std::vector<matrix::Cell>& cells) {
-  if (!host) {
-    // The first host that can run the cell (a mixed matrix's TCG host cannot run its KVM cells).
-    host = std::make_unique<run::LabHost>(run::open_first_host_for(m.hosts, m.guest, cells));
-    // Guests of a bisection or night killed outright would hold CPUs and names.
-    const auto swept = run::sweep_dead_runs(db.store(), {host.get()});
-    if (!swept.runs.empty())
-      say(fmt::format("{} dead runs swept ({} guests destroyed)", swept.runs.size(), swept.domains));
-  }
-  // A commit whose cell this host cannot run is refused before its boots (UsageError).
-  run::refuse_unrunnable(cells, {host.get()}, {});
-  return *host;
-}
-
-void VmLab::Impl::boot_all(const std::vector<LabRequest>& requests, const Batch& batch,
-                           const std::vector<image::GuestImages>& images, std::vector<bisection::Measurement>& out) {
-  auto& st = db.store();
-  run::LabHost& h = lab_host(batch.cells);
-  run::RunDir dir(st.path(), batch.run,
-                  h.config.files == matrix::HostFiles::kPaths ? h.conn->qemu_owner() : std::nullopt);
-  std::vector<image::GuestImages> staged;
-  for (const auto& img : images) staged.push_back(dir.stage(img));
-  const auto jobs = interleaved_jobs(requests, batch);
-  unsigned largest = 0;
-  for (const auto& c : batch.cells) largest = std::max(largest, c.vcpus);
-  const unsigned budget = std::max(h.config.vcpu_budget, largest);
-  const auto pool = run::pin_pool(m.guest.pinning, h, budget, largest);
-  const std::string label = run::run_label(batch.run, st.path());
-  std::mutex mu;
-  int order = 0;
-  std::size_t finished = 0;
-  std::vector<std::string> last_failure(requests.size());
-  std::vector<std::map<unsigned, double>> scores(batch.cells.size());  // cell -> repeat -> lpm
-  const auto work = [&](const run::Job& j, std::size_t, const run::Release& release) -> run::Attempt {
-    const std::size_t k = j.cell / batch.sides;
-    {
-      std::lock_guard lock(mu);
-      st.set_boot_order(j.boot, order++);
-    }
-    const auto o = run::run_boot_job(
-        run::make_boot_job(batch.cells[j.cell], j.repeat, j.boot, label, staged[k], dir, h, m.guest.pinning, pool.get()),
-        h, st, pool.get(), release);
-    // "3f2a1b7c9d0e" alone, or with the cell for a gap ("3f2a1b7c9d0e/xfs-defaults/2vcpu/shell1").
-    const std::string who = batch.sides == 1 ? requests[k].commit.substr(0, 12) : batch.cells[j.cell].id;
-    std::lock_guard lock(mu);
-    ++finished;
-    if (o.ok) {
-      scores[j.cell][j.repeat] = o.score;
-      say(fmt::format("{}: boot {}/{} ({}/{} of the batch): {:.1f} lpm in {:.0f} s", who, j.repeat + 1,
-                      requests[k].runs, finished, jobs.size(), o.score, o.wall_s));
-    } else {
-      last_failure[k] = fmt::format("{}: {}", store::to_string(o.phase), o.message);
-      say(fmt::format("{}: boot {}/{} failed in {}: {}", who, j.repeat + 1, requests[k].runs,
-                      store::to_string(o.phase), o.message));
-    }
-    return {};
-  };
-  auto& intr = run::Interrupts::instance();
-  run::schedule(jobs, {run::Slot{h.config.uri, budget}}, work, [&] { return intr.stopped(); });
-  if (intr.stopped()) {
-    // Not an answer about the commits: leave the step unanswered so a resume redoes it.
-    st.finish_run(batch.run, store::RunStatus::interrupted);
-    throw Interrupted(fmt::format("{}: interrupted while measuring", requests.front().commit.substr(0, 12)));
-  }
-  for (std::size_t k = 0; k < requests.size(); ++k) {
-    out[k].samples = request_samples(scores, k, batch.sides);
-    if (out[k].samples.size() < requests[k].runs) {
-      out[k].failure = "boot: " + last_failure[k];
-      out[k].kind = bisection::Failure::boot;
-    }
-  }
-}
-
 VmLab::VmLab(SessionDb& db, const Session& s, fs::path agent, ProgressLine progress_line)
-    : impl_(new Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}, {}}) {
+    : impl_(new Impl{db, s, std::move(agent), std::move(progress_line), {}, {}, {}, {}}) {
   auto& i = *impl_;
   i.m = matrix::parse_matrix(s.spec.matrix_text, s.spec.matrix_path);
   run::settle_auto_clock(i.m);
@@ -297,28 +222,23 @@ std::vector<double> VmLab::stored(const std::string& commit, const std::string& 
 
 
 std::vector<bisection::Measurement> VmLab::measure(const std::vector<LabRequest>& requests,
-                                                const std::string& purpose) {
+                                                   const std::string& purpose) {
   auto& i = *impl_;
   auto& st = i.db.store();
-  std::vector<bisection::Measurement> out(requests.size());
-  if (requests.empty()) return out;
-  Batch batch = i.open_batch(requests, purpose);
-  const util::FileLock owner = run::own_run(st.path(), batch.run);  // a kill leaves it for the next sweep
+  if (requests.empty()) return {};
+  const StepRun step = i.open_batch(requests, purpose);
+  const util::FileLock owner = run::own_run(st.path(), step.run);  // a kill leaves it for the next sweep
   // Every kernel first (each commit is built once; a cached one costs a lookup), so that no
-  // boot is spent when one of them does not build.
-  std::vector<image::GuestImages> images = i.build_kernels(requests, batch, out);
-  if (images.empty()) {
-    for (auto& o : out)
-      if (o.kind == bisection::Failure::none) o.kind = bisection::Failure::not_measured;
-    st.finish_run(batch.run, store::RunStatus::failed);
-    return out;
-  }
-  i.boot_all(requests, batch, images, out);
-  bool all = true;
-  for (std::size_t k = 0; k < requests.size(); ++k)
-    if (!out[k].failure.empty()) all = false;
-  st.finish_run(batch.run, all ? store::RunStatus::done : store::RunStatus::failed);
-  return out;
+  // boot is spent when one of them does not build; then the boots on the first host that can
+  // run every cell, interleaved, as many at once as its vCPU budget holds.
+  run::Batch batch{&st, step.run, &i.m, step.cells, step.order, run::HostUse::kFirstFitting, true, false, i.agent,
+                   fmt::format("`rlab bisect --resume {}` continues once a host answers", i.session.id)};
+  const std::function<void(const std::string&)> say = [&](const std::string& l) { i.say(l); };
+  StepSink sink(requests, step, say);
+  const run::RunSummary sum = run::run_batch(batch, sink);
+  if (sum.interrupted)  // not an answer about the commits: a resume redoes the step
+    throw Interrupted(fmt::format("{}: interrupted while measuring", requests.front().commit.substr(0, 12)));
+  return sink.measurements(!sum.kernels_failed.empty());
 }
 
 std::optional<KernelFacts> VmLab::kernel_facts(const std::string& commit) {

@@ -1,9 +1,11 @@
 #pragma once
-// The real Lab: a commit of the session's tree is built with the cell's page size, config
-// fragments and patches (image::ensure_guest_images: ccache, content-addressed cache), then
-// booted `runs` times through run::run_boot on the matrix's first libvirt host that can run the
-// cell, interleaved, as many boots at once as the host's vCPU budget holds (run::schedule),
-// pinned as the matrix says (run::make_boot_job). Every batch is an ordinary store run (kind
+// The real Lab: every batch of commits is a run::Batch carried out by run::run_batch, the one
+// batch runner `rlab run` uses too (run/batch.hpp): each commit of the session's tree built with
+// the cell's page size, config fragments and patches (image::ensure_guest_images: ccache,
+// content-addressed cache), all before any boot, then booted `runs` times on the matrix's
+// first libvirt host that can run the cells (HostUse::kFirstFitting), interleaved
+// (run::interleaved_order), as many boots at once as the host's vCPU budget holds, pinned,
+// created paused, obeying a stop signal, as in any run. Every batch is an ordinary store run (kind
 // "bisect") with one cell per commit whose kernel is the commit -- two for a gap session, the
 // session's cell and the one it is measured against, booted side by side in every round, one
 // kernel build serving both -- so `rlab results` and `rlab compare` read it like any other run.

@@ -3,6 +3,7 @@
 #include "build/artifact_cache.hpp"
 #include "build/kernel_source.hpp"
 #include "run/estimate.hpp"
+#include "run/batch.hpp"
 #include "run/lab_host.hpp"
 #include "util/paths.hpp"
 #include "util/usage_error.hpp"
@@ -89,42 +90,36 @@ void render_hosts(const DryRun& d, std::ostream& out) {
     out << "  no host answered: which cells run where is not known\n";
 }
 
-/// Asks every host of `d.m` what it can run (lab_host.hpp).
+/// Asks every host of `d.m` what it can run: the batch runner's first step (run_batch's
+/// survey_hosts), where a dry run stops.
 void probe_hosts(DryRun& d) {
-  std::vector<bool> runnable(d.cells.size(), false);
-  bool accel_set = false;
-  std::vector<LabHost> opened;  // the hosts that answered, kept open to compare them
+  const HostSurvey survey = survey_hosts(d.m, d.cells);
+  std::size_t next = 0;  // the next of survey.answering
   unsigned answered_budget = 0;
-  for (const auto& h : d.m.hosts) {
+  for (std::size_t i = 0; i < d.m.hosts.size(); ++i) {
     PlannedHost p;
-    p.host = h;
-    try {
-      const LabHost& lh = opened.emplace_back(open_lab_host(h, d.m.guest));
+    p.host = d.m.hosts[i];
+    p.unreachable = survey.silence[i];
+    if (p.unreachable.empty()) {
+      const std::size_t h = next++;
+      const LabHost& lh = survey.answering[h];
       p.caps = vm::describe(lh.caps);
       if (lh.files) p.files = lh.files->describe();
       p.files_error = lh.files_error;
-      answered_budget += h.vcpu_budget;
       p.refusal = lh.refusal;
       if (lh.guest) p.accel = lh.guest->accel;
-      if (p.accel && !accel_set) d.accel = *p.accel, accel_set = true;
-      for (std::size_t i = 0; i < d.cells.size(); ++i) {
-        const std::string why = lh.cell_refusal(d.cells[i]);
-        if (why.empty()) runnable[i] = true;
-        else p.refused_cells.emplace_back(d.cells[i].id, why);
-      }
-    } catch (const std::exception& e) {
-      p.unreachable = e.what();
+      answered_budget += p.host.vcpu_budget;
+      for (std::size_t c = 0; c < d.cells.size(); ++c)
+        if (!survey.runs[c][h]) p.refused_cells.emplace_back(d.cells[c].id, lh.cell_refusal(d.cells[c]));
     }
     d.hosts.push_back(std::move(p));
   }
-  std::vector<const LabHost*> answering;
-  for (const auto& lh : opened) answering.push_back(&lh);
-  d.same_machine = same_machines(answering);
-  const bool answered = std::any_of(d.hosts.begin(), d.hosts.end(), [](const PlannedHost& p) { return p.unreachable.empty(); });
-  if (answered) d.vcpu_budget = answered_budget;  // a run schedules over the hosts that answer
-  for (std::size_t i = 0; answered && i < d.cells.size(); ++i)
-    if (!runnable[i]) d.unrunnable.push_back(d.cells[i].id);
-  if (!accel_set)  // no host answered: this machine's answer for the estimate
+  d.same_machine = survey.same_machine;
+  d.unrunnable = survey.unrunnable;
+  if (!survey.answering.empty()) d.vcpu_budget = answered_budget;  // a run schedules over the hosts that answer
+  const auto accel = std::find_if(d.hosts.begin(), d.hosts.end(), [](const PlannedHost& p) { return p.accel.has_value(); });
+  if (accel != d.hosts.end()) d.accel = *accel->accel;
+  else  // no host can run guests: this machine's answer for the estimate
     d.accel = matrix::resolve_accel_local(d.m.guest.accel) == matrix::Accel::kKvm ? vm::Accel::kKvm : vm::Accel::kTcg;
 }
 

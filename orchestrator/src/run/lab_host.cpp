@@ -87,28 +87,4 @@ std::optional<std::size_t> first_fitting_host(const std::vector<const LabHost*>&
   return std::nullopt;
 }
 
-LabHost open_first_host_for(const std::vector<matrix::Host>& hosts, const matrix::Guest& guest,
-                            const std::vector<matrix::Cell>& cells) {
-  std::vector<LabHost> tried;
-  std::vector<UnreachableHost> unreachable;
-  std::optional<vm::LibvirtError> first_error;
-  for (const auto& h : hosts) {
-    try {
-      LabHost lh = open_lab_host(h, guest);
-      if (first_fitting_host({&lh}, cells)) return lh;
-      tried.push_back(std::move(lh));
-    } catch (const vm::LibvirtError& e) {
-      if (!first_error) first_error = e;
-      unreachable.push_back({h.uri, e.what()});
-    }
-  }
-  if (tried.empty() && first_error) throw *first_error;
-  std::vector<const LabHost*> answering;
-  for (const auto& h : tried) answering.push_back(&h);
-  refuse_unrunnable(cells, answering, unreachable);
-  // Each cell runs on some host, but no one host runs them all.
-  throw UsageError("no single host of the matrix can run every cell of this selection (nothing booted; "
-                   "`rlab run --dry-run` shows each host's capabilities)");
-}
-
 }  // namespace rlab::run

@@ -1,5 +1,6 @@
 #pragma once
-// One libvirt host as rlab boots on it — the one place run, bisect and noise get a host from:
+// One libvirt host as rlab boots on it — the one place the batch runner (run/batch.hpp) and the
+// dry run get a host from:
 // its connection (shared by its boots), what it can run read from its own libvirt
 // (vm/host_caps.hpp), the guest settings resolved for it (`accel: auto` per host), and how
 // boot files reach it (run/boot_files.hpp).
@@ -65,12 +66,5 @@ std::vector<std::pair<std::string, std::string>> same_machines(const std::vector
 /// (where a boot-one-at-a-time run — a bisection, `rlab noise` — boots); nullopt when none can.
 std::optional<std::size_t> first_fitting_host(const std::vector<const LabHost*>& hosts,
                                               const std::vector<matrix::Cell>& cells);
-
-/// Opens the hosts of `hosts` in matrix order and returns the first that first_fitting_host()
-/// accepts for `cells`. Throws UsageError (refuse_unrunnable's message, naming each host's
-/// reason) when answering hosts exist but none can, and the first host's vm::LibvirtError when
-/// none answers.
-LabHost open_first_host_for(const std::vector<matrix::Host>& hosts, const matrix::Guest& guest,
-                            const std::vector<matrix::Cell>& cells);
 
 }  // namespace rlab::run
