@@ -95,10 +95,12 @@ std::set<std::string> listeners(unsigned port) {
 /// 12): no foreign architecture, the list it resolves for itself is `packages.sh list arm64`
 /// here, none of it installed through dpkg. With RLAB_LONG_TESTS=1 also: apt there can install
 /// every name of it (`apt-get -s`, after `apt-get update` from the host's own sources). That
-/// part is long because the host's disk starts without package lists and apt's decompression
-/// of bookworm's 8.7 MB Packages.xz under TCG took over 40 min on a fresh machine (2026-12-07);
-/// in the default tier RealBookwormPackages.EveryArm64NameExistsAndInstallsOnArm64 resolves
-/// the same list against the same real arm64 lists with `apt-get -s` on this machine.
+/// part is long-tier because its time is not bounded: the host's disk starts without package
+/// lists, and on a fresh machine (2026-12-07) apt-get update there had written 12 of the 49 MB
+/// of bookworm's arm64 Packages list after 16 min (apt's `store` method at 100% of a vCPU under
+/// TCG), where earlier runs of this test took seconds for it; in the default tier
+/// RealBookwormPackages.EveryArm64NameExistsAndInstallsOnArm64 resolves the same list against
+/// the same real arm64 lists with `apt-get -s` on this machine.
 void check_setup_logic_inside(unsigned port, const fs::path& state) {
   const auto arch = on_the_host(port, state, "dpkg --print-architecture");
   EXPECT_EQ(rlab::util::trim_end(arch.output), "arm64");
