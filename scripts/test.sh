@@ -17,7 +17,8 @@
 # RealPrebuiltKernel.* (the 6.12 Image and .config handed back as a prebuilt kernel, booted to a
 # score), RealFullConfigKernel.* (a kernel configured from a full distribution-style .config,
 # its changes listed) and
-# RealLibvirtdRestart.* (a run across a libvirtd restart, also night 3 of RealSoak.ThreeNights);
+# RealLibvirtdRestart.* (a run across a libvirtd restart, also night 3 of RealSoak.ThreeNights),
+# and inside RealKvmHost.* apt's resolution of setup.sh's package list on the emulated host;
 # up to an hour each on 2 cores. Their last passing runs are in docs/benchmarks.md "Test
 # command"; the default tier covers each of their components in a shorter form.
 set -euo pipefail
