@@ -68,23 +68,26 @@ namespace {
 /// Okabe-Ito colours, cycled over a bar's segments.
 constexpr const char* kColours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"};
 
-/// One side's bar of `family`'s stack rows (keys without brackets), scaled to `scale` ns.
+/// One side's bar of `family`'s stack rows (keys without brackets), scaled to `scale` ns: a
+/// note with the side's label, then an inline SVG (util::XmlWriter) of one rect per stack.
 std::string bar(const std::vector<const Mover*>& stacks, bool base, double scale, const std::string& label) {
   constexpr double kWidth = 600;
-  std::string o = fmt::format(R"(<div class="note">{}</div><svg xmlns="http://www.w3.org/2000/svg" width="{}" height="18" role="img">)",
-                              util::xml_escape(label), kWidth);
-  double x = 0;
+  util::XmlWriter x({.quote = '"', .declaration = false});
+  x.open("svg").attr("xmlns", "http://www.w3.org/2000/svg").attr("width", kWidth).attr("height", 18).attr("role", "img");
+  double left = 0;
   std::size_t i = 0;
   for (const Mover* m : stacks) {
     const double v = base ? m->base_per_kloop : m->new_per_kloop;
     const double w = scale > 0 ? kWidth * v / scale : 0;
-    if (w >= 0.5)
-      o += fmt::format(R"(<rect x="{:.1f}" y="1" width="{:.1f}" height="16" fill="{}"><title>{} ms per 1,000 loops: {}</title></rect>)",
-                       x, w, kColours[i % std::size(kColours)], fmt::format("{:.3f}", v / 1e6), util::xml_escape(short_stack(m->key, 40)));
-    x += w;
+    if (w >= 0.5) {
+      x.open("rect").attr("x", fmt::format("{:.1f}", left)).attr("y", 1).attr("width", fmt::format("{:.1f}", w));
+      x.attr("height", 16).attr("fill", kColours[i % std::size(kColours)]);
+      x.leaf("title", fmt::format("{:.3f} ms per 1,000 loops: {}", v / 1e6, short_stack(m->key, 40))).close();
+    }
+    left += w;
     ++i;
   }
-  return o + "</svg>\n";
+  return fmt::format(R"(<div class="note">{}</div>)", util::xml_escape(label)) + x.finish();
 }
 
 }  // namespace
