@@ -210,6 +210,11 @@ MakeSetup make_setup(const fs::path& cache_root) {
            // file in another tree (a patched copy) or build directory still hits.
            {"CCACHE_BASEDIR", cache_root.string()},
            {"CCACHE_NOHASHDIR", "1"},
+           // Depend mode: a miss compiles once, with the dependencies kbuild asks for
+           // (-Wp,-MMD) as the key's inputs, instead of running the preprocessor first — a
+           // quarter of a cold kernel's compile time (docs/benchmarks.md "Test command").
+           // Hits are direct-mode hits, as before.
+           {"CCACHE_DEPEND", "1"},
            {"CCACHE_MAXSIZE", std::to_string(ccache_max_bytes(cache_budget(cache_root).bytes) >> 20) + "M"},
            {"KBUILD_BUILD_TIMESTAMP", "1970-01-01 00:00:00 UTC"},
            {"KBUILD_BUILD_USER", "rlab"},

@@ -124,7 +124,7 @@ void add_common(CLI::App* cmd, BisectArgs& a) {
       ->check(CLI::ExistingFile);
 }
 
-const Registrar reg(40, [](CLI::App& app, int* exit_code) {
+Registrar bisect_registrar(40, [](CLI::App& app, int* exit_code) {
   auto args = std::make_shared<BisectArgs>();
   auto* cmd = app.add_subcommand("bisect", "Find the commit that changed a cell's score (git bisect)");
   cmd->add_option("--tree", args->o.tree, "Kernel git repository");

@@ -23,7 +23,8 @@ enum ExitCode : int {
 /// and write its exit code into `*exit_code`.
 using AddCommand = std::function<void(CLI::App& app, int* exit_code)>;
 
-/// Registers `add` at static-initialisation time; `order` sorts `rlab --help`.
+/// Registers `add` at static-initialisation time; `order` sorts `rlab --help` and is unique per
+/// subcommand (the files compile in unity batches: equal orders would list in batch order).
 struct Registrar {
   Registrar(int order, AddCommand add);
 };

@@ -158,7 +158,7 @@ int compare_main(const CompareArgs& a) {
   return exit_code_of(m);
 }
 
-Registrar compare_registrar(40, [](CLI::App& app, int* exit_code) {
+Registrar compare_registrar(42, [](CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CompareArgs>();
   auto* cmd = app.add_subcommand(
       "compare", "Compare runs (A B [C ...]) or kernels of one run (RUN --kernels K1 K2 [K3 ...]) "

@@ -90,7 +90,7 @@ int fidelity_command(const FidelityArgs& a) {
   return sum.failed > 0 ? kFailure : kOk;
 }
 
-const Registrar reg(48, [](CLI::App& app, int* exit_code) {
+Registrar fidelity_registrar(48, [](CLI::App& app, int* exit_code) {
   auto a = std::make_shared<FidelityArgs>();
   auto* cmd = app.add_subcommand(
       "fidelity", "Benchmark rlab's shell1 against UnixBench's own (same kernel, guest and input, booted alternately)");

@@ -86,7 +86,7 @@ int nightly_main(const NightlyArgs& a) {
   return kOk;
 }
 
-const Registrar reg(15, [](CLI::App& app, int* exit_code) {
+Registrar nightly_registrar(15, [](CLI::App& app, int* exit_code) {
   auto a = std::make_shared<NightlyArgs>();
   auto* cmd = app.add_subcommand(
       "nightly", "One night: run the matrix, compare with the previous night and the baseline, "

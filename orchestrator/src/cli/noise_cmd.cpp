@@ -85,7 +85,7 @@ int measure(const NoiseArgs& a) {
   return m.summary.failed > 0 ? kFailure : kOk;
 }
 
-const Registrar reg(45, [](CLI::App& app, int* exit_code) {
+Registrar noise_registrar(46, [](CLI::App& app, int* exit_code) {
   auto args = std::make_shared<NoiseArgs>();
   auto* cmd = app.add_subcommand(
       "noise", "Measure a cell's noise (boot-to-boot, pass-to-pass, drift, host load, minimum detectable effect)");

@@ -128,7 +128,7 @@ int run_command(const RunArgs& a) {
   return sum.failed > 0 ? kFailure : kOk;
 }
 
-const Registrar reg(10, [](CLI::App& app, int* exit_code) {
+Registrar run_registrar(10, [](CLI::App& app, int* exit_code) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Run a matrix: build kernels, boot every cell, store and show results");
   cmd->add_option("matrix", args->matrix, "Matrix file (default: the project's matrix.yaml)")

@@ -41,7 +41,7 @@ int serve(const std::string& listen, const std::string& db) {
   return kOk;
 }
 
-Registrar reg(70, [](CLI::App& app, int* exit_code) {
+Registrar serve_registrar(70, [](CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("serve", "Expose the store's results and live runs to Prometheus");
   auto listen = std::make_shared<std::string>("127.0.0.1:9464");
   auto db = std::make_shared<std::string>("results/rlab.db");

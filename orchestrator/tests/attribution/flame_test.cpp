@@ -14,7 +14,7 @@ using rlab::attribution::BootProfile;
 using rlab::attribution::Family;
 using rlab::attribution::FlameNode;
 
-BootProfile boot(std::uint64_t loops, std::map<std::string, double> offcpu) {
+BootProfile flame_profile(std::uint64_t loops, std::map<std::string, double> offcpu) {
   BootProfile p;
   p.loops = loops;
   p.values[Family::offcpu] = std::move(offcpu);
@@ -32,10 +32,10 @@ const FlameNode* child(const FlameNode& n, const std::string& frame) {
 TEST(FlameTree, MergesBothSidesOutermostFirstPerThousandLoopsAndLeavesTotalsOut) {
   // Off-CPU keys: state, then frames innermost first. Two base boots (mean), one new boot.
   const std::vector<BootProfile> base{
-      boot(1000, {{"[D all]", 9e9}, {"D;xfs_buf_lock;xfs_read_agi;xfs_iunlink", 2e6}, {"S;schedule;do_wait", 1e6}}),
-      boot(2000, {{"D;xfs_buf_lock;xfs_read_agi;xfs_iunlink", 8e6}, {"S;schedule;do_wait", 2e6}})};
+      flame_profile(1000, {{"[D all]", 9e9}, {"D;xfs_buf_lock;xfs_read_agi;xfs_iunlink", 2e6}, {"S;schedule;do_wait", 1e6}}),
+      flame_profile(2000, {{"D;xfs_buf_lock;xfs_read_agi;xfs_iunlink", 8e6}, {"S;schedule;do_wait", 2e6}})};
   const std::vector<BootProfile> next{
-      boot(1000, {{"D;xfs_buf_lock;xfs_read_agi;xfs_iunlink", 9e6}, {"D;xfs_buf_lock;xfs_read_agf;xfs_alloc", 1e6},
+      flame_profile(1000, {{"D;xfs_buf_lock;xfs_read_agi;xfs_iunlink", 9e6}, {"D;xfs_buf_lock;xfs_read_agf;xfs_alloc", 1e6},
                   {"[D other stacks]", 5e5}})};
   const FlameNode root = rlab::attribution::flame_tree(base, next, Family::offcpu);
   EXPECT_EQ(root.frame, "all");
@@ -67,8 +67,8 @@ TEST(FlameTree, OnlyStackFamiliesHaveATree) {
 
 TEST(FlameSvg, OneBoxPerVisibleFrameWithTitlesAndChangeColours) {
   const FlameNode root = rlab::attribution::flame_tree(
-      {boot(1000, {{"D;xfs_buf_lock;xfs_read_agi", 1e6}, {"S;schedule", 1e6}})},
-      {boot(1000, {{"D;xfs_buf_lock;xfs_read_agi", 4e6}, {"S;schedule", 1e6}})}, Family::offcpu);
+      {flame_profile(1000, {{"D;xfs_buf_lock;xfs_read_agi", 1e6}, {"S;schedule", 1e6}})},
+      {flame_profile(1000, {{"D;xfs_buf_lock;xfs_read_agi", 4e6}, {"S;schedule", 1e6}})}, Family::offcpu);
   rlab::attribution::FlameSvgOptions o;
   o.title = "off-CPU: good -> bad";
   o.base_label = "good";

@@ -32,7 +32,7 @@ const std::string kUdelayKey =
 const std::string kIlockKey = "rwsem_down_write_slowpath;xfs_ilock;xfs_create;[sh]";
 
 /// One boot of 1,000 loops, its figures wobbling by about 2%. `bad`: the udelay is in.
-BootProfile boot(std::mt19937& rng, bool bad) {
+BootProfile order_boot(std::mt19937& rng, bool bad) {
   std::normal_distribution<double> wobble(1.0, 0.02);
   auto ns = [&](double ms) { return static_cast<std::uint64_t>(ms * 1e6 * wobble(rng)); };
   rp::Counters c;
@@ -80,8 +80,8 @@ struct Sides {
 Sides udelay_bisection() {
   std::mt19937 rng(11);
   Sides s;
-  for (int i = 0; i < 5; ++i) s.base.push_back(boot(rng, false));
-  for (int i = 0; i < 5; ++i) s.next.push_back(boot(rng, true));
+  for (int i = 0; i < 5; ++i) s.base.push_back(order_boot(rng, false));
+  for (int i = 0; i < 5; ++i) s.next.push_back(order_boot(rng, true));
   return s;
 }
 

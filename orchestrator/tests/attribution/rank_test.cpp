@@ -33,7 +33,7 @@ rp::Attribution lock_attribution(double agi_ns, double other_ns) {
 }
 
 /// A boot of 1,000 loops whose counters wobble by a few percent, with an AGI wait of agi_ns.
-BootProfile boot(std::mt19937& rng, double agi_ns, bool xfs = true) {
+BootProfile rank_boot(std::mt19937& rng, double agi_ns, bool xfs = true) {
   std::normal_distribution<double> wobble(1.0, 0.03);
   rp::Counters c;
   c.tracepoints["xfs:xfs_inodegc_queue"] = xfs ? static_cast<std::uint64_t>(4000 * wobble(rng)) : 0;
@@ -58,8 +58,8 @@ const rlab::attribution::Mover* find(const rlab::attribution::Ranking& r, Family
 TEST(AttributionRank, ThePlantedAgiWaitLeadsAndNothingElseIsSignificant) {
   std::mt19937 rng(7);
   std::vector<BootProfile> base, next;
-  for (int i = 0; i < 6; ++i) base.push_back(boot(rng, 1e6));
-  for (int i = 0; i < 6; ++i) next.push_back(boot(rng, 4e6));
+  for (int i = 0; i < 6; ++i) base.push_back(rank_boot(rng, 1e6));
+  for (int i = 0; i < 6; ++i) next.push_back(rank_boot(rng, 4e6));
   const auto r = rlab::attribution::rank(base, next, {.fdr = 0.05, .top = 0});
   ASSERT_FALSE(r.rows.empty());
   EXPECT_EQ(r.base_boots, 6u);
@@ -93,7 +93,7 @@ TEST(AttributionRank, ThePlantedAgiWaitLeadsAndNothingElseIsSignificant) {
 TEST(AttributionRank, XfsTracepointsOnExt4AreLeftOutAndAMissingFamilyIsNamed) {
   std::mt19937 rng(3);
   std::vector<BootProfile> base, next;
-  for (int i = 0; i < 3; ++i) base.push_back(boot(rng, 1e6, false));
+  for (int i = 0; i < 3; ++i) base.push_back(rank_boot(rng, 1e6, false));
   for (int i = 0; i < 3; ++i) {
     BootProfile p;
     rp::Counters c;
@@ -110,7 +110,7 @@ TEST(AttributionRank, XfsTracepointsOnExt4AreLeftOutAndAMissingFamilyIsNamed) {
 
 TEST(AttributionRank, OneBootASideHasNoPAndIsNeverSignificant) {
   std::mt19937 rng(5);
-  const auto r = rlab::attribution::rank({boot(rng, 1e6)}, {boot(rng, 9e6)});
+  const auto r = rlab::attribution::rank({rank_boot(rng, 1e6)}, {rank_boot(rng, 9e6)});
   ASSERT_FALSE(r.rows.empty());
   for (const auto& m : r.rows) {
     EXPECT_FALSE(m.p.has_value()) << m.key;
@@ -120,7 +120,7 @@ TEST(AttributionRank, OneBootASideHasNoPAndIsNeverSignificant) {
 
 TEST(AttributionRank, TopCutsAndCountsTheRest) {
   std::mt19937 rng(9);
-  std::vector<BootProfile> base{boot(rng, 1e6), boot(rng, 1e6)}, next{boot(rng, 2e6), boot(rng, 2e6)};
+  std::vector<BootProfile> base{rank_boot(rng, 1e6), rank_boot(rng, 1e6)}, next{rank_boot(rng, 2e6), rank_boot(rng, 2e6)};
   const auto all = rlab::attribution::rank(base, next, {.fdr = 0.05, .top = 0});
   const auto cut = rlab::attribution::rank(base, next, {.fdr = 0.05, .top = 3});
   ASSERT_GT(all.rows.size(), 3u);
@@ -163,8 +163,8 @@ TEST(AttributionProfile, AFamilyMissingFromOnePassIsNotCollectedAndStacksReadAsK
 TEST(AttributionRender, TheTableShowsUnitsSignificanceAndWhatWasNotCompared) {
   std::mt19937 rng(7);
   std::vector<BootProfile> base, next;
-  for (int i = 0; i < 6; ++i) base.push_back(boot(rng, 1e6));
-  for (int i = 0; i < 6; ++i) next.push_back(boot(rng, 4e6));
+  for (int i = 0; i < 6; ++i) base.push_back(rank_boot(rng, 1e6));
+  for (int i = 0; i < 6; ++i) next.push_back(rank_boot(rng, 4e6));
   const auto r = rlab::attribution::rank(base, next, {.fdr = 0.05, .top = 5});
   std::ostringstream out;
   rlab::attribution::render_ranking(r, out);
@@ -186,8 +186,8 @@ TEST(AttributionRender, TheTableShowsUnitsSignificanceAndWhatWasNotCompared) {
 TEST(AttributionRender, TheHtmlHasATableAndAFlameBarPerSideOfEachStackFamily) {
   std::mt19937 rng(7);
   std::vector<BootProfile> base, next;
-  for (int i = 0; i < 6; ++i) base.push_back(boot(rng, 1e6));
-  for (int i = 0; i < 6; ++i) next.push_back(boot(rng, 4e6));
+  for (int i = 0; i < 6; ++i) base.push_back(rank_boot(rng, 1e6));
+  for (int i = 0; i < 6; ++i) next.push_back(rank_boot(rng, 4e6));
   const auto r = rlab::attribution::rank(base, next, {.fdr = 0.05, .top = 0});
   const auto h = rlab::attribution::ranking_html(r, "6.12 <base>", "tonight", 5);
   EXPECT_EQ(h.find("<script"), std::string::npos);

@@ -21,7 +21,7 @@ using rlab::attribution::Family;
 
 namespace {
 
-BootProfile boot(std::uint64_t loops, std::map<std::string, double> lock) {
+BootProfile flame_boot(std::uint64_t loops, std::map<std::string, double> lock) {
   BootProfile p;
   p.loops = loops;
   p.values[Family::lock] = std::move(lock);
@@ -63,9 +63,9 @@ TEST(RealFlameBrowser, ChromiumDrawsTheFramesAndAClickZoomsAKnownStack) {
   fs::create_directories(dir);
   // The report's wait, slower in `new`, beside an unchanged one and one that vanished.
   const auto agi = "xfs_buf_lock;xfs_read_agi;xfs_iunlink;xfs_remove;do_unlinkat";
-  const std::vector<BootProfile> base{boot(1000, {{agi, 2e6}, {"xfs_buf_lock;xfs_read_agf;xfs_alloc_vextent", 3e6},
+  const std::vector<BootProfile> base{flame_boot(1000, {{agi, 2e6}, {"xfs_buf_lock;xfs_read_agf;xfs_alloc_vextent", 3e6},
                                                   {"rwsem_down_write_slowpath;xfs_ilock;xfs_create", 1e6}})};
-  const std::vector<BootProfile> next{boot(1000, {{agi, 9e6}, {"xfs_buf_lock;xfs_read_agf;xfs_alloc_vextent", 3e6}})};
+  const std::vector<BootProfile> next{flame_boot(1000, {{agi, 9e6}, {"xfs_buf_lock;xfs_read_agf;xfs_alloc_vextent", 3e6}})};
   rlab::attribution::FlameSvgOptions fo;
   fo.title = "lock: 6.12 -> 6.12+patch";
   const std::string svg = rlab::attribution::flame_svg(rlab::attribution::flame_tree(base, next, Family::lock), fo);

@@ -23,7 +23,7 @@ namespace {
 
 const std::vector<std::string> kXfsExt4 = {"xfs", "ext4"};
 
-double since(std::chrono::steady_clock::time_point t0) {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -66,7 +66,7 @@ TEST(RealRunFaults, SigkillMidMatrixThenResumeRunsOnlyTheMissingCell) {
             std::string::npos)
       << "the result stored before the kill is kept as it was";
   expect_no_leaks(lab.db, 1);
-  std::printf("SIGKILL + resume: %.0f s wall\n", since(t0));
+  std::printf("SIGKILL + resume: %.0f s wall\n", seconds_since(t0));
 }
 
 // A night killed outright leaves its guest; the next run of the store (a new one, as the next
@@ -137,7 +137,7 @@ TEST(RealRunFaults, FullResultsDiskEndsTheRunWithTheStoreIntact) {
   EXPECT_EQ(code, 0) << rlab::util::tail(out, 60);
   EXPECT_EQ(query(db, "SELECT status FROM runs WHERE id = 1"), "done");
   expect_no_leaks(db, 1);
-  std::printf("results disk full + resume: %.0f s wall\n", since(t0));
+  std::printf("results disk full + resume: %.0f s wall\n", seconds_since(t0));
 }
 
 TEST(RealRunFaults, KernelsThatCannotBeBuiltFailOnlyTheirCells) {
@@ -155,7 +155,7 @@ TEST(RealRunFaults, KernelsThatCannotBeBuiltFailOnlyTheirCells) {
   const auto t0 = std::chrono::steady_clock::now();
   auto [code, out] = run_rlab({"run", lab.matrix.string(), "--agent", plain_agent().string()},
                               std::chrono::seconds(3600));
-  std::printf("broken kernels run: %.0f s wall\n", since(t0));
+  std::printf("broken kernels run: %.0f s wall\n", seconds_since(t0));
   EXPECT_EQ(code, 1) << "exit 1: some boots failed\n" << rlab::util::tail(out, 60);
   auto sql = [&](const std::string& column, const std::string& kernel) {
     return query(lab.db,

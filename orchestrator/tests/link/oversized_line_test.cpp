@@ -18,7 +18,7 @@ namespace proto = rlab::protocol;
 
 namespace {
 
-fs::path sock_path(const char* name) {
+fs::path oversized_sock_path(const char* name) {
   return fs::temp_directory_path() / (std::string("rlab-link-") + name + "-" +
                                       std::to_string(getpid()) + ".sock");
 }
@@ -39,7 +39,7 @@ void flood_line(int fd, std::size_t n, char c) {
 }  // namespace
 
 TEST(AgentSessionLimits, OversizedHelloLineFailsTheSessionWithAClearError) {
-  auto p = sock_path("oversized");
+  auto p = oversized_sock_path("oversized");
   FakeAgent agent(p, [](int fd) {
     flood_line(fd, 4 * proto::kMaxLineBytes, '{');  // a 4 MiB line
   });
@@ -61,7 +61,7 @@ TEST(AgentSessionLimits, OversizedHelloLineFailsTheSessionWithAClearError) {
 TEST(AgentSessionLimits, LineAtTheLimitIsNotOversized) {
   // kMaxLineBytes - 1 bytes plus '\n' is the longest line allowed: it is read (and refused as
   // malformed JSON, not as oversized).
-  auto p = sock_path("atlimit");
+  auto p = oversized_sock_path("atlimit");
   FakeAgent agent(p, [](int fd) {
     flood_line(fd, proto::kMaxLineBytes - 1, 'x');
   });

@@ -19,7 +19,7 @@ using namespace rlab::testing;
 double host(int n, unsigned r) { return (n == 0 ? 1.0 : 0.9 - 0.02 * (n - 1)) * (1 + 0.03 * (r % 5) - 0.06); }
 
 /// Night `n`: the inline kernel's xfs-defaults cell really loses 10% on night 2.
-BootSpec night(int n, const std::string& cell, const std::string& kernel, unsigned r) {
+BootSpec drift_boot(int n, const std::string& cell, const std::string& kernel, unsigned r) {
   BootSpec b;
   const bool agcount4 = cell.find("agcount4") != std::string::npos;
   b.env = tcg_env(agcount4 ? R"(["-d","agcount=4"])" : "[]", kernel != "6.12");
@@ -36,7 +36,7 @@ class NightlyDrift : public ::testing::Test {
     db_ = dir_ / "rlab.db";
     auto st = store::Store::open(db_);
     for (int n = 0; n < 3; ++n)
-      nights_.push_back(fill_run(*st, "nightly", [n](auto& c, auto& k, unsigned r) { return night(n, c, k, r); }));
+      nights_.push_back(fill_run(*st, "nightly", [n](auto& c, auto& k, unsigned r) { return drift_boot(n, c, k, r); }));
   }
   void TearDown() override { fs::remove_all(dir_); }
   static const nightly::CellOutcome& cell(const nightly::NightAnalysis& r, const std::string& id) {
@@ -107,7 +107,7 @@ TEST_F(NightlyDrift, ANightWithoutTheControlIsComparedUncorrectedAndSaysWhy) {
   const auto fourth = [&] {
     auto st = store::Store::open(db_);
     return fill_run(*st, "nightly", [](auto& c, auto& k, unsigned r) {
-      auto b = night(1, c, k, r);
+      auto b = drift_boot(1, c, k, r);
       if (c == kAgcount4) b.fail = true;
       return b;
     });

@@ -34,7 +34,7 @@ std::string tiny_matrix() {
        .hosts = {{"qemu:///system", 2, ""}}});
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
+std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
   return n;
@@ -113,8 +113,8 @@ TEST(RealNightly, TwoNightsOfATinyMatrixTheSecondComparesWithTheFirst) {
   EXPECT_EQ(j.failure_elements, 0);
   EXPECT_EQ(j.error_elements, 0);
   const auto html = util::read_file(out / "report.html");
-  EXPECT_EQ(count(html, "<svg "), 4u);
-  EXPECT_EQ(count(html, "<script"), 0u);
+  EXPECT_EQ(occurrences(html, "<svg "), 4u);
+  EXPECT_EQ(occurrences(html, "<script"), 0u);
   EXPECT_TRUE(fs::is_directory(dir / "reports" / nightly::analyse(dir / "rlab.db", first, {}).dir_name()))
       << "the first night's reports stay";
 

@@ -27,7 +27,7 @@ compare::CellComparison row(const std::string& id, std::size_t base, std::size_t
   return c;
 }
 
-NightAnalysis night(std::vector<compare::CellComparison> rows, std::string control = "") {
+NightAnalysis remeasure_night(std::vector<compare::CellComparison> rows, std::string control = "") {
   NightAnalysis a;
   compare::ComparisonTable t;
   t.base.run = 1;
@@ -54,7 +54,7 @@ double ten_s_a_boot(const std::vector<std::pair<std::string, unsigned>>& b) {
 }  // namespace
 
 TEST(Remeasure, UnknownCellsGetAtLeastDoubleTheirBootsAndTheControlAsMany) {
-  auto a = night({row("A", 6, 3, stats::Verdict::unknown, -0.05, 0.02, 1),
+  auto a = remeasure_night({row("A", 6, 3, stats::Verdict::unknown, -0.05, 0.02, 1),
                   row("B", 6, 4, stats::Verdict::unknown, -0.03, 0.02, 9),
                   row("C", 6, 6, stats::Verdict::different, -0.10, 0.02, 0),
                   row("D", 6, 6, stats::Verdict::same, 0.0, 0.02, 0)},
@@ -71,7 +71,7 @@ TEST(Remeasure, WhatMoreBootsTonightCannotDecideIsNamedWithWhy) {
   auto beyond = row("B", 6, 6, stats::Verdict::unknown, -0.01, 0.40, 0);
   beyond.beyond_cap = true;
   beyond.next_boots_per_side = 0;
-  const auto p = nightly::plan_remeasure(night({few_base, beyond}), 1000, ten_s_a_boot);
+  const auto p = nightly::plan_remeasure(remeasure_night({few_base, beyond}), 1000, ten_s_a_boot);
   EXPECT_TRUE(p.boots.empty());
   ASSERT_EQ(p.cannot.size(), 2u);
   EXPECT_NE(p.cannot[0].find("A: run 1 has 2 boots of it, a verdict needs 5 a side"), std::string::npos) << p.cannot[0];
@@ -79,7 +79,7 @@ TEST(Remeasure, WhatMoreBootsTonightCannotDecideIsNamedWithWhy) {
 }
 
 TEST(Remeasure, TheClearestEffectsComeFirstWhenTheBudgetIsShort) {
-  auto a = night({row("faint", 6, 5, stats::Verdict::unknown, -0.02, 0.04, 0),
+  auto a = remeasure_night({row("faint", 6, 5, stats::Verdict::unknown, -0.02, 0.04, 0),
                   row("clear", 6, 5, stats::Verdict::unknown, -0.08, 0.04, 0)});
   const auto p = nightly::plan_remeasure(a, 60, ten_s_a_boot);  // room for 6 boots: one cell
   using B = std::vector<std::pair<std::string, unsigned>>;

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using namespace rlab;
 using namespace rlab::testing;
 
-std::size_t count(const std::string& text, const std::string& what) {
+std::size_t count_in(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
   return n;
@@ -189,16 +189,16 @@ TEST_F(TwoNights, JunitParsesWithTheRightCounts) {
 TEST_F(TwoNights, HtmlIsSelfContainedWithSvgPlots) {
   const auto r = nightly::analyse(db_, second_, {});
   const auto html = nightly::render_html(r);
-  EXPECT_EQ(count(html, "<script"), 0u);
-  EXPECT_EQ(count(html, " src="), 0u) << "nothing is loaded from elsewhere";
-  EXPECT_EQ(count(html, "<link"), 0u);
+  EXPECT_EQ(count_in(html, "<script"), 0u);
+  EXPECT_EQ(count_in(html, " src="), 0u) << "nothing is loaded from elsewhere";
+  EXPECT_EQ(count_in(html, "<link"), 0u);
   // The only URL is the SVG namespace name, which is never fetched.
   std::regex url(R"(https?://[^"' <]+)");
   for (auto it = std::sregex_iterator(html.begin(), html.end(), url); it != std::sregex_iterator(); ++it)
     EXPECT_EQ(it->str(), "http://www.w3.org/2000/svg");
-  EXPECT_EQ(count(html, "<style>"), 1u);
+  EXPECT_EQ(count_in(html, "<style>"), 1u);
   // score vs vCPUs, XFS/ext4 ratio, one history per cell
-  EXPECT_EQ(count(html, "<svg "), 2u + r.cells.size());
+  EXPECT_EQ(count_in(html, "<svg "), 2u + r.cells.size());
   EXPECT_NE(html.find("score_lpm against vCPUs"), std::string::npos);
   EXPECT_NE(html.find("XFS / ext4 score ratio"), std::string::npos);
   EXPECT_NE(html.find(R"(<td class="FAIL">FAIL</td><td>6.12/xfs-defaults/2vcpu/shell1</td>)"),
@@ -314,15 +314,15 @@ TEST_F(FourteenNights, ChangePointIsNewOnTheNightThatRevealsIt) {
 TEST_F(FourteenNights, HtmlMarksChangePointsAndPlotsTheRatio) {
   const auto r = nightly::analyse(db_, runs_.back(), {});
   const auto html = nightly::render_html(r);
-  EXPECT_GE(count(html, R"(class="change-point")"), 1u);
+  EXPECT_GE(count_in(html, R"(class="change-point")"), 1u);
   EXPECT_TRUE(std::regex_search(html, std::regex(R"(fill="#C00000">-1[01]\.\d%</text>)"))) << "a red -11% marker";
   const auto ratio = html.substr(html.find("XFS / ext4 score ratio"));
   const auto svg = ratio.substr(0, ratio.find("</svg>"));
   EXPECT_EQ(svg.find("no data"), std::string::npos);
-  EXPECT_EQ(count(svg, "<circle"), 2u) << "one ratio per vCPU count";
+  EXPECT_EQ(count_in(svg, "<circle"), 2u) << "one ratio per vCPU count";
   EXPECT_NE(svg.find("mainline xfs ÷ ext4 shell1"), std::string::npos);
   const auto history = html.substr(html.find(std::string("<title>") + kXfs2));
-  EXPECT_EQ(count(history.substr(0, history.find("</svg>")), "<circle"), 14u) << "fourteen nights";
+  EXPECT_EQ(count_in(history.substr(0, history.find("</svg>")), "<circle"), 14u) << "fourteen nights";
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ using namespace rlab;
 
 namespace {
 
-constexpr const char* kMatrix = R"(kernels:
+constexpr const char* kRenderMatrix = R"(kernels:
   a: {source: {debian: "6.12", suite: trixie}}
 axes:
   kernel: [a]
@@ -42,9 +42,9 @@ struct StoreFixture {
   StoreFixture() {
     fs::remove_all(dir);
     st = store::Store::open(dir / "rlab.db");
-    auto m = matrix::parse_matrix(kMatrix, dir / "m.yaml", no_paths());
+    auto m = matrix::parse_matrix(kRenderMatrix, dir / "m.yaml", no_paths());
     cells = matrix::expand_cells(m);
-    run = st->create_run({"m.yaml", kMatrix, 1, "noise", ""});
+    run = st->create_run({"m.yaml", kRenderMatrix, 1, "noise", ""});
     st->add_cells(run, matrix::cell_rows(cells), 3);
   }
   ~StoreFixture() { fs::remove_all(dir); }

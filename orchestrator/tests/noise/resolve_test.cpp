@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kMatrix = R"(kernels:
+constexpr const char* kResolveMatrix = R"(kernels:
   "6.12": {source: {debian: "6.12", suite: trixie}}
 axes:
   kernel: ["6.12"]
@@ -29,7 +29,7 @@ class NoiseResolve : public ::testing::Test {
   }
   void TearDown() override { fs::remove(path_); }
   rlab::noise::MeasureOptions options(const std::string& extra, std::string cell, std::string control) {
-    std::ofstream(path_) << kMatrix << extra;
+    std::ofstream(path_) << kResolveMatrix << extra;
     rlab::noise::MeasureOptions o;
     o.matrix = path_;
     o.cell = std::move(cell);

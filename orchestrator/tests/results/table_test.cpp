@@ -10,7 +10,7 @@ namespace {
 
 using namespace rlab;
 
-store::BootResult boot(const std::string& kernel, const std::string& fs, unsigned vcpus,
+store::BootResult table_boot(const std::string& kernel, const std::string& fs, unsigned vcpus,
                        unsigned repeat, std::optional<double> score, std::uint64_t loops = 0,
                        std::optional<std::uint64_t> throttle = std::nullopt) {
   store::BootResult b;
@@ -43,12 +43,12 @@ store::RunInfo run_info() {
 
 std::vector<store::BootResult> sample_boots() {
   return {
-      boot("6.12", "xfs", 2, 0, 260.0, 1300, 13),
-      boot("6.12", "xfs", 2, 1, 280.0, 1400, 14),
-      boot("6.12+inline", "xfs", 2, 0, 300.0, 1500, 0),
-      boot("6.12+inline", "xfs", 2, 1, std::nullopt),
-      boot("6.12", "ext4", 2, 0, 270.0, 1350),
-      boot("6.12+inline", "ext4", 2, 0, 243.0, 1215),
+      table_boot("6.12", "xfs", 2, 0, 260.0, 1300, 13),
+      table_boot("6.12", "xfs", 2, 1, 280.0, 1400, 14),
+      table_boot("6.12+inline", "xfs", 2, 0, 300.0, 1500, 0),
+      table_boot("6.12+inline", "xfs", 2, 1, std::nullopt),
+      table_boot("6.12", "ext4", 2, 0, 270.0, 1350),
+      table_boot("6.12+inline", "ext4", 2, 0, 243.0, 1215),
   };
 }
 

@@ -11,7 +11,7 @@ using matrix::GuestClock;
 
 namespace {
 
-vm::AccelCaps accel(bool kvm) {
+vm::AccelCaps accel_caps(bool kvm) {
   vm::AccelCaps a;
   a.emulator = "/usr/bin/qemu-system-aarch64";
   a.machine = "virt-7.2";
@@ -22,11 +22,11 @@ vm::AccelCaps accel(bool kvm) {
 }
 
 /// An x86_64 host (TCG only) or an arm64 host with KVM and TCG.
-vm::HostCaps host(bool arm_kvm) {
+vm::HostCaps host_caps(bool arm_kvm) {
   vm::HostCaps c;
   c.arch = arm_kvm ? "aarch64" : "x86_64";
-  c.tcg = accel(false);
-  if (arm_kvm) c.kvm = accel(true);
+  c.tcg = accel_caps(false);
+  if (arm_kvm) c.kvm = accel_caps(true);
   return c;
 }
 
@@ -40,12 +40,12 @@ matrix::Guest auto_guest(matrix::Accel a = matrix::Accel::kAuto) {
 }  // namespace
 
 TEST(AutoClock, IcountUnderTcgRealTimeUnderKvm) {
-  EXPECT_EQ(run::clock_on(auto_guest(), host(false)), GuestClock::kIcount);
-  EXPECT_EQ(run::clock_on(auto_guest(), host(true)), GuestClock::kRealtime);
+  EXPECT_EQ(run::clock_on(auto_guest(), host_caps(false)), GuestClock::kIcount);
+  EXPECT_EQ(run::clock_on(auto_guest(), host_caps(true)), GuestClock::kRealtime);
   // accel: tcg on the KVM host is TCG there: instruction counting.
-  EXPECT_EQ(run::clock_on(auto_guest(matrix::Accel::kTcg), host(true)), GuestClock::kIcount);
+  EXPECT_EQ(run::clock_on(auto_guest(matrix::Accel::kTcg), host_caps(true)), GuestClock::kIcount);
   // accel: kvm on a TCG-only host cannot run at all.
-  EXPECT_EQ(run::clock_on(auto_guest(matrix::Accel::kKvm), host(false)), std::nullopt);
+  EXPECT_EQ(run::clock_on(auto_guest(matrix::Accel::kKvm), host_caps(false)), std::nullopt);
 }
 
 TEST(AutoClock, HostsThatAgreeSettleItAndSilentOnesDoNotCount) {

@@ -18,12 +18,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string rlab_bin() {
+std::string dry_run_rlab_bin() {
   const char* b = std::getenv("RLAB_BIN");
   return b ? b : RLAB_BINARY_DIR "/orchestrator/rlab";
 }
 
-fs::path temp_dir(const char* name) {
+fs::path dry_run_dir(const char* name) {
   fs::path d = fs::temp_directory_path() / (std::string("rlab-dry-") + name + "-" + std::to_string(getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
@@ -83,7 +83,7 @@ std::string fake_cached_kernel(const fs::path& cache, const rlab::build::KernelS
 }  // namespace
 
 TEST(DryRunCli, ListsCellsHostsKernelsBootsAndEstimateAndStoresNothing) {
-  const fs::path d = temp_dir("plan");
+  const fs::path d = dry_run_dir("plan");
   const fs::path tree = git_tree(d);
   std::ofstream(d / "p.patch") << "--- a/Makefile\n+++ b/Makefile\n";
   std::ofstream(d / "m.yaml") << small_matrix(tree);
@@ -92,7 +92,7 @@ TEST(DryRunCli, ListsCellsHostsKernelsBootsAndEstimateAndStoresNothing) {
 
   rlab::util::ProcessOptions o;
   o.env = {{"RLAB_CACHE_DIR", (d / "cache").string()}};
-  auto r = rlab::util::run({rlab_bin(), "run", "--dry-run", (d / "m.yaml").string()}, o);
+  auto r = rlab::util::run({dry_run_rlab_bin(), "run", "--dry-run", (d / "m.yaml").string()}, o);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string& out = r.output;
   EXPECT_NE(out.find("m.yaml: valid; dry run: nothing is built, booted or stored"), std::string::npos) << out;
@@ -126,13 +126,13 @@ TEST(DryRunCli, ListsCellsHostsKernelsBootsAndEstimateAndStoresNothing) {
 }
 
 TEST(DryRunCli, InvalidMatrixIsRefusedLikeARunWithFileLineCol) {
-  const fs::path d = temp_dir("bad");
+  const fs::path d = dry_run_dir("bad");
   std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
                                  "axes:\n  kernel: [a]\n  vcpus: [1, 513]\n"
                                  "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n"
                                  "results: r.db\n";
-  auto dry = rlab::util::run({rlab_bin(), "run", "--dry-run", (d / "m.yaml").string()});
-  auto run = rlab::util::run({rlab_bin(), "run", (d / "m.yaml").string()});
+  auto dry = rlab::util::run({dry_run_rlab_bin(), "run", "--dry-run", (d / "m.yaml").string()});
+  auto run = rlab::util::run({dry_run_rlab_bin(), "run", (d / "m.yaml").string()});
   EXPECT_EQ(dry.exit_code, 2) << dry.output;
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(dry.output.find("m.yaml:5:"), std::string::npos) << dry.output;
@@ -146,14 +146,14 @@ TEST(DryRunCli, InvalidMatrixIsRefusedLikeARunWithFileLineCol) {
 }
 
 TEST(DryRunCli, DebianKernelWithoutPackageListsIsToBuildAndSaysWhy) {
-  const fs::path d = temp_dir("debian");
+  const fs::path d = dry_run_dir("debian");
   std::ofstream(d / "m.yaml") << "kernels:\n  a: {source: {debian: \"6.12\", suite: trixie}}\n"
                                  "axes:\n  kernel: [a]\n  vcpus: [1]\n"
                                  "  filesystem: [{fs: xfs}]\n  workload: [{type: shell1}]\n"
                                  "results: r.db\n";
   rlab::util::ProcessOptions o;
   o.env = {{"RLAB_CACHE_DIR", (d / "cache").string()}};
-  auto r = rlab::util::run({rlab_bin(), "run", "--dry-run", (d / "m.yaml").string()}, o);
+  auto r = rlab::util::run({dry_run_rlab_bin(), "run", "--dry-run", (d / "m.yaml").string()}, o);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("a  to build      linux-source-6.12 (trixie), 1 boot, ~10m00s (no build in the cache yet"),
             std::string::npos) << r.output;
@@ -165,7 +165,7 @@ TEST(DryRunCli, DebianKernelWithoutPackageListsIsToBuildAndSaysWhy) {
 }
 
 TEST(DryRunCli, DryRunWithResumeIsAUsageError) {
-  auto r = rlab::util::run({rlab_bin(), "run", "--dry-run", "--resume", "3"});
+  auto r = rlab::util::run({dry_run_rlab_bin(), "run", "--dry-run", "--resume", "3"});
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--dry-run"), std::string::npos) << r.output;
 }

@@ -24,7 +24,7 @@ namespace {
 
 /// Two 1-vCPU cells (xfs, ext4) of the cached 64K 6.12 kernel on `hosts`, `files: volumes`
 /// for the isolated host (its URI's default, written out).
-std::string matrix_text(const std::vector<std::pair<std::string, unsigned>>& hosts, unsigned duration_s) {
+std::string isolated_matrix_text(const std::vector<std::pair<std::string, unsigned>>& hosts, unsigned duration_s) {
   rlab::testing::SmallMatrix m;
   m.filesystems = {"xfs", "ext4"};
   m.duration_s = duration_s;
@@ -82,7 +82,7 @@ TEST(RealIsolatedHost, AMatrixRunsThroughVolumesThenTheHostDiesAndItsBootMoves) 
   EXPECT_TRUE(host.sees("/usr/bin/qemu-system-aarch64"));
 
   // 1. The whole matrix on the isolated host.
-  f.write(matrix_text({{host.uri(), 2}}, 8));
+  f.write(isolated_matrix_text({{host.uri(), 2}}, 8));
   auto r = rlab_run(f.matrix);
   ASSERT_EQ(r.exit_code, 0) << rlab::util::tail(r.output, 80) << host.log();
   EXPECT_EQ(column(db, "b.status"), (std::vector<std::string>{"done", "done"}));
@@ -111,7 +111,7 @@ TEST(RealIsolatedHost, AMatrixRunsThroughVolumesThenTheHostDiesAndItsBootMoves) 
 
   // 2. The isolated host first (budget 1), this machine second: one cell starts there, the
   // other here. Once the isolated guest said hello, that host loses power.
-  f.write(matrix_text({{host.uri(), 1}, {"qemu:///system", 1}}, 20));
+  f.write(isolated_matrix_text({{host.uri(), 1}, {"qemu:///system", 1}}, 20));
   rlab::util::ProcessResult r2;
   std::thread runner([&] { r2 = rlab_run(f.matrix); });
   bool killed = false;

@@ -38,8 +38,8 @@ namespace {
 using rlab::testing::agent_binary;
 using rlab::testing::rlab_argv;
 
-struct Fixture : rlab::testing::RunDir {
-  explicit Fixture(const char* name) : RunDir(std::string("channel-") + name) {}
+struct ChannelFixture : rlab::testing::RunDir {
+  explicit ChannelFixture(const char* name) : RunDir(std::string("channel-") + name) {}
 };
 
 std::size_t count_entries(const char* dir) {
@@ -95,7 +95,7 @@ rlab::matrix::Cell fake_cell() {
 }  // namespace
 
 TEST(RealRemoteChannel, RunOnATcpHostTalksToItsAgentsThroughLibvirt) {
-  Fixture f("run");
+  ChannelFixture f("run");
   PrivateLibvirtd host(f.dir / "libvirtd");
   ASSERT_TRUE(host.up()) << host.log();
   // Two 1-vCPU cells at once on one host: two channels on one libvirt connection.
@@ -166,7 +166,7 @@ TEST(RealRemoteChannel, RunOnATcpHostTalksToItsAgentsThroughLibvirt) {
 }
 
 TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
-  Fixture f("silent");
+  ChannelFixture f("silent");
   PrivateLibvirtd host(f.dir / "libvirtd");
   ASSERT_TRUE(host.up()) << host.log();
   const rlab::matrix::Cell cell = fake_cell();
@@ -232,7 +232,7 @@ TEST(RealRemoteChannel, SilentGuestOverTheLibvirtLinkTimesOutAndLeavesNothing) {
 }
 
 TEST(RealRemoteChannel, ChannelOfAMissingDomainIsAConnectErrorNamingIt) {
-  Fixture f("missing");
+  ChannelFixture f("missing");
   PrivateLibvirtd host(f.dir / "libvirtd");
   ASSERT_TRUE(host.up()) << host.log();
   rlab::vm::Connection conn(host.uri());

@@ -34,11 +34,11 @@ using rlab::testing::rlab_argv;
 const std::string kMatrix = rlab::testing::small_matrix(
     {.vcpus = 2, .duration_s = 10, .seed = 7, .hosts = {{"qemu:///system", 2, ""}}});
 
-struct Fixture : rlab::testing::RunDir {
-  explicit Fixture(const char* name) : RunDir(name) { write(kMatrix); }
+struct RunFixture : rlab::testing::RunDir {
+  explicit RunFixture(const char* name) : RunDir(name) { write(kMatrix); }
 };
 
-void ensure_libvirtd() {
+void start_libvirtd() {
   auto r = rlab::util::run({fs::path(RLAB_SOURCE_DIR) / "scripts" / "start-libvirtd.sh"});
   ASSERT_TRUE(r.ok()) << r.output;
 }
@@ -51,8 +51,8 @@ std::vector<std::string> run_domains(rlab::vm::Connection& c, rlab::store::RunId
 }  // namespace
 
 TEST(RealRun, OneCellThroughLibvirtStoresA64KResult) {
-  ensure_libvirtd();
-  Fixture f("e2e");
+  start_libvirtd();
+  RunFixture f("e2e");
   auto agent = agent_binary();
   rlab::util::ProcessOptions o;
   o.timeout = std::chrono::seconds(3600);  // includes a first kernel build when not cached
@@ -82,8 +82,8 @@ TEST(RealRun, OneCellThroughLibvirtStoresA64KResult) {
 }
 
 TEST(RealRun, SigtermDestroysGuestsAndResumeFinishesTheRun) {
-  ensure_libvirtd();
-  Fixture f("resume");
+  start_libvirtd();
+  RunFixture f("resume");
   auto agent = agent_binary();
   auto argv = rlab_argv({"run", f.matrix.string(), "--agent", agent.string()});
   std::vector<char*> cargv;

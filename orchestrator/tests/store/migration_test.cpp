@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace rlab;
 
-matrix::Cell cell(const std::string& fs, unsigned vcpus) {
+matrix::Cell migration_cell(const std::string& fs, unsigned vcpus) {
   matrix::Cell c;
   c.kernel.name = "6.12";
   c.filesystem = {*matrix::parse_fs(fs), {}, "", "defaults"};
@@ -33,7 +33,7 @@ matrix::Cell cell(const std::string& fs, unsigned vcpus) {
 // A run with one done boot (hello, a pass, a sample, a result) and one failed boot.
 store::RunId fill(store::Store& st) {
   const auto run = st.create_run({"m.yaml", "kernels: {}", 3, "matrix", ""});
-  st.add_cells(run, matrix::cell_rows({cell("xfs", 1), cell("ext4", 2)}), 1);
+  st.add_cells(run, matrix::cell_rows({migration_cell("xfs", 1), migration_cell("ext4", 2)}), 1);
   const auto done = st.boot_id(run, "6.12/xfs/1vcpu/shell1", 0);
   st.start_boot(done, "qemu:///system", "rlab-1-a", "/tmp/c.log");
   st.record_images(done, {"kkey", "6.12", "6.12.57", "6.12.57-1", "cfg", 64, ""}, "ikey");
@@ -310,7 +310,7 @@ TEST_F(StoreMigration, AVersion8StoreGainsKernelOrigins) {
   EXPECT_EQ(rlab::test::sql_column(db_, "SELECT origin FROM kernels"), std::vector<std::string>{""});
 
   const auto run = st->create_run({"m.yaml", "kernels: {}", 4, "matrix", ""});
-  st->add_cells(run, matrix::cell_rows({cell("xfs", 1)}), 2);
+  st->add_cells(run, matrix::cell_rows({migration_cell("xfs", 1)}), 2);
   store::KernelIdentity k{"kkey", "6.12", "6.12.57", "6.12.57-1", "cfg", 64, ""};
   k.origin = "debian linux-source-6.12 6.12.57-1 (trixie)";
   const auto b0 = st->boot_id(run, "6.12/xfs/1vcpu/shell1", 0);

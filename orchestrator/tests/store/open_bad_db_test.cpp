@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace rlab;
 
-fs::path scratch(const char* name) {
+fs::path bad_db_scratch(const char* name) {
   fs::path d = fs::temp_directory_path() / ("rlab-store-bad-" + std::to_string(::getpid()) + "-" + name);
   fs::remove_all(d);
   fs::create_directories(d);
@@ -59,7 +59,7 @@ struct ReadOnly {
 };
 
 TEST(StoreOpenBad, DirectoryIsRefusedAsNotAStoreAndLeftEmpty) {
-  const fs::path dir = scratch("dir");
+  const fs::path dir = bad_db_scratch("dir");
   try {
     store::Store::open(dir);
     FAIL() << "opened a directory";
@@ -71,7 +71,7 @@ TEST(StoreOpenBad, DirectoryIsRefusedAsNotAStoreAndLeftEmpty) {
 }
 
 TEST(StoreOpenBad, ReadOnlyCurrentStoreIsReadAndWritesFailLeavingItUnchanged) {
-  const fs::path dir = scratch("ro");
+  const fs::path dir = bad_db_scratch("ro");
   const fs::path db = dir / "rlab.db";
   {
     auto s = store::Store::open(db);
@@ -97,7 +97,7 @@ TEST(StoreOpenBad, ReadOnlyCurrentStoreIsReadAndWritesFailLeavingItUnchanged) {
 }
 
 TEST(StoreOpenBad, ReadOnlyEmptyFileCannotBecomeAStore) {
-  const fs::path dir = scratch("ro-empty");
+  const fs::path dir = bad_db_scratch("ro-empty");
   const fs::path db = dir / "empty.db";
   std::ofstream(db).close();
   {

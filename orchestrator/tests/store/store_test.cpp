@@ -333,7 +333,7 @@ TEST_F(StoreTest, UnwritableLocationIsAClearError) {
 
 namespace {
 
-std::string slurp(const fs::path& p) {
+std::string store_slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
@@ -382,7 +382,7 @@ TEST(StoreOpen, ForeignSqliteDatabaseIsRefusedAndUnchanged) {
   const fs::path dir = scratch_dir("foreign");
   const fs::path db = dir / "places.sqlite";
   rlab::test::sql_exec(db, "CREATE TABLE bookmarks(url TEXT); INSERT INTO bookmarks VALUES('x');");
-  const std::string before = slurp(db);
+  const std::string before = store_slurp(db);
   try {
     store::Store::open(db);
     FAIL() << "opened a foreign database";
@@ -390,7 +390,7 @@ TEST(StoreOpen, ForeignSqliteDatabaseIsRefusedAndUnchanged) {
     EXPECT_NE(std::string(e.what()).find("not an rlab results store"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(db.string()), std::string::npos) << e.what();
   }
-  EXPECT_EQ(slurp(db), before);
+  EXPECT_EQ(store_slurp(db), before);
   EXPECT_FALSE(fs::exists(db.string() + "-wal"));
   fs::remove_all(dir);
 }
@@ -399,14 +399,14 @@ TEST(StoreOpen, NonDatabaseFileIsRefusedAndUnchanged) {
   const fs::path dir = scratch_dir("garbage");
   const fs::path db = dir / "notes.db";
   { std::ofstream(db) << "not sqlite at all, just some text that is long enough\n"; }
-  const std::string before = slurp(db);
+  const std::string before = store_slurp(db);
   try {
     store::Store::open(db);
     FAIL() << "opened a text file";
   } catch (const store::StoreError& e) {
     EXPECT_NE(std::string(e.what()).find("not an rlab results store"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(slurp(db), before);
+  EXPECT_EQ(store_slurp(db), before);
   // A fresh path is still created, and reopening our own store works.
   const fs::path ok = dir / "new.db";
   { auto s = store::Store::open(ok); }
