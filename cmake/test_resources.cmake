@@ -37,6 +37,14 @@ set(_rlab_no_kernel "^(${_rlab_no_kernel_suites})\\.")
 # One 1-vCPU guest at a time.
 set(_rlab_one_core "^(${_rlab_no_kernel_suites}|RealIcount|RealGuest|RealGroupUser)\\.")
 
+# The longest real tests start first once their fixtures are ready (ctest runs higher COST
+# first; a fresh clone has no timings of its own yet), so the end of the run is short tests
+# filling the cores rather than one long test beside idle ones. Seconds measured on a fresh
+# machine (docs/benchmarks.md "Test command", 2026-12-07); other real tests count 30.
+set(_rlab_cost_350 "^RealShortBisect\\.")
+set(_rlab_cost_180 "^(RealNightly\\.AnUndecided|RealSoak\\.ThreeNights)")
+set(_rlab_cost_80 "^(RealRunFaults\\.FullResultsDisk|RealIsolatedHost\\.|RealGuestFaults\\.HungGuest|RealAttribution\\.|RealHosts\\.HostGone|RealRunFaults\\.Sigkill)")
+
 foreach(_list IN LISTS RLAB_TEST_LISTS)
   foreach(_t IN LISTS ${_list})
     if(_list MATCHES "^rlab_agent_tests_TESTS$" AND _t MATCHES "${_rlab_agent_on_host}")
@@ -53,6 +61,14 @@ foreach(_list IN LISTS RLAB_TEST_LISTS)
     else()
       set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:2" LABELS real)
     endif()
+    set(_cost 30)
+    foreach(_c 350 180 80)
+      if(_t MATCHES "${_rlab_cost_${_c}}")
+        set(_cost ${_c})
+        break()
+      endif()
+    endforeach()
+    set_tests_properties("${_t}" PROPERTIES COST ${_cost})
     if(_t MATCHES "^RealKvmHost\\.")  # it also runs the aarch64 rlab inside the host
       set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED "lab_kernels;rlab_aarch64")
     elseif(NOT _t MATCHES "${_rlab_no_kernel}")

@@ -30,8 +30,13 @@ export CCACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/rlab/ccache-host"
 export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
 cmake --preset host >/dev/null
 cmake --build --preset host          # rlab, the host-native agent, every test binary
+# The libFuzzer targets (clang, ASan + UBSan) build beside ctest at the lowest CPU priority:
+# on a fresh machine they take the cores the guest tests leave idle. Their log is
+# build/fuzz-build.log; a failed build fails this script before the fuzz runs.
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz          # the libFuzzer targets (clang, ASan + UBSan)
+nice -n 19 cmake --build --preset fuzz >build/fuzz-build.log 2>&1 &
+fuzz_build=$!
+trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
 
 bash scripts/host-setup.sh
 bash scripts/start-libvirtd.sh
@@ -47,5 +52,11 @@ cores=$(nproc)
 spec="$here/build/host/test-resources.json"
 printf '{"version": {"major": 1, "minor": 0}, "local": [{"cores": [{"id": "0", "slots": %d}]}]}\n' "$((2 * cores))" >"$spec"
 ctest --preset host --timeout 3600 -j "$((2 * cores + 2))" --resource-spec-file "$spec" "${long[@]}" "$@"
+if ! wait "$fuzz_build"; then
+  tail -n 40 build/fuzz-build.log >&2
+  echo "test.sh: building the fuzz targets failed (build/fuzz-build.log)" >&2
+  exit 1
+fi
+trap - EXIT
 # Short regression runs of the libFuzzer targets (ASan + UBSan) on their seed corpora, side by side.
 ctest --preset fuzz --timeout 600 -j "$cores" "$@"
