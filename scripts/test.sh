@@ -5,7 +5,7 @@
 # (incrementally), mounts tracefs and loads the loop module when missing
 # (scripts/host-setup.sh), then runs ctest.
 # The first run on a fresh machine builds the default matrix's 64K-page arm64 kernels (the
-# lab_kernels fixture, ~8 min on 2 cores); later runs take them from the cache in
+# lab_kernels fixture, ~9 min on 2 cores); later runs take them from the cache in
 # ${XDG_CACHE_HOME:-~/.cache}/rlab.
 #
 # RLAB_LONG_TESTS=1 also runs the long tier (docs/architecture.md "Building and testing
