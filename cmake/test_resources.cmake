@@ -15,6 +15,9 @@
 #               else runs beside it
 #   rlab_aarch64 the fixture that cross-builds rlab for aarch64 (scripts/build-aarch64-rlab.sh),
 #               which RealKvmHost runs inside the emulated arm64 host
+#   kvm_host_disk the fixture that makes the emulated KVM host's root filesystem
+#               (RealKvmHostDisk.*): on a fresh machine it runs beside the kernel build instead
+#               of inside the tests on the host, which run alone
 #   lab_kernels the fixture that builds the default matrix's kernels (orchestrator/
 #               CMakeLists.txt): every Real* test that boots a guest kernel starts after it, so
 #               on an empty cache one build serves them all and the tests that need no kernel
@@ -32,7 +35,7 @@ set(_rlab_agent_on_host "^(Run|Prepare|Attribution|AgHeaderAttribution|BpfAgHead
 # Real* tests that boot no guest kernel (servers, the browser, libvirt without a guest, the
 # kernel source tree, the userland): one core each, and no wait for the kernel build.
 set(_rlab_no_kernel_suites
-    "RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages")
+    "RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages|RealKvmHostDisk")
 set(_rlab_no_kernel "^(${_rlab_no_kernel_suites})\\.")
 # One 1-vCPU guest at a time.
 set(_rlab_one_core "^(${_rlab_no_kernel_suites}|RealIcount|RealGuest|RealGroupUser)\\.")
@@ -41,7 +44,7 @@ set(_rlab_one_core "^(${_rlab_no_kernel_suites}|RealIcount|RealGuest|RealGroupUs
 # first; a fresh clone has no timings of its own yet), so the end of the run is short tests
 # filling the cores rather than one long test beside idle ones. Seconds measured on a fresh
 # machine (docs/benchmarks.md "Test command", 2026-12-07); other real tests count 30.
-set(_rlab_cost_350 "^RealShortBisect\\.")
+set(_rlab_cost_350 "^(RealShortBisect|RealKvmHostDisk)\\.")
 set(_rlab_cost_180 "^(RealNightly\\.AnUndecided|RealSoak\\.ThreeNights)")
 set(_rlab_cost_80 "^(RealRunFaults\\.FullResultsDisk|RealIsolatedHost\\.|RealGuestFaults\\.HungGuest|RealAttribution\\.|RealHosts\\.HostGone|RealRunFaults\\.Sigkill)")
 
@@ -72,8 +75,12 @@ foreach(_list IN LISTS RLAB_TEST_LISTS)
       endif()
     endforeach()
     set_tests_properties("${_t}" PROPERTIES COST ${_cost})
-    if(_t MATCHES "^RealKvmHost\\.")  # it also runs the aarch64 rlab inside the host
-      set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED "lab_kernels;rlab_aarch64")
+    if(_t MATCHES "^RealKvmHostDisk\\.")
+      set_tests_properties("${_t}" PROPERTIES FIXTURES_SETUP kvm_host_disk)
+    elseif(_t MATCHES "^RealKvmHost\\.")  # it also runs the aarch64 rlab inside the host
+      set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED "lab_kernels;rlab_aarch64;kvm_host_disk")
+    elseif(_t MATCHES "^RealKvm(Matrix|Bisect)\\.")
+      set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED "lab_kernels;kvm_host_disk")
     elseif(NOT _t MATCHES "${_rlab_no_kernel}")
       set_tests_properties("${_t}" PROPERTIES FIXTURES_REQUIRED lab_kernels)
     endif()

@@ -13,6 +13,7 @@
 // every component it touches.
 #include "build/kernel_build.hpp"
 #include "image/guest_images.hpp"
+#include "kvm_host/host_images.hpp"
 #include "kvm_host_matrix.hpp"
 #include "matrix/matrix.hpp"
 #include "store/store.hpp"
@@ -28,6 +29,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -135,6 +137,13 @@ void check_setup_logic_inside(unsigned port, const fs::path& state) {
 /// the shipped matrix, unedited, choosing KVM and real time), and a run of the two kernels
 /// through the host's own qemu:///system (socket agent link, local paths) to scores.
 void run_natively_inside(unsigned port, const fs::path& state, const fs::path& work) {
+  // Seconds of each step, printed: what this part of the test waits for (docs/benchmarks.md).
+  auto last = std::chrono::steady_clock::now();
+  const auto lap = [&last](const char* step) {
+    const auto now = std::chrono::steady_clock::now();
+    std::cout << "inside the host: " << step << " in " << std::chrono::duration<double>(now - last).count() << " s\n";
+    last = now;
+  };
   const fs::path stage = work / "native";
   fs::remove_all(stage);
   rlab::testing::copy_sources(stage / "root/rlab");
@@ -162,17 +171,21 @@ axes:
 guest: {memory_mib: 1024, cpu: auto, accel: auto, clock: auto, disk_gib: 2}
 results: results/rlab.db
 )";
+  lap("staged");
   rlab::testing::copy_to_the_host(port, state, stage);
   if (::testing::Test::HasFatalFailure()) return;
+  lap("copied in");
   const std::string rlab = "/root/rlab/build/host/orchestrator/rlab";
 
   const auto version = on_the_host(port, state, rlab + " --version; uname -m");
   EXPECT_NE(version.output.find("aarch64"), std::string::npos) << version.output;
   check_setup_logic_inside(port, state);
+  lap("setup.sh's package logic");
   const auto dry = on_the_host(port, state, "cd /root/rlab && bash scripts/run.sh matrix.yaml --dry-run");
   EXPECT_EQ(dry.exit_code, 0) << dry.output;
   EXPECT_NE(dry.output.find("clock: auto -> realtime"), std::string::npos) << "the shipped matrix, unedited\n" << dry.output;
   EXPECT_NE(dry.output.find("boots get KVM"), std::string::npos) << dry.output;
+  lap("scripts/run.sh --dry-run");
   const auto r = on_the_host(port, state, "cd /root/lab && " + rlab + " run matrix.yaml");
   std::cout << rlab::util::tail(r.output, 30) << "\n";
   EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -181,6 +194,7 @@ results: results/rlab.db
   const auto results = on_the_host(port, state, rlab + " results --db /root/lab/results/rlab.db --csv");
   EXPECT_EQ(results.exit_code, 0) << results.output;
   EXPECT_NE(results.output.find("6.12+inline-inactivation"), std::string::npos) << results.output;
+  lap("rlab run and rlab results");
 }
 
 /// What one run on the emulated host must give.
@@ -282,6 +296,30 @@ void run_on_the_kvm_host(const std::string& name, const std::string& matrix_text
 }
 
 }  // namespace
+
+// The host's root filesystem (mmdebstrap of images/kvm-host/packages.txt, ssh keys, mkfs.ext4
+// -d), made once and then taken from the cache by its recipe's key. Also the ctest fixture
+// kvm_host_disk (cmake/test_resources.cmake): on a fresh machine the disk is made here, beside
+// the kernel build, rather than inside RealKvmHost, which runs alone.
+TEST(RealKvmHostDisk, IsMadeOnceThenTakenFromTheCacheByItsRecipesKey) {
+  const auto made = rlab::kvm_host::ensure_host_disk();
+  const auto again = rlab::kvm_host::ensure_host_disk();
+  EXPECT_TRUE(again.cache_hit);
+  const auto recipe = rlab::kvm_host::load_disk_recipe(fs::path(RLAB_SOURCE_DIR) / "images" / "kvm-host");
+  EXPECT_EQ(made.key, rlab::kvm_host::disk_key(recipe));
+  EXPECT_EQ(again.key, made.key);
+  EXPECT_EQ(again.image, made.image);
+  // ext4: the superblock's magic 0xEF53 at byte 1024 + 56, little-endian.
+  std::ifstream img(made.image, std::ios::binary);
+  img.seekg(1024 + 56);
+  unsigned char magic[2] = {0, 0};
+  img.read(reinterpret_cast<char*>(magic), 2);
+  EXPECT_EQ(magic[0], 0x53);
+  EXPECT_EQ(magic[1], 0xEF);
+  EXPECT_EQ(made.host_key.rfind("ssh-ed25519 ", 0), 0u) << made.host_key;
+  ASSERT_TRUE(fs::is_regular_file(made.client_key));
+  EXPECT_EQ(fs::status(made.client_key).permissions() & (fs::perms::group_all | fs::perms::others_all), fs::perms::none);
+}
 
 // Both kernels of the default matrix, XFS (agcount=4), 2 pinned vCPUs, one 10 s pass each,
 // under KVM with the shipped KVM matrix's guest and host settings.

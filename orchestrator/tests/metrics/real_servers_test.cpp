@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -152,26 +153,26 @@ TEST_F(RealMetricsServers, PrometheusScrapesServeAndSeesTheStoresLatestResults) 
   ASSERT_EQ(r.size(), 1u) << "8 cells never appeared";
   for (const auto& c : cells) {  // every cell's score is its newest stored result
     const double stored = sql_num("SELECT score FROM latest_cell_results WHERE cell_key = '" + c.id + "'");
-    r = prom_->query(fmt::format("rlab_cell_score_lpm{{job=\"rlab-serve\", kernel=\"{}\", fs=\"{}\", vcpus=\"{}\"}}",
-                                 c.kernel.name, matrix::to_string(c.filesystem.fs), c.vcpus))["result"];
+    r = prom_->wait_for(fmt::format("rlab_cell_score_lpm{{job=\"rlab-serve\", kernel=\"{}\", fs=\"{}\", vcpus=\"{}\"}}",
+                                 c.kernel.name, matrix::to_string(c.filesystem.fs), c.vcpus));
     ASSERT_EQ(r.size(), 1u) << c.id;
     EXPECT_NEAR(num(r[0]), stored, 1e-6) << c.id;
   }
-  r = prom_->query("rlab_kernel_info{job=\"rlab-serve\", kernel=\"6.12\"}")["result"];
+  r = prom_->wait_for("rlab_kernel_info{job=\"rlab-serve\", kernel=\"6.12\"}");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0]["metric"]["commit"], sql("SELECT source_commit FROM latest_cell_results WHERE kernel = '6.12'"
                                           " ORDER BY recorded_at DESC LIMIT 1").at(0));
   // The recorded bad-mkfs boot: failed after its hello, so it has boot seconds too.
   const double failed = sql_num("SELECT count(*) FROM boots WHERE status = 'failed'");
   ASSERT_GE(failed, 1);
-  r = prom_->query("sum(rlab_cells_total{job=\"rlab-serve\", status=\"failed\"})")["result"];
+  r = prom_->wait_for("sum(rlab_cells_total{job=\"rlab-serve\", status=\"failed\"})");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(num(r[0]), failed);
   const std::string with_hello = " FROM boots WHERE boot_s IS NOT NULL AND status IN ('done', 'failed')";
-  r = prom_->query("sum(rlab_guest_boot_seconds_count{job=\"rlab-serve\"})")["result"];
+  r = prom_->wait_for("sum(rlab_guest_boot_seconds_count{job=\"rlab-serve\"})");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(num(r[0]), sql_num("SELECT count(*)" + with_hello));
-  r = prom_->query("sum(rlab_guest_boot_seconds_sum{job=\"rlab-serve\"})")["result"];
+  r = prom_->wait_for("sum(rlab_guest_boot_seconds_sum{job=\"rlab-serve\"})");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_NEAR(num(r[0]), sql_num("SELECT sum(boot_s)" + with_hello), 1e-6);
 }
@@ -197,7 +198,7 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(num(r[0]), 3);
   // Score series of the per-cell groups (kind="": not series of the run's group).
-  r = prom_->query("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\"})")["result"];
+  r = prom_->wait_for("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\"})");
   ASSERT_EQ(r.size(), 1u);
   const double before = num(r[0]);
   EXPECT_EQ(before, static_cast<double>(test::recorded_cells().size()));
@@ -216,29 +217,34 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   r = prom_->wait_for(fmt::format("count(rlab_cell_score_lpm{{job=\"rlab\", kernel=\"6.13\"}}) == {}",
                                   nightly.cells.size()));
   ASSERT_EQ(r.size(), 1u) << prom_->query("rlab_cell_score_lpm{job=\"rlab\"}").dump();
-  r = prom_->query("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\", kernel!=\"6.13\"})")["result"];
+  r = prom_->wait_for("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\", kernel!=\"6.13\"})");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(num(r[0]), before) << "the second push erased some of the first run's cells";
-  r = prom_->query("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\"})")["result"];
+  r = prom_->wait_for("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\"})");
   ASSERT_EQ(r.size(), 1u);
   const double expected = num(r[0]);
   EXPECT_EQ(expected, before + static_cast<double>(nightly.cells.size()));
   r = prom_->wait_for("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"nightly\"}");
   EXPECT_EQ(r.size(), 1u);
-  r = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
+  r = prom_->wait_for("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}");
   EXPECT_EQ(r.size(), 1u);
 
   // Pushing the same run again replaces its groups: no new series.
+  const double repushed_at = std::floor(
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
   out = push_run(*store_, run_, gateway_url(), &live());
   ASSERT_TRUE(out.ok());
   std::this_thread::sleep_for(3s);
-  r = prom_->query("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\"})")["result"];
+  r = prom_->wait_for("count(rlab_cell_score_lpm{job=\"rlab\", kind=\"\"})");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(num(r[0]), expected);
 
   // A later matrix run whose only boot of a cell failed: the cell keeps its pushed result
   // (POST of rlab_cells_total only) and the kind keeps its last success time.
-  const auto success = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
+  // The success time the re-push set, once Prometheus has scraped it (a scrape can fail on a
+  // loaded machine: its timeout is the 1 s interval).
+  const auto success = prom_->wait_for(fmt::format(
+      "rlab_run_last_success_timestamp_seconds{{job=\"rlab\", kind=\"matrix\"}} >= {}", repushed_at));
   ASSERT_EQ(success.size(), 1u);
   store::NewRun nr{"matrix.yaml", "", 11, "matrix", ""};
   const auto failed_run = store_->create_run(nr);
@@ -252,12 +258,12 @@ TEST_F(RealMetricsServers, PushReadsBackThroughPrometheusAndRunsDoNotEraseEachOt
   const std::string sel = fmt::format("job=\"rlab\", cell=\"{}\"", cell.id);
   r = prom_->wait_for("rlab_cells_total{" + sel + ", status=\"failed\"} == 1");
   ASSERT_EQ(r.size(), 1u) << gateway_lines("rlab_cells_total");
-  r = prom_->query("rlab_cell_score_lpm{" + sel + "}")["result"];
+  r = prom_->wait_for("rlab_cell_score_lpm{" + sel + "}");
   ASSERT_EQ(r.size(), 1u) << "the failed run's push erased the cell's result";
   EXPECT_NEAR(num(r[0]), stored, 1e-6);
   r = prom_->wait_for("rlab_run_boots{job=\"rlab\", kind=\"matrix\", state=\"failed\"} == 1");
   ASSERT_EQ(r.size(), 1u) << gateway_lines("rlab_run");
-  r = prom_->query("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}")["result"];
+  r = prom_->wait_for("rlab_run_last_success_timestamp_seconds{job=\"rlab\", kind=\"matrix\"}");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(num(r[0]), num(success[0]));
 }
@@ -342,11 +348,11 @@ TEST_F(RealMetricsServers, EveryDashboardQueryReturnsDataFromServeAndThePushgate
     panels_with_queries.insert(title);
     const std::string q = substitute(expr, dash["templating"], {{"kernel", "(" + kernels + ")"}});
     ASSERT_EQ(q.find('$'), std::string::npos) << "unsubstituted variable in " << q;
-    auto data = prom_->query(q);
-    ASSERT_FALSE(data["result"].empty()) << title << ": " << q;
+    const auto result = prom_->wait_for(q);
+    ASSERT_FALSE(result.empty()) << title << ": " << q;
     bool finite = false;
-    for (const auto& s : data["result"]) finite = finite || std::isfinite(num(s));
-    EXPECT_TRUE(finite) << title << ": only NaN/Inf from " << q << "\n" << data.dump();
+    for (const auto& s : result) finite = finite || std::isfinite(num(s));
+    EXPECT_TRUE(finite) << title << ": only NaN/Inf from " << q << "\n" << result.dump();
   }
   for (const char* needed : {"Score by kernel × filesystem", "XFS ÷ ext4 score ratio per vCPU count",
                              "Score against vCPUs (scaling curve) per kernel",
@@ -370,8 +376,10 @@ TEST_F(RealMetricsServers, EveryDashboardQueryReturnsDataFromServeAndThePushgate
 
 TEST_F(RealMetricsServers, SeriesCountDoesNotGrowWhenTheSameMatrixRunsAgain) {
   ASSERT_FALSE(prom_->wait_for("count({job=\"rlab-serve\", __name__=~\"rlab_.+\"})").empty());
+  // The series of the last scrape. A scrape that failed (its timeout is the 1 s interval, which
+  // a loaded machine can miss) leaves every series stale, so an empty answer waits for the next.
   const auto count = [] {
-    auto r = prom_->query("count({job=\"rlab-serve\", __name__=~\"rlab_.+\"})")["result"];
+    auto r = prom_->wait_for("count({job=\"rlab-serve\", __name__=~\"rlab_.+\"})");
     return r.empty() ? 0.0 : num(r[0]);
   };
   // Two later nights of the recorded matrix, each measured on a newer commit of its kernels.
@@ -383,7 +391,7 @@ TEST_F(RealMetricsServers, SeriesCountDoesNotGrowWhenTheSameMatrixRunsAgain) {
   test::replay_run(*store_, run_, "next-night-2");
   std::this_thread::sleep_for(4s);
   EXPECT_EQ(count(), before);
-  auto r = prom_->query("rlab_kernel_info{job=\"rlab-serve\", kernel=\"6.12\"}")["result"];
+  auto r = prom_->wait_for("rlab_kernel_info{job=\"rlab-serve\", kernel=\"6.12\"}");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0]["metric"]["commit"], "next-night-2");
 }

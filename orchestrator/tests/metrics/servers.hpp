@@ -48,7 +48,9 @@ class Prometheus {
   /// /api/v1/query at the current time: the `data` object; throws on an error status.
   nlohmann::json query(const std::string& promql);
   /// Polls query(promql) until its result is non-empty or `timeout` passes; returns the
-  /// last result array.
+  /// last result array. The tests read every value they expect through it: a scrape that
+  /// misses its timeout (the 1 s interval, on a loaded machine) marks the target's series
+  /// stale, so a bare query right after it answers nothing, and the next scrape brings them back.
   nlohmann::json wait_for(const std::string& promql, std::chrono::seconds timeout = std::chrono::seconds(60));
   /// /api/v1/label/<label>/values?match[]=<match>
   std::vector<std::string> label_values(const std::string& label, const std::string& match);
