@@ -54,7 +54,8 @@ foreach(_list IN LISTS RLAB_TEST_LISTS)
       # One at a time (the lock): they trace this machine's one kernel — its XFS workers and
       # AG header locks — and a neighbour's filesystems, made and torn down at the same time,
       # showed up once in a pass that expected a quiet filesystem (2026-12-07).
-      set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:2" RESOURCE_LOCK host_kernel LABELS unit)
+      # COST: about 45 s together; without one they ran last, after the tests that run alone.
+      set_tests_properties("${_t}" PROPERTIES RESOURCE_GROUPS "cores:2" RESOURCE_LOCK host_kernel COST 80 LABELS unit)
       continue()
     elseif(NOT _t MATCHES "^Real")
       set_tests_properties("${_t}" PROPERTIES LABELS unit)
