@@ -51,7 +51,13 @@ fi
 
 export CCACHE_DIR="$cache/ccache-aarch64-rlab" CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
 cd "$here"
-cmake --preset aarch64-rlab -DRLAB_ARM64_SYSROOT="$sysroot" >/dev/null
+# A build tree configured against another sysroot (another cache directory or mirror) keeps
+# that sysroot's paths in every find_package result: it is configured afresh. The sysroot it
+# was last configured against is in build/aarch64-rlab/sysroot.
+fresh=()
+if [ "$(cat build/aarch64-rlab/sysroot 2>/dev/null)" != "$sysroot" ]; then fresh=(--fresh); fi
+cmake --preset aarch64-rlab "${fresh[@]}" -DRLAB_ARM64_SYSROOT="$sysroot" >/dev/null
+echo "$sysroot" >build/aarch64-rlab/sysroot
 cmake --build --preset aarch64-rlab --target rlab
 rm -rf "$out"
 cmake --install build/aarch64-rlab --prefix "$out" >/dev/null
