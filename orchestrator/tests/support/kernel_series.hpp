@@ -27,7 +27,9 @@ class KernelSeries {
     debian.debian_suite = "trixie";
     const auto src = build::fetch_kernel_source(debian, util::cache_dir());
     run({"git", "init", "-q", "--bare", "-b", "main", repo_.string()});  // HEAD must resolve for git bisect
-    plumb({"add", "-A", "-f", "."}, "", src.dir);
+    // Loose objects uncompressed: half the CPU of git's default (9.6 s against 20.9 s for the
+    // 6.12 tree, 2026-12-07) for 1.6 GB instead of 550 MB in the test's scratch directory.
+    plumb({"-c", "core.looseCompression=0", "add", "-A", "-f", "."}, "", src.dir);
     tip_ = plumb({"commit-tree", plumb({"write-tree"}), "-m", "linux-source " + src.commit});
     plumb({"update-ref", "refs/heads/main", tip_});
     base_ = tip_;
