@@ -189,7 +189,7 @@ using Images = std::map<std::string, image::GuestImages>;
 
 /// Step build_images: every kernel of the batch's boots, in boot order, once; a kernel that
 /// does not build has its boots stored as failed (phase build) and is named in `sum`. A stop
-/// signal ends the step. DiskFullError is rethrown.
+/// signal ends the step, a build it interrupted included. DiskFullError is rethrown.
 Images build_images(const Batch& batch, const RunDir& dir, BatchSink& sink, RunSummary& sum) {
   Images staged;
   fs::path agent = batch.agent;
@@ -211,6 +211,9 @@ Images build_images(const Batch& batch, const RunDir& dir, BatchSink& sink, RunS
     } catch (const DiskFullError&) {
       throw;  // the lab's fault, not the kernel's
     } catch (const std::exception& e) {
+      // A build the stop signal ended says nothing about the kernel: its boots stay pending
+      // for a resume.
+      if (Interrupts::instance().stopped()) break;
       spdlog::error("kernel {}: {}", k.name, e.what());
       failed[k.name] = e.what();
       sum.kernels_failed.push_back(k.name);

@@ -1,5 +1,6 @@
 #include "run/interrupts.hpp"
 
+#include "util/process.hpp"
 #include "vm/libvirt.hpp"
 
 #include <spdlog/spdlog.h>
@@ -77,6 +78,9 @@ void Interrupts::trigger(int sig) {
   spdlog::warn("{}: destroying this run's guests", sig == SIGTERM ? "SIGTERM" : "interrupted");
   int n = destroy_domains();
   spdlog::info("destroyed {} guest(s)", n);
+  // A kernel build (make), a checkout or a download this process is waiting for ends now.
+  if (const auto children = util::signal_running_children(SIGTERM))
+    spdlog::info("stopped {} running command(s)", children);
   std::map<int, std::function<void()>> hooks;
   {
     std::lock_guard lock(mu_);

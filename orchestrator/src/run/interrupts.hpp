@@ -2,8 +2,9 @@
 // Ctrl-C and SIGTERM during a run: the guests this process started are destroyed before it
 // exits. SIGINT/SIGTERM are blocked in every thread and taken by one watcher thread
 // (sigwait), which sets the stop flag, destroys every registered domain through its own
-// libvirt connection and calls the registered cancel hooks; the run then winds down and
-// exits with 130.
+// libvirt connection, sends SIGTERM to the commands this process is waiting for
+// (util::signal_running_children: a kernel build stops at once) and calls the registered
+// cancel hooks; the run then winds down and exits with 130.
 #include <atomic>
 #include <functional>
 #include <map>

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 extern char** environ;
@@ -93,6 +95,11 @@ std::optional<std::filesystem::path> find_program(const std::string& name) {
 }
 
 namespace {
+
+/// The children run() has started and not yet reaped (each the leader of its process group),
+/// for signal_running_children().
+std::mutex g_children_mu;
+std::set<pid_t> g_children;
 
 /// Starts argv in its own process group (so a timeout kills the whole tree: make spawns many
 /// children) with stdin from `in` and stdout+stderr to `out`, in opts.cwd with opts.env added.
@@ -195,6 +202,10 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& op
       throw std::system_error(errno, std::generic_category(), "open " + opts.log_file.string());
   }
   const pid_t pid = spawn(argv, opts, in_r.fd, out_w.fd);
+  {
+    std::lock_guard lock(g_children_mu);
+    g_children.insert(pid);
+  }
   in_r.reset();
   out_w.reset();
   feed(in_w.fd, opts.stdin_data);
@@ -202,6 +213,15 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& op
 
   ProcessResult res;
   drain(out_r.fd, log.fd, pid, opts, started, res);
+  // Waited for without reaping, then forgotten, then reaped: while it is in g_children its
+  // pid cannot have been given to another process.
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  {
+    std::lock_guard lock(g_children_mu);
+    g_children.erase(pid);
+  }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -209,6 +229,14 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& op
   else if (WIFSIGNALED(status)) res.exit_code = 128 + WTERMSIG(status);
   res.elapsed = std::chrono::steady_clock::now() - started;
   return res;
+}
+
+std::size_t signal_running_children(int sig) {
+  std::lock_guard lock(g_children_mu);
+  std::size_t n = 0;
+  for (const pid_t pid : g_children)
+    if (::kill(-pid, sig) == 0) ++n;
+  return n;
 }
 
 ProcessResult run_checked(const std::vector<std::string>& argv, const ProcessOptions& opts,

@@ -43,6 +43,13 @@ struct ProcessError : std::runtime_error {
 /// started at all (e.g. ENOENT: not installed); otherwise returns whatever it did.
 ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& opts = {});
 
+/// Sends `sig` to the process group of every child that run() is waiting for now, from any
+/// thread (each child leads its own group: make with its compilers, git, tar, ...). For stop
+/// signals: Ctrl-C or SIGTERM ends a running kernel build at once, rather than after make has
+/// finished. Children started afterwards are not affected. Returns how many groups were sent
+/// the signal.
+std::size_t signal_running_children(int sig);
+
 /// run(), and throws ProcessError unless it exits 0 in time. The message holds the command
 /// line (quoted for reading, never executed) and up to `tail_lines` lines of its output.
 ProcessResult run_checked(const std::vector<std::string>& argv, const ProcessOptions& opts = {},

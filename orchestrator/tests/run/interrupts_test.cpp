@@ -1,5 +1,6 @@
-// SIGTERM destroys the process's registered guests (real libvirtd). The signal is raised in a
-// forked child so this test binary's own state stays clean.
+// SIGTERM destroys the process's registered guests (real libvirtd) and ends the commands it
+// is waiting for. The signal is raised in a forked child so this test binary's own state
+// stays clean.
 #include "run/interrupts.hpp"
 #include "util/process.hpp"
 #include "vm/domain_xml.hpp"
@@ -48,9 +49,16 @@ TEST(RealInterrupts, SigtermDestroysRegisteredDomainsAndRunsHooks) {
       intr.add_domain(conn.uri(), name);
       std::atomic<bool> hooked{false};
       intr.add_hook([&] { hooked = true; });
+      // A command this process waits for (a kernel build's make, say) ends with the signal.
+      std::atomic<int> command_exit{-1};
+      std::thread command([&] { command_exit = rlab::util::run({"sleep", "60"}).exit_code; });
+      for (int i = 0; i < 200 && rlab::util::signal_running_children(0) == 0; ++i) std::this_thread::sleep_for(50ms);
       kill(getpid(), SIGTERM);
       for (int i = 0; i < 200 && !hooked; ++i) std::this_thread::sleep_for(50ms);
-      rc = intr.stopped() && intr.signal() == SIGTERM && hooked && !d.is_active() ? 0 : 11;
+      for (int i = 0; i < 100 && command_exit < 0; ++i) std::this_thread::sleep_for(50ms);
+      const bool command_ended = command_exit == 128 + SIGTERM;
+      if (command_ended) command.join(); else command.detach();
+      rc = intr.stopped() && intr.signal() == SIGTERM && hooked && !d.is_active() ? (command_ended ? 0 : 13) : 11;
     } catch (...) {
       rc = 12;
     }
@@ -59,7 +67,8 @@ TEST(RealInterrupts, SigtermDestroysRegisteredDomainsAndRunsHooks) {
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setup, 11: not destroyed/hooked, 12: exception";
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "10: setup, 11: not destroyed/hooked, 12: exception, 13: the running command did not end";
   rlab::vm::Connection conn("qemu:///system");
   EXPECT_TRUE(conn.active_domains(name).empty());
   conn.destroy_by_name(name);
