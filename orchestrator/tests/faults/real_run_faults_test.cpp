@@ -1,7 +1,7 @@
 // Faults of the lab around the guests, each against the real stack (shared libvirtd, 64K 6.12
 // TCG guests, 1 vCPU, shell1 one 8 s pass): rlab SIGKILLed mid-matrix and resumed, the store's
-// disk filling up mid-run, and kernels that cannot be built (a patch that does not apply, a
-// patch that breaks the compile).
+// disk filling up mid-run, kernels that cannot be built (a patch that does not apply, a
+// patch that breaks the compile), and SIGTERM while the run's kernel compiles.
 #include "fault_lab.hpp"
 #include "small_disk.hpp"
 
@@ -9,10 +9,13 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -173,4 +176,57 @@ TEST(RealRunFaults, KernelsThatCannotBeBuiltFailOnlyTheirCells) {
   EXPECT_NE(nobuild.find("rlab fault test: this kernel does not build"), std::string::npos)
       << nobuild;
   expect_no_leaks(lab.db, 1);
+}
+
+// SIGTERM while the run's kernel compiles: make and its compilers end at once (not when the
+// build would have finished, minutes later), the run is interrupted with its boot pending for
+// --resume (not failed as a kernel that does not build). The kernel is the default 6.12 with
+// a LOCALVERSION of this test's own, so the build starts from nothing; its build directory is
+// removed after.
+TEST(RealRunFaults, SigtermDuringTheKernelBuildStopsMakeAndLeavesTheBootPending) {
+  ensure_libvirtd();
+  const std::string tag = "-rlab-intr-" + std::to_string(::getpid()) + "-" +
+                          std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
+  const fs::path fragment = fs::path("/var/tmp") / ("rlab-intr" + tag + ".config");
+  std::ofstream(fragment) << "CONFIG_LOCALVERSION=\"" << tag << "\"\n";
+  Lab lab("build-intr", matrix_text({"xfs"}, 1, "[intr]",
+                                    "  intr:\n    extends: \"6.12\"\n    fragments: [" + fragment.string() + "]\n"));
+  const fs::path log = lab.dir / "run.log";
+  Rlab rlab({"run", lab.matrix.string(), "--agent", plain_agent().string()}, log);
+  const auto text = [&] {
+    std::ifstream in(log);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  // make is compiling once a progress line with a step count is printed.
+  const auto until = std::chrono::steady_clock::now() + 600s;
+  while (text().find("steps, ~") == std::string::npos && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(200ms);
+  const std::string out = text();
+  const auto at = out.find(" Image in ");
+  ASSERT_NE(at, std::string::npos) << "the build never started:\n" << rlab.log_tail(30);
+  const fs::path obj = out.substr(at + 10, out.find_first_of(", \n", at + 10) - at - 10);
+  const fs::path kbuild = obj.parent_path();
+  ASSERT_EQ(obj.filename(), "obj") << out;
+
+  const auto t0 = std::chrono::steady_clock::now();
+  ::kill(rlab.pid(), SIGTERM);
+  const int code = rlab.wait(120s);
+  const double stop_s = seconds_since(t0);
+  std::printf("[build interrupted] rlab exited %.1f s after SIGTERM\n", stop_s);
+  EXPECT_LT(stop_s, 30) << "rlab waited for the build";
+  EXPECT_EQ(code, 130) << rlab.log_tail(30);
+  // Nothing still works in the build directory: no process's command line names it.
+  std::string survivor;
+  for (const auto& p : fs::directory_iterator("/proc")) {
+    std::ifstream in(p.path() / "cmdline");
+    const std::string cmd(std::istreambuf_iterator<char>(in), {});
+    if (cmd.find(kbuild.string()) != std::string::npos) survivor = p.path().filename().string() + ": " + cmd;
+  }
+  EXPECT_TRUE(survivor.empty()) << "still building: " << survivor;
+  EXPECT_EQ(query(lab.db, "SELECT status FROM runs WHERE id = 1"), "interrupted");
+  EXPECT_EQ(query(lab.db, "SELECT group_concat(status) FROM boots"), "pending")
+      << "the boot waits for --resume, not failed as a kernel that does not build";
+  EXPECT_EQ(query(lab.db, "SELECT count(*) FROM failures"), "0");
+  fs::remove_all(kbuild);
+  fs::remove(fragment);
 }

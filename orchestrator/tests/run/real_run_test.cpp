@@ -1,7 +1,6 @@
 // `rlab run` end to end on the real stack: libvirtd, a 64K-page 6.12 arm64 guest under TCG
 // (or KVM on arm64), the static agent, the SQLite store. Then the same matrix interrupted with
-// SIGTERM (guests destroyed, exit 130) and finished with --resume; and a run interrupted while
-// its kernel compiles (make stopped at once, the boots left pending).
+// SIGTERM (guests destroyed, exit 130) and finished with --resume.
 #include "image/guest_images.hpp"
 #include "run/run.hpp"
 #include "store/store.hpp"
@@ -11,13 +10,11 @@
 #include "real_lab.hpp"
 
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -144,73 +141,3 @@ TEST(RealRun, SigtermDestroysGuestsAndResumeFinishesTheRun) {
   EXPECT_FALSE(st->latest_run() != run) << "resume continues the run, it makes no new one";
 }
 
-// SIGTERM while the run's kernel compiles: make and its compilers end at once (not when the
-// build would have finished, minutes later), the run is interrupted with its boot pending for
-// --resume (not failed as a kernel that does not build). The kernel is the default 6.12 with
-// a LOCALVERSION of this test's own, so the build starts from nothing; its build directory is
-// removed after.
-TEST(RealRun, SigtermDuringTheKernelBuildStopsMakeAndLeavesTheBootPending) {
-  start_libvirtd();
-  rlab::testing::RunDir f("build-intr");
-  const std::string tag = "-rlab-intr-" + std::to_string(::getpid()) + "-" +
-                          std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
-  std::ofstream(f.dir / "localversion.config") << "CONFIG_LOCALVERSION=\"" << tag << "\"\n";
-  f.write(rlab::testing::small_matrix(
-      {.extra_kernels = "  intr:\n    extends: \"6.12\"\n    fragments: [" + (f.dir / "localversion.config").string() + "]\n",
-       .kernel_axis = "[intr]"}));
-  const fs::path log = f.dir / "rlab.log";
-  auto argv = rlab_argv({"run", f.matrix.string(), "--agent", agent_binary().string()});
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid = -1;
-  ASSERT_EQ(posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
-  const auto text = [&] {
-    std::ifstream in(log);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-
-  // make is compiling once a progress line with a step count is printed.
-  const auto until = std::chrono::steady_clock::now() + 600s;
-  while (text().find("steps, ~") == std::string::npos && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(200ms);
-  const std::string out = text();
-  const auto at = out.find(" Image in ");
-  ASSERT_NE(at, std::string::npos) << "the build never started:\n" << rlab::util::tail(out, 30);
-  const fs::path obj = out.substr(at + 10, out.find_first_of(", \n", at + 10) - at - 10);
-  const fs::path kbuild = obj.parent_path();
-  ASSERT_EQ(obj.filename(), "obj") << out;
-
-  const auto t0 = std::chrono::steady_clock::now();
-  kill(pid, SIGTERM);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  const double stop_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("[build interrupted] rlab exited %.1f s after SIGTERM\n", stop_s);
-  EXPECT_LT(stop_s, 30) << "rlab waited for the build";
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130) << rlab::util::tail(text(), 30);
-  // Nothing still works in the build directory: no process's command line names it.
-  std::string survivor;
-  for (const auto& p : fs::directory_iterator("/proc")) {
-    std::ifstream in(p.path() / "cmdline");
-    std::string cmd(std::istreambuf_iterator<char>(in), {});
-    if (cmd.find(kbuild.string()) != std::string::npos) survivor = p.path().filename().string() + ": " + cmd;
-  }
-  EXPECT_TRUE(survivor.empty()) << "still building: " << survivor;
-
-  auto st = rlab::store::Store::open(f.dir / "rlab.db");
-  const auto run = st->latest_run();
-  ASSERT_TRUE(run);
-  EXPECT_EQ(st->run(*run)->status, rlab::store::RunStatus::interrupted);
-  const auto boots = st->boots(*run);
-  ASSERT_EQ(boots.size(), 1u);
-  EXPECT_EQ(boots[0].status, rlab::store::BootStatus::pending) << "not failed as a kernel that does not build";
-  EXPECT_EQ(st->unfinished_boots(*run).size(), 1u) << "the boot waits for --resume";
-  fs::remove_all(kbuild);
-}
