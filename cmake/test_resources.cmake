@@ -37,8 +37,9 @@ set(_rlab_agent_on_host "^(Run|Prepare|Attribution|AgHeaderAttribution|BpfAgHead
 set(_rlab_no_kernel_suites
     "RealLibvirt|RealPinning|RealStorage|RealInterrupts|RealBoot|RealAgentLink|RealInitramfs|RealKernelTree|RealMetricsServers|RealPromtool|RealGrafanaSchema|RealFlameBrowser|RealBookwormPackages|RealKvmHostDisk")
 set(_rlab_no_kernel "^(${_rlab_no_kernel_suites})\\.")
-# One 1-vCPU guest at a time.
-set(_rlab_one_core "^(${_rlab_no_kernel_suites}|RealIcount|RealGuest|RealGroupUser)\\.")
+# One 1-vCPU guest at a time: whole suites, and the tests whose matrix gives the host a budget
+# of one vCPU (two cells one after the other) or whose guest is a fake kernel.
+set(_rlab_one_core "^((${_rlab_no_kernel_suites}|RealIcount|RealGuest|RealGroupUser)\\.|RealRunFaults\\.(Sigkill|TheNextRunSweeps)|RealHosts\\.EveryHostDrained|RealRemoteChannel\\.Silent)")
 
 # The longest real tests start first once their fixtures are ready (ctest runs higher COST
 # first; a fresh clone has no timings of its own yet), so the end of the run is short tests

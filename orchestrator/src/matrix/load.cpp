@@ -490,7 +490,8 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
   for (std::size_t i = 0; i < h.size(); ++i) {
     const std::string what = "hosts[" + std::to_string(i) + "]";
     const YAML::Node& e = h[i];
-    ck.check_map(e, what, {"uri", "vcpus", "agent_link", "files", "pool", "hello_timeout_s", "hello_retries"});
+    ck.check_map(e, what, {"uri", "vcpus", "agent_link", "files", "pool", "hello_timeout_s", "hello_retries",
+                          "liveness_timeout_s"});
     Host host;
     const YAML::Node u = ck.required(e, what, "uri");
     host.uri = ck.string(u, what + ".uri");
@@ -516,6 +517,9 @@ std::vector<Host> parse_hosts(const Checker& ck, const YAML::Node& h) {
       host.hello_timeout_s = static_cast<double>(ck.integer(e["hello_timeout_s"], what + ".hello_timeout_s", 10, 3600));
     if (e["hello_retries"])
       host.hello_retries = static_cast<unsigned>(ck.integer(e["hello_retries"], what + ".hello_retries", 0, 5));
+    if (e["liveness_timeout_s"])
+      host.liveness_timeout_s =
+          static_cast<double>(ck.integer(e["liveness_timeout_s"], what + ".liveness_timeout_s", 5, 3600));
     parse_host_files(ck, e, what, host);
     out.push_back(std::move(host));
   }

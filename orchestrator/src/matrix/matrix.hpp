@@ -258,6 +258,12 @@ struct Host {
   /// attempt's failure stays stored as history (as with `--retry-failed`). For hosts whose
   /// nested guests now and then hang in early boot: an emulated KVM host.
   unsigned hello_retries = 0;
+  /// `liveness_timeout_s`: seconds of silence from a guest's agent during the load before
+  /// rlab sends it a liveness probe, and again the probe's deadline before the boot fails
+  /// (timeout: liveness probe unanswered), 5..3600; default 30. Host seconds; under icount
+  /// both scale with the guest's clock. Raise it for hosts whose guests are starved for
+  /// long stretches; lower it to give up on a hung guest sooner.
+  double liveness_timeout_s = 30;
 };
 
 

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace rlab::nightly {
 
@@ -548,10 +549,12 @@ std::vector<CellOutcome> night_cells(const store::Store& st, const store::RunInf
       continue;
     }
     const auto& s = summaries.at(b.cell_id);
-    CellOutcome c{.cell_id = s.cell_id, .kernel = s.kernel, .patchset = b.patchset, .fs = s.fs,
-                  .mkfs_label = s.mkfs_label, .vcpus = s.vcpus, .workload = s.workload, .copies = s.copies,
-                  .boots = s.boots, .done = s.done, .failed = s.failed, .scores = s.scores, .median = s.median,
-                  .rel_stddev = s.rel_stddev, .index = s.index};
+    CellOutcome c;  // the summary's fields, then the boot's and the run's
+    std::tie(c.cell_id, c.kernel, c.fs, c.mkfs_label, c.vcpus, c.workload, c.copies) =
+        std::tie(s.cell_id, s.kernel, s.fs, s.mkfs_label, s.vcpus, s.workload, s.copies);
+    std::tie(c.boots, c.done, c.failed, c.scores, c.median, c.rel_stddev, c.index) =
+        std::tie(s.boots, s.done, s.failed, s.scores, s.median, s.rel_stddev, s.index);
+    c.patchset = b.patchset;
     if (b.status == store::BootStatus::failed) c.failure = b.failure;
     c.kernel_release = b.kernel_release;
     c.started_at = run.created_at;

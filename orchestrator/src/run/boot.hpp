@@ -25,8 +25,8 @@ namespace rlab::run {
 struct BootTimeouts {
   double hello_s = matrix::kDefaultHelloTimeoutS;  ///< domain start -> agent hello (`hosts[].hello_timeout_s`)
   double prepare_s = 300;   ///< mkfs + mount
-  double quiet_s = 30;      ///< silence during the load before a liveness probe
-  double probe_s = 30;      ///< the probe's deadline
+  double quiet_s = 30;      ///< silence during the load before a liveness probe (`hosts[].liveness_timeout_s`)
+  double probe_s = 30;      ///< the probe's deadline (the same setting)
   double shutdown_s = 60;   ///< `shutdown` -> guest powered off
   /// Boots of the same job after one that got no hello (`hosts[].hello_retries`), 0..5.
   unsigned hello_retries = 0;

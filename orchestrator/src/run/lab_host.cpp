@@ -25,6 +25,7 @@ LabHost open_lab_host(const matrix::Host& h, const matrix::Guest& guest) {
     out.guest = guest_settings(guest, *fit.accel);
     out.guest->timeouts.hello_s = h.hello_timeout_s;
     out.guest->timeouts.hello_retries = h.hello_retries;
+    out.guest->timeouts.quiet_s = out.guest->timeouts.probe_s = h.liveness_timeout_s;
   } else out.refusal = fit.refusal;
   try {
     out.files = boot_files(h, *out.conn);

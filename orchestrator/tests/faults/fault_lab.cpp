@@ -1,5 +1,4 @@
 #include "fault_lab.hpp"
-#include "real_lab.hpp"
 
 #include "image/guest_images.hpp"
 #include "run/run.hpp"
@@ -27,14 +26,19 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
+rlab::testing::SmallMatrix fault_matrix(const std::vector<std::string>& filesystems, unsigned budget,
+                                  const std::string& kernel_axis, const std::string& extra_kernels) {
+  return {.filesystems = filesystems,
+          .duration_s = 8,
+          .seed = 7,
+          .extra_kernels = extra_kernels,
+          .kernel_axis = kernel_axis,
+          .hosts = {{"qemu:///system", budget, ""}}};
+}
+
 std::string matrix_text(const std::vector<std::string>& filesystems, unsigned budget,
                         const std::string& kernel_axis, const std::string& extra_kernels) {
-  return rlab::testing::small_matrix({.filesystems = filesystems,
-                                .duration_s = 8,
-                                .seed = 7,
-                                .extra_kernels = extra_kernels,
-                                .kernel_axis = kernel_axis,
-                                .hosts = {{"qemu:///system", budget, ""}}});
+  return rlab::testing::small_matrix(fault_matrix(filesystems, budget, kernel_axis, extra_kernels));
 }
 
 fs::path plain_agent() {

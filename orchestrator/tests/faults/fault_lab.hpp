@@ -4,6 +4,7 @@
 // on the shared libvirtd (qemu:///system), and the checks every fault must pass afterwards:
 // no domain of the run left, no per-boot disk or agent socket left in the run directory, the
 // store's PRAGMA integrity_check "ok".
+#include "real_lab.hpp"
 #include "store/store.hpp"
 
 #include <sys/types.h>
@@ -16,10 +17,15 @@
 
 namespace rlab::faults {
 
-/// Matrix text of the fault tests: kernel "6.12" (64K, cached) plus `extra_kernels` (YAML
-/// entries under `kernels:`, indented 2), the axes' `kernel_axis` (YAML list), the
+/// The shape of the fault tests' matrices: kernel "6.12" (64K, cached) plus `extra_kernels`
+/// (YAML entries under `kernels:`, indented 2), the axes' `kernel_axis` (YAML list), the
 /// `filesystems` (testing::SmallMatrix::filesystems), 1 vCPU, shell1 one 8 s pass, the local
-/// libvirtd with a budget of `budget` vCPUs (testing::small_matrix).
+/// libvirtd with a budget of `budget` vCPUs.
+rlab::testing::SmallMatrix fault_matrix(const std::vector<std::string>& filesystems, unsigned budget = 2,
+                                  const std::string& kernel_axis = R"(["6.12"])",
+                                  const std::string& extra_kernels = "");
+
+/// The YAML text of fault_matrix(filesystems, budget, kernel_axis, extra_kernels).
 std::string matrix_text(const std::vector<std::string>& filesystems, unsigned budget = 2,
                         const std::string& kernel_axis = R"(["6.12"])",
                         const std::string& extra_kernels = "");

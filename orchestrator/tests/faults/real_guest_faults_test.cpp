@@ -62,8 +62,12 @@ std::string run_fault(Lab& lab, const std::string& label, bool sigstop) {
   return query(lab.db, cell_sql("f.phase || ': ' || f.message", label));
 }
 
-std::string matrix_for(const std::string& label) {
-  return matrix_text({"xfs", "{fs: ext4, mkfs: [{label: " + label + ", options: [-L, rlab-" + label + "]}]}"}, 2);
+/// The xfs cell and the ext4 cell labelled rlab-<label>, side by side; `liveness_timeout_s`
+/// the host's (0: the default, 30 s).
+std::string matrix_for(const std::string& label, unsigned liveness_timeout_s = 0) {
+  auto m = fault_matrix({"xfs", "{fs: ext4, mkfs: [{label: " + label + ", options: [-L, rlab-" + label + "]}]}"});
+  m.liveness_timeout_s = liveness_timeout_s;
+  return rlab::testing::small_matrix(m);
 }
 
 }  // namespace
@@ -85,9 +89,17 @@ TEST(RealGuestFaults, AgentCrashFailsOnlyItsCellWithItsCause) {
   EXPECT_NE(tail.find("rlab-agent killed by signal 11"), std::string::npos) << tail;
 }
 
+// The host's liveness_timeout_s at 10 s: 10 s of silence, then a probe unanswered for 10 s
+// (the default waits 30 + 30 s). The fault matrices' guests run in real time (the default
+// clock), so the host seconds are exactly these.
 TEST(RealGuestFaults, HungGuestIsDestroyedAfterTheLivenessTimeout) {
-  Lab lab("hang", matrix_for("hang"));
+  Lab lab("hang", matrix_for("hang", 10));
   const auto msg = run_fault(lab, "hang", true);
   EXPECT_EQ(msg.rfind("timeout: ", 0), 0u) << msg;
   EXPECT_NE(msg.find("liveness probe unanswered"), std::string::npos) << msg;
+  const auto at = msg.find(" s without a message");
+  ASSERT_NE(at, std::string::npos) << msg;
+  const auto open = msg.rfind('(', at);
+  const int waited = std::stoi(msg.substr(open + 1, at - open - 1));
+  EXPECT_EQ(waited, 20) << "twice the host's liveness_timeout_s: " << msg;
 }

@@ -175,6 +175,18 @@ TEST(LoadMatrix, HostFilesAndPool) {
   EXPECT_EQ(to_string(HostFiles::kVolumes), "volumes");
 }
 
+TEST(LoadMatrix, HostTimeoutsDefaultOrAsGiven) {
+  const std::string text = std::string(kOneCellThenHosts) + R"(  - {uri: "qemu:///system", vcpus: 2, liveness_timeout_s: 12, hello_timeout_s: 300}
+  - {uri: "qemu+ssh://arm-01/system", vcpus: 64}
+)";
+  const Matrix m = parse_matrix(text, kData / "inline.yaml", {});
+  ASSERT_EQ(m.hosts.size(), 2u);
+  EXPECT_EQ(m.hosts[0].liveness_timeout_s, 12);
+  EXPECT_EQ(m.hosts[0].hello_timeout_s, 300);
+  EXPECT_EQ(m.hosts[1].liveness_timeout_s, 30);
+  EXPECT_EQ(m.hosts[1].hello_timeout_s, kDefaultHelloTimeoutS);
+}
+
 TEST(LoadMatrix, HostAgentLinkOverridesTheUrisDefault) {
   const std::string text = std::string(kOneCellThenHosts) + R"(  - {uri: "qemu:///system", vcpus: 2, agent_link: libvirt}
   - {uri: "qemu+tcp://127.0.0.1:16509/system", vcpus: 2, agent_link: socket}

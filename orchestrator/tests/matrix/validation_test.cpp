@@ -114,6 +114,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"host_budget_huge", 10, 51, "hosts[1].vcpus: 99999999999 is out of range [1, 4096]"},
         BadCase{"host_hello_timeout", 9, 56, "hosts[0].hello_timeout_s: 5 is out of range [10, 3600]"},
         BadCase{"host_hello_retries", 9, 54, "hosts[0].hello_retries: 9 is out of range [0, 5]"},
+        BadCase{"host_liveness_timeout", 9, 59, "hosts[0].liveness_timeout_s: 4 is out of range [5, 3600]"},
         BadCase{"nightly_fetch_option", 10, 19, "nightly.fetch: entry 2 is not a git remote name or URL"},
         BadCase{"nightly_fetch_control", 10, 19, "nightly.fetch: entry 2 is not a git remote name or URL"},
         BadCase{"nightly_tree_nul", 9, 9, "nightly.tree: contains a NUL byte"},

@@ -185,6 +185,9 @@ TEST(Schedule, FailedHostIsDrainedAndItsJobMovesToAnotherHost) {
       [&](const Job& j, std::size_t h, const Release&) {
         at.add(j, h);
         std::this_thread::sleep_for(20ms);
+        // Host b holds its jobs until a has started its second (at most 10 s), so that a
+        // starved thread of host a on a loaded machine cannot leave it a single job.
+        for (int i = 0; h == 1 && i < 1000 && at.on_host(0) < 2; ++i) std::this_thread::sleep_for(10ms);
         if (h == 0) {  // host a answers once, then its daemon is gone
           if (a_failed.exchange(true)) return Attempt{true, "libvirtd on a stopped answering"};
         }

@@ -111,6 +111,8 @@ struct SmallMatrix {
   unsigned hello_timeout_s = 0;
   /// `hello_retries:` of every host item; 0: not set (the default, none).
   unsigned hello_retries = 0;
+  /// `liveness_timeout_s:` of every host item; 0: not set (the default, 30 s).
+  unsigned liveness_timeout_s = 0;
   /// The `guest:` mapping, flow style.
   std::string guest = "{memory_mib: 1024, cpu: auto, accel: auto, disk_gib: 2}";
 };
@@ -133,7 +135,8 @@ inline std::string small_matrix(const SmallMatrix& m) {
          (link.empty() ? "" : ", agent_link: " + link) +
          (uri.find(":///") == std::string::npos ? ", files: " + m.remote_files : "") +
          (m.hello_timeout_s ? ", hello_timeout_s: " + std::to_string(m.hello_timeout_s) : "") +
-         (m.hello_retries ? ", hello_retries: " + std::to_string(m.hello_retries) : "") + "}\n";
+         (m.hello_retries ? ", hello_retries: " + std::to_string(m.hello_retries) : "") +
+         (m.liveness_timeout_s ? ", liveness_timeout_s: " + std::to_string(m.liveness_timeout_s) : "") + "}\n";
   return t;
 }
 
